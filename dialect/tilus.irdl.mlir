@@ -1,0 +1,278 @@
+// The Tilus dialect: the thread-block-level virtual machine of the Tilus paper
+// (sections 4-6, Table 1), declared as data. IRDL checks the structure (which
+// operands, results and attributes each op has, and their kinds); the C
+// verifier `tilus-verify` checks what needs arithmetic (layouts, shapes,
+// thread counts, bits per thread). See docs/dialect.md.
+//
+// IRDL types print in the generic form `!tilus.name<param, ...>` and ops in the
+// generic form `"tilus.op"(operands) : (types) -> types`.
+irdl.dialect @tilus {
+  //===--------------------------------------------------------------------===//
+  // Attributes
+  //===--------------------------------------------------------------------===//
+
+  // #tilus.layout<"local(2,1).spatial(8,4).local(1,2)">: a layout of the
+  // algebra (local, spatial, column_local, column_spatial, composition with
+  // '.', reduce(..., dims=[..]), swizzle(..., dim=d, log_step=s)) in its text
+  // form.
+  irdl.attribute @layout {
+    %text = irdl.base "#builtin.string"
+    irdl.parameters(text: %text)
+  }
+
+  // #tilus.row_major: the compact row-major layout of a global tensor, whose
+  // dimensions may be known only at run time.
+  irdl.attribute @row_major {
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Types
+  //===--------------------------------------------------------------------===//
+
+  // !tilus.float<e, m>: a signed floating-point number of 1 + e + m bits
+  // (3 to 8 bits in all), e.g. !tilus.float<3, 2> is float6_e3m2.
+  irdl.type @float {
+    %e = irdl.base "#builtin.integer"
+    %m = irdl.base "#builtin.integer"
+    irdl.parameters(exponent: %e, mantissa: %m)
+  }
+
+  // !tilus.ptr<f16>: a kernel parameter pointing to global memory.
+  irdl.type @ptr {
+    %dtype = irdl.any
+    irdl.parameters(dtype: %dtype)
+  }
+
+  // !tilus.global<dtype, array<i64: d0, ...>, layout>: a tensor in global
+  // memory. A dimension of -1 is known only at run time (row-major only).
+  irdl.type @global {
+    %dtype = irdl.any
+    %shape = irdl.base "#builtin.dense_array"
+    %l = irdl.base @tilus::@layout
+    %rm = irdl.base @tilus::@row_major
+    %layout = irdl.any_of(%l, %rm)
+    irdl.parameters(dtype: %dtype, shape: %shape, layout: %layout)
+  }
+
+  // !tilus.shared<dtype, array<i64: d0, ...>, #tilus.layout<"...">>: a
+  // tensor in shared memory; its layout has one thread.
+  irdl.type @shared {
+    %dtype = irdl.any
+    %shape = irdl.base "#builtin.dense_array"
+    %layout = irdl.base @tilus::@layout
+    irdl.parameters(dtype: %dtype, shape: %shape, layout: %layout)
+  }
+
+  // !tilus.register<dtype, array<i64: d0, ...>, #tilus.layout<"...">>: a
+  // tensor held in the registers of the whole thread block; its layout's
+  // thread count is the block size.
+  irdl.type @register {
+    %dtype = irdl.any
+    %shape = irdl.base "#builtin.dense_array"
+    %layout = irdl.base @tilus::@layout
+    irdl.parameters(dtype: %dtype, shape: %shape, layout: %layout)
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Indexing
+  //===--------------------------------------------------------------------===//
+
+  // BlockIndices(): one index per grid dimension (1 to 3).
+  irdl.operation @block_indices {
+    %index = irdl.is index
+    irdl.results(indices: variadic %index)
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Tensor creation
+  //===--------------------------------------------------------------------===//
+
+  // AllocateGlobal(dtype, shape, [layout]): a tensor in the kernel's global
+  // workspace; `sizes` gives the dimensions that are -1 in the type.
+  irdl.operation @allocate_global {
+    %index = irdl.is index
+    %global = irdl.base @tilus::@global
+    irdl.operands(sizes: variadic %index)
+    irdl.results(result: %global)
+  }
+
+  // AllocateShared(dtype, shape, [layout]).
+  irdl.operation @allocate_shared {
+    %shared = irdl.base @tilus::@shared
+    irdl.results(result: %shared)
+  }
+
+  // AllocateRegister(dtype, shape, [layout], [init]).
+  irdl.operation @allocate_register {
+    %any = irdl.any
+    %reg = irdl.base @tilus::@register
+    irdl.operands(init: optional %any)
+    irdl.results(result: %reg)
+  }
+
+  // ViewGlobal(ptr, [dtype], shape, [layout]).
+  irdl.operation @view_global {
+    %ptr = irdl.base @tilus::@ptr
+    %index = irdl.is index
+    %global = irdl.base @tilus::@global
+    irdl.operands(ptr: %ptr, sizes: variadic %index)
+    irdl.results(result: %global)
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Tensor transfer. A register tile of rank r addresses the last r dimensions
+  // of the memory tensor; `offsets` has one index per memory dimension.
+  //===--------------------------------------------------------------------===//
+
+  // LoadGlobal(global_tensor, layout, offset), with an optional `out`.
+  irdl.operation @load_global {
+    %global = irdl.base @tilus::@global
+    %index = irdl.is index
+    %reg = irdl.base @tilus::@register
+    irdl.operands(src: %global, offsets: variadic %index, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  // LoadShared(shared_tensor, layout, offset), with an optional `out`.
+  irdl.operation @load_shared {
+    %shared = irdl.base @tilus::@shared
+    %index = irdl.is index
+    %reg = irdl.base @tilus::@register
+    irdl.operands(src: %shared, offsets: variadic %index, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  // StoreGlobal(register_tensor, global_tensor, offset).
+  irdl.operation @store_global {
+    %reg = irdl.base @tilus::@register
+    %global = irdl.base @tilus::@global
+    %index = irdl.is index
+    irdl.operands(value: %reg, dst: %global, offsets: variadic %index)
+  }
+
+  // StoreShared(register_tensor, shared_tensor, offset).
+  irdl.operation @store_shared {
+    %reg = irdl.base @tilus::@register
+    %shared = irdl.base @tilus::@shared
+    %index = irdl.is index
+    irdl.operands(value: %reg, dst: %shared, offsets: variadic %index)
+  }
+
+  // CopyAsync(shared_tensor, global_tensor): copies a region of static
+  // `shape` (the last dimensions of both tensors) from src at src_offsets to
+  // dst at dst_offsets.
+  irdl.operation @copy_async {
+    %shared = irdl.base @tilus::@shared
+    %global = irdl.base @tilus::@global
+    %index = irdl.is index
+    %shape = irdl.base "#builtin.dense_array"
+    irdl.operands(dst: %shared, src: %global, dst_offsets: variadic %index,
+                  src_offsets: variadic %index)
+    irdl.attributes {"shape" = %shape}
+  }
+
+  // CopyAsyncCommitGroup().
+  irdl.operation @copy_async_commit_group {
+  }
+
+  // CopyAsyncWaitGroup(n).
+  irdl.operation @copy_async_wait_group {
+    %n = irdl.base "#builtin.integer"
+    irdl.attributes {"n" = %n}
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Register tensor computation. `lhs` is a register tensor; `rhs` is a
+  // register tensor or a scalar. `out` (optional) is the in-place form: the
+  // result is written into `out`, and has its type.
+  //===--------------------------------------------------------------------===//
+
+  irdl.operation @add {
+    %lhs = irdl.base @tilus::@register
+    %rhs = irdl.any
+    %reg = irdl.base @tilus::@register
+    irdl.operands(lhs: %lhs, rhs: %rhs, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @sub {
+    %lhs = irdl.base @tilus::@register
+    %rhs = irdl.any
+    %reg = irdl.base @tilus::@register
+    irdl.operands(lhs: %lhs, rhs: %rhs, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @mul {
+    %lhs = irdl.base @tilus::@register
+    %rhs = irdl.any
+    %reg = irdl.base @tilus::@register
+    irdl.operands(lhs: %lhs, rhs: %rhs, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @div {
+    %lhs = irdl.base @tilus::@register
+    %rhs = irdl.any
+    %reg = irdl.base @tilus::@register
+    irdl.operands(lhs: %lhs, rhs: %rhs, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @mod {
+    %lhs = irdl.base @tilus::@register
+    %rhs = irdl.any
+    %reg = irdl.base @tilus::@register
+    irdl.operands(lhs: %lhs, rhs: %rhs, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @neg {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  // Cast(a, dtype): same shape and layout, another element type.
+  irdl.operation @cast {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  // View(a, [dtype], [layout]): the same bits per thread read as another
+  // element type and layout, at no cost.
+  irdl.operation @view {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  // Dot(a, b, c) = a x b + c for a[M, K], b[K, N], c[M, N].
+  irdl.operation @dot {
+    %a = irdl.base @tilus::@register
+    %b = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(a: %a, b: %b, c: %reg, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Control and debugging
+  //===--------------------------------------------------------------------===//
+
+  irdl.operation @synchronize {
+  }
+
+  irdl.operation @exit {
+  }
+
+  // Print(tensor): a register, shared or global tensor, or a scalar.
+  irdl.operation @print {
+    %any = irdl.any
+    irdl.operands(x: %any)
+  }
+}

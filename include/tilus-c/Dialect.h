@@ -1,0 +1,35 @@
+/*===-- tilus-c/Dialect.h - Loading the Tilus dialect ----------------*- C -*-===*\
+|*                                                                            *|
+|* The Tilus dialect is declared in IRDL (dialect/tilus.irdl.mlir). The file  *|
+|* is embedded in this library, so loading it needs no data file.             *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TILUS_C_DIALECT_H
+#define TILUS_C_DIALECT_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The dialect's namespace, "tilus". */
+MlirStringRef tilusDialectGetNamespace(void);
+
+/* The IRDL source of the dialect, as embedded at build time. */
+MlirStringRef tilusDialectGetSource(void);
+
+/* Loads the Tilus dialect (and the IRDL dialect it is declared with) into
+ * `ctx`. Loading twice is harmless. Fails, with a diagnostic on the context,
+ * only if the embedded IRDL cannot be parsed or loaded. */
+MlirLogicalResult tilusDialectLoad(MlirContext ctx);
+
+/* Whether the Tilus dialect is loaded in `ctx`. */
+bool tilusDialectIsLoaded(MlirContext ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILUS_C_DIALECT_H */

@@ -1,0 +1,41 @@
+/*===-- tilus-c/Kernel.h - Tilus kernels ----------------------------*- C -*-===*\
+|*                                                                            *|
+|* A Tilus kernel is a `func.func` carrying three attributes:                 *|
+|*   tilus.kernel                       (unit) marks it as a kernel           *|
+|*   tilus.block_size = 128 : i64       threads per block, 1 to 1024          *|
+|*   tilus.grid = affine_map<()[s0, .., sn] -> (e0[, e1[, e2]])>               *|
+|* The grid is 1 to 3 expressions over symbols; symbol s_k stands for the     *|
+|* kernel's k-th argument, which must then be an integer scalar.              *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TILUS_C_KERNEL_H
+#define TILUS_C_KERNEL_H
+
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TILUS_KERNEL_ATTR "tilus.kernel"
+#define TILUS_BLOCK_SIZE_ATTR "tilus.block_size"
+#define TILUS_GRID_ATTR "tilus.grid"
+
+/* Whether `op` is a func.func marked tilus.kernel. */
+bool tilusOperationIsAKernel(MlirOperation op);
+
+/* The kernel's block size, or 0 if missing or not an integer. */
+int64_t tilusKernelGetBlockSize(MlirOperation kernel);
+
+/* The kernel's grid map, or a null map if missing or not an affine map. */
+MlirAffineMap tilusKernelGetGrid(MlirOperation kernel);
+
+/* The kernel enclosing `op` (or `op` itself), or a null operation. */
+MlirOperation tilusGetEnclosingKernel(MlirOperation op);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILUS_C_KERNEL_H */

@@ -1,0 +1,169 @@
+//===- Artifact.c - PTX and the kernel artifact ---------------------------===//
+//
+// The lowered module is cloned, given an NVVM target and turned into PTX by
+// upstream gpu-module-to-binary (LLVM's NVPTX target machine, no external
+// compiler). The manifest comes from the gpu.func ops of the original: their
+// names, block sizes, grid maps and Tilus parameter types.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilus-c/Target.h"
+
+#include "Lowering.h"
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Dialect/GPU.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/RegisterEverything.h"
+#include "tilus-c/Kernel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kTargets[] = {"sm_80", "sm_89", "sm_90", "sm_90a"};
+
+bool tilusTargetIsSupported(MlirStringRef chip) {
+  for (size_t k = 0; k < sizeof(kTargets) / sizeof(kTargets[0]); ++k)
+    if (strlen(kTargets[k]) == chip.length &&
+        !memcmp(kTargets[k], chip.data, chip.length))
+      return true;
+  return false;
+}
+
+static bool opIs(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
+}
+
+static void emit(MlirStringCallback callback, void *userData,
+                 const char *text) {
+  callback(mlirStringRefCreateFromCString(text), userData);
+}
+
+// Writes the manifest entry of one lowered kernel.
+static void writeKernel(MlirOperation func, MlirStringCallback callback,
+                        void *userData) {
+  char line[512];
+  MlirAttribute name = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("sym_name"));
+  MlirStringRef text = mlirStringAttrGetValue(name);
+  snprintf(line, sizeof(line), "kernel %.*s\n", (int)text.length, text.data);
+  emit(callback, userData, line);
+  MlirAttribute block = mlirOperationGetDiscardableAttributeByName(
+      func, mlirStringRefCreateFromCString(TILUS_BLOCK_SIZE_ATTR));
+  snprintf(line, sizeof(line), "  block %lld 1 1\n",
+           (long long)mlirIntegerAttrGetValueInt(block));
+  emit(callback, userData, line);
+
+  MlirAttribute grid = mlirOperationGetDiscardableAttributeByName(
+      func, mlirStringRefCreateFromCString(TILUS_GRID_ATTR));
+  MlirAffineMap map = mlirAffineMapAttrGetValue(grid);
+  emit(callback, userData, "  grid ");
+  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
+    if (r)
+      emit(callback, userData, " ; ");
+    mlirAffineExprPrint(mlirAffineMapGetResult(map, r), callback, userData);
+  }
+  emit(callback, userData, "\n  shared 0\n  workspace 0\n");
+
+  MlirAttribute params = mlirOperationGetDiscardableAttributeByName(
+      func, mlirStringRefCreateFromCString(TILUS_PARAM_TYPES_ATTR));
+  for (intptr_t k = 0; k < mlirArrayAttrGetNumElements(params); ++k) {
+    MlirType type = mlirTypeAttrGetValue(mlirArrayAttrGetElement(params, k));
+    bool isPtr = tilusTypeIsAPtr(type);
+    emit(callback, userData, isPtr ? "  param ptr " : "  param ");
+    mlirTypePrint(isPtr ? tilusPtrTypeGetElementType(type) : type, callback,
+                  userData);
+    emit(callback, userData, "\n");
+  }
+  emit(callback, userData, "end\n");
+}
+
+static void reportPipelineError(MlirStringRef message, void *userData) {
+  fprintf(stderr, "tilus: %.*s\n", (int)message.length, message.data);
+}
+
+MlirLogicalResult tilusEmitArtifact(MlirOperation module, MlirStringRef chip,
+                                    bool ptxOnly, MlirStringCallback callback,
+                                    void *userData) {
+  MlirLocation loc = mlirOperationGetLocation(module);
+  if (!tilusTargetIsSupported(chip)) {
+    char message[160];
+    snprintf(message, sizeof(message),
+             "unsupported target '%.*s'; use sm_80, sm_89, sm_90 or sm_90a",
+             (int)chip.length, chip.data);
+    mlirEmitError(loc, message);
+    return mlirLogicalResultFailure();
+  }
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  MlirOperation gpuModule = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (opIs(op, "gpu.module"))
+      gpuModule = op;
+  if (mlirOperationIsNull(gpuModule)) {
+    mlirEmitError(loc, "no gpu.module to emit: lower the kernels first "
+                       "(--lower-to-nvvm)");
+    return mlirLogicalResultFailure();
+  }
+
+  // PTX 8.0 covers every supported target (sm_90a needs it).
+  char pipeline[256];
+  snprintf(pipeline, sizeof(pipeline),
+           "builtin.module(nvvm-attach-target{chip=%.*s features=+ptx80 O=3},"
+           "gpu-module-to-binary{format=isa})",
+           (int)chip.length, chip.data);
+  MlirOperation clone = mlirOperationClone(module);
+  MlirContext ctx = mlirOperationGetContext(module);
+  // gpu-module-to-binary translates to LLVM IR, which needs the dialects'
+  // translation interfaces in the context.
+  mlirRegisterAllLLVMTranslations(ctx);
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  MlirLogicalResult result = mlirParsePassPipeline(
+      mlirPassManagerGetAsOpPassManager(pm),
+      mlirStringRefCreateFromCString(pipeline), reportPipelineError, NULL);
+  if (mlirLogicalResultIsSuccess(result))
+    result = mlirPassManagerRunOnOp(pm, clone);
+  mlirPassManagerDestroy(pm);
+
+  MlirStringRef ptx = {NULL, 0};
+  if (mlirLogicalResultIsSuccess(result)) {
+    MlirBlock cloneBody =
+        mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
+    for (MlirOperation op = mlirBlockGetFirstOperation(cloneBody);
+         !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+      if (!opIs(op, "gpu.binary"))
+        continue;
+      MlirAttribute objects = mlirOperationGetAttributeByName(
+          op, mlirStringRefCreateFromCString("objects"));
+      if (!mlirAttributeIsNull(objects) &&
+          mlirArrayAttrGetNumElements(objects) > 0)
+        ptx = mlirGPUObjectAttrGetObject(mlirArrayAttrGetElement(objects, 0));
+    }
+    if (!ptx.data) {
+      mlirEmitError(loc, "gpu-module-to-binary produced no PTX");
+      result = mlirLogicalResultFailure();
+    }
+  }
+  if (mlirLogicalResultIsSuccess(result)) {
+    if (!ptxOnly) {
+      char header[96];
+      snprintf(header, sizeof(header), "tilus-artifact 1\ntarget %.*s\n",
+               (int)chip.length, chip.data);
+      emit(callback, userData, header);
+      MlirBlock gpuBody =
+          mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule, 0));
+      for (MlirOperation op = mlirBlockGetFirstOperation(gpuBody);
+           !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+        if (!mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+                op, mlirStringRefCreateFromCString(TILUS_GRID_ATTR))))
+          writeKernel(op, callback, userData);
+      emit(callback, userData, "ptx:\n");
+    }
+    callback(ptx, userData);
+  }
+  mlirOperationDestroy(clone);
+  return result;
+}

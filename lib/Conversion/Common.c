@@ -1,0 +1,126 @@
+//===- Common.c - Helpers every TilusToGPU pattern uses -------------------===//
+
+#include "Lowering.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+#include <string.h>
+
+MlirType tilusStorageElementType(MlirContext ctx, MlirType elementType) {
+  if (mlirTypeIsAInteger(elementType))
+    return mlirIntegerTypeGet(ctx, mlirIntegerTypeGetWidth(elementType));
+  return elementType;
+}
+
+bool tilusElementIsUnsigned(MlirType elementType) {
+  return mlirTypeIsAInteger(elementType) &&
+         mlirIntegerTypeIsUnsigned(elementType);
+}
+
+MlirType tilusRegisterStorageType(MlirContext ctx, const TilusTensorType *t) {
+  int64_t m = tilusLayoutGetLocalSize(t->layout);
+  return mlirVectorTypeGet(1, &m, tilusStorageElementType(ctx, t->elementType));
+}
+
+MlirValue tilusLoweredRegister(MlirValue value) {
+  MlirValue inputs[1];
+  if (tilusLookThroughCast(value, inputs, 1) != 1)
+    return (MlirValue){NULL};
+  return inputs[0];
+}
+
+MlirValue tilusEmitThreadIndex(TilusEmitter *e) {
+  MlirNamedAttribute dim = tilusNamedAttr(
+      e->ctx, "dimension",
+      mlirAttributeParseGet(e->ctx,
+                            mlirStringRefCreateFromCString("#gpu<dim x>")));
+  return tilusEmitValue(e, "gpu.thread_id", 0, NULL, tilusIndexType(e->ctx), 1,
+                        &dim);
+}
+
+bool tilusEmitThreadCoords(TilusEmitter *e, const TilusLayout *layout,
+                           MlirValue tid, MlirValue *coords) {
+  TilusLayoutThreadMode modes[32];
+  intptr_t n = tilusLayoutGetThreadModes(layout, modes, 32);
+  if (n < 0)
+    return false;
+  intptr_t rank = tilusLayoutGetRank(layout);
+  int64_t threads = tilusLayoutGetNumThreads(layout);
+  for (intptr_t d = 0; d < rank; ++d)
+    coords[d] = tilusEmitIndex(e, 0);
+  for (intptr_t k = 0; k < n; ++k) {
+    MlirValue digit = tid;
+    if (modes[k].divisor > 1)
+      digit = tilusEmitArith(e, "divui", digit,
+                             tilusEmitIndex(e, modes[k].divisor));
+    // The top digit needs no modulo: the thread index is below T.
+    if (modes[k].divisor * modes[k].modulus < threads)
+      digit = tilusEmitArith(e, "remui", digit,
+                             tilusEmitIndex(e, modes[k].modulus));
+    digit = tilusEmitMulIndexConst(e, digit, modes[k].stride);
+    coords[modes[k].dim] = tilusEmitAddIndex(e, coords[modes[k].dim], digit);
+  }
+  return true;
+}
+
+static bool opIs(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
+}
+
+bool tilusIsMultipleOf(MlirValue value, int64_t k) {
+  int64_t c;
+  if (k <= 1)
+    return true;
+  if (tilusGetConstantIndex(value, &c))
+    return c % k == 0;
+  if (!mlirValueIsAOpResult(value))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(value);
+  if (opIs(def, "arith.muli"))
+    return tilusIsMultipleOf(mlirOperationGetOperand(def, 0), k) ||
+           tilusIsMultipleOf(mlirOperationGetOperand(def, 1), k);
+  if (opIs(def, "arith.addi") || opIs(def, "arith.subi"))
+    return tilusIsMultipleOf(mlirOperationGetOperand(def, 0), k) &&
+           tilusIsMultipleOf(mlirOperationGetOperand(def, 1), k);
+  return false;
+}
+
+void tilusReplaceWithLowered(MlirRewriterBase rewriter, TilusEmitter *e,
+                             MlirOperation op, MlirValue lowered) {
+  MlirValue result = mlirOperationGetResult(op, 0);
+  MlirValue cast = tilusEmitCast(e, 1, &lowered, mlirValueGetType(result));
+  mlirRewriterBaseReplaceOpWithValues(rewriter, op, 1, &cast);
+}
+
+MlirLogicalResult tilusLoweringError(MlirOperation op, const char *message) {
+  // The greedy driver may try a pattern many times, so the reason is kept on
+  // the op and reported once by the pass when the op is still there.
+  MlirContext ctx = mlirOperationGetContext(op);
+  mlirOperationSetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString(TILUS_LOWERING_ERROR_ATTR),
+      mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(message)));
+  return mlirLogicalResultFailure();
+}
+
+static MlirLogicalResult matchAndRewrite(MlirRewritePattern pattern,
+                                         MlirOperation op,
+                                         MlirPatternRewriter rewriter,
+                                         void *userData) {
+  const TilusPattern *info = userData;
+  MlirRewriterBase base = mlirPatternRewriterAsBase(rewriter);
+  mlirRewriterBaseSetInsertionPointBefore(base, op);
+  return info->rewrite(op, base);
+}
+
+void tilusAddPatterns(MlirRewritePatternSet set, MlirContext ctx,
+                      const TilusPattern *patterns, size_t count) {
+  for (size_t k = 0; k < count; ++k) {
+    MlirRewritePatternCallbacks callbacks = {NULL, NULL, matchAndRewrite};
+    MlirRewritePattern pattern = mlirOpRewritePatternCreate(
+        mlirStringRefCreateFromCString(patterns[k].opName), 1, ctx, callbacks,
+        (void *)&patterns[k], 0, NULL);
+    mlirRewritePatternSetAdd(set, pattern);
+  }
+}

@@ -1,0 +1,404 @@
+//===- GlobalMemory.c - ViewGlobal, LoadGlobal, StoreGlobal ---------------===//
+//
+// A register tile of rank r is read from (or written to) the last r
+// dimensions of a row-major global tensor at run-time offsets. Thread t's
+// element i sits at logical index f(t, 0) + f(0, i): the thread part is
+// computed once, the local part is a constant per element. Elements outside
+// the tensor are masked (loads give 0, stores are skipped), so edge tiles
+// work. Where a thread's elements are contiguous along the last dimension
+// and the alignment is provable, they are accessed as one vector of up to
+// 16 bytes (ld.global.v4.b32 and friends).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/LLVM.h"
+
+#include <stdlib.h>
+
+#define MAX_RANK TILUS_LAYOUT_MAX_RANK
+
+// A lowered global tensor: its pointer and its sizes as index values.
+typedef struct {
+  MlirValue ptr;
+  intptr_t rank;
+  MlirValue sizes[MAX_RANK];
+  int64_t staticSizes[MAX_RANK]; // TILUS_DYNAMIC_DIM when known at run time
+  MlirType elementType;          // the Tilus element type
+} GlobalView;
+
+static bool getGlobalView(TilusEmitter *e, MlirValue global, GlobalView *view) {
+  MlirValue inputs[1 + MAX_RANK];
+  intptr_t n = tilusLookThroughCast(global, inputs, 1 + MAX_RANK);
+  if (n < 1)
+    return false;
+  TilusTensorType t;
+  if (mlirLogicalResultIsFailure(
+          tilusTensorTypeDecode(mlirValueGetType(global), &t, NULL)))
+    return false;
+  view->ptr = inputs[0];
+  view->rank = t.rank;
+  view->elementType = t.elementType;
+  intptr_t next = 1;
+  for (intptr_t d = 0; d < t.rank; ++d) {
+    view->staticSizes[d] = t.shape[d];
+    if (t.shape[d] == TILUS_DYNAMIC_DIM) {
+      if (next >= n) {
+        tilusTensorTypeRelease(&t);
+        return false;
+      }
+      view->sizes[d] = inputs[next++];
+    } else {
+      view->sizes[d] = tilusEmitIndex(e, t.shape[d]);
+    }
+  }
+  tilusTensorTypeRelease(&t);
+  return true;
+}
+
+static MlirLogicalResult lowerViewGlobal(MlirOperation op,
+                                         MlirRewriterBase rewriter) {
+  MlirValue ptr[1];
+  if (tilusLookThroughCast(mlirOperationGetOperand(op, 0), ptr, 1) != 1)
+    return mlirLogicalResultFailure();
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  intptr_t n = mlirOperationGetNumOperands(op);
+  MlirValue inputs[1 + MAX_RANK];
+  inputs[0] = ptr[0];
+  for (intptr_t k = 1; k < n && k <= MAX_RANK; ++k)
+    inputs[k] = mlirOperationGetOperand(op, k);
+  MlirValue cast = tilusEmitCast(
+      &e, n, inputs, mlirValueGetType(mlirOperationGetResult(op, 0)));
+  mlirRewriterBaseReplaceOpWithValues(rewriter, op, 1, &cast);
+  return mlirLogicalResultSuccess();
+}
+
+//===----------------------------------------------------------------------===//
+// The access plan shared by loads and stores
+//===----------------------------------------------------------------------===//
+
+typedef struct {
+  GlobalView view;
+  TilusTensorType tile;
+  intptr_t lead;                  // memory dims before the tile's
+  MlirValue base[MAX_RANK];       // memory index of the thread's element 0
+  MlirValue strides[MAX_RANK];    // row-major strides, in elements
+  MlirValue baseLinear;           // sum of base * strides
+  int64_t vectorWidth;            // elements per access
+  MlirType storage;               // the element type as accessed
+  int64_t elementBytes;
+} AccessPlan;
+
+static bool lastDimIsMultipleOf(const AccessPlan *p, int64_t v) {
+  intptr_t last = p->view.rank - 1;
+  return p->view.staticSizes[last] != TILUS_DYNAMIC_DIM
+             ? p->view.staticSizes[last] % v == 0
+             : tilusIsMultipleOf(p->view.sizes[last], v);
+}
+
+// Largest power of two v <= limit such that groups of v local slots are
+// provably contiguous and v-aligned in memory. Rows of a tensor of rank > 1
+// keep the alignment only if the last dimension is a multiple of v.
+static int64_t chooseVectorWidth(const AccessPlan *p, MlirValue lastOffset,
+                                 int64_t threadStrideLast) {
+  int64_t limit = tilusLayoutGetContiguity(p->tile.layout);
+  int64_t maxByBytes = 16 / p->elementBytes;
+  if (maxByBytes < limit)
+    limit = maxByBytes;
+  for (int64_t v = limit; v > 1; v /= 2) {
+    bool ok = tilusIsMultipleOf(lastOffset, v) && threadStrideLast % v == 0;
+    if (ok && p->view.rank > 1)
+      ok = lastDimIsMultipleOf(p, v);
+    if (ok)
+      return v;
+  }
+  return 1;
+}
+
+static bool planAccess(TilusEmitter *e, MlirOperation op, MlirValue global,
+                       MlirType tileType, intptr_t offsetsStart,
+                       AccessPlan *p) {
+  if (!getGlobalView(e, global, &p->view))
+    return false;
+  if (mlirLogicalResultIsFailure(tilusTensorTypeDecode(tileType, &p->tile, NULL)))
+    return false;
+  int64_t bits = tilusElementTypeGetBitWidth(p->view.elementType);
+  if (bits % 8 != 0) {
+    tilusTensorTypeRelease(&p->tile);
+    tilusLoweringError(op, "loads and stores of sub-byte element types are "
+                           "not lowered yet");
+    return false;
+  }
+  p->elementBytes = bits / 8;
+  p->storage = tilusStorageElementType(e->ctx, p->view.elementType);
+  intptr_t R = p->view.rank, r = p->tile.rank;
+  p->lead = R - r;
+
+  MlirValue tid = tilusEmitThreadIndex(e);
+  MlirValue coords[MAX_RANK];
+  if (!tilusEmitThreadCoords(e, p->tile.layout, tid, coords)) {
+    tilusTensorTypeRelease(&p->tile);
+    tilusLoweringError(op, "register layouts with a swizzle are not supported");
+    return false;
+  }
+  for (intptr_t d = 0; d < R; ++d) {
+    MlirValue offset = mlirOperationGetOperand(op, offsetsStart + d);
+    p->base[d] = d < p->lead ? offset
+                             : tilusEmitAddIndex(e, offset, coords[d - p->lead]);
+  }
+  p->strides[R - 1] = tilusEmitIndex(e, 1);
+  for (intptr_t d = R - 2; d >= 0; --d) {
+    int64_t c;
+    p->strides[d] = tilusGetConstantIndex(p->view.sizes[d + 1], &c)
+                        ? tilusEmitMulIndexConst(e, p->strides[d + 1], c)
+                        : tilusEmitArith(e, "muli", p->strides[d + 1],
+                                         p->view.sizes[d + 1]);
+  }
+  p->baseLinear = tilusEmitIndex(e, 0);
+  for (intptr_t d = 0; d < R; ++d) {
+    int64_t c;
+    MlirValue term = tilusGetConstantIndex(p->strides[d], &c)
+                         ? tilusEmitMulIndexConst(e, p->base[d], c)
+                         : tilusEmitArith(e, "muli", p->base[d], p->strides[d]);
+    p->baseLinear = tilusEmitAddIndex(e, p->baseLinear, term);
+  }
+
+  // The thread part along the last dimension must keep vector alignment.
+  TilusLayoutThreadMode modes[32];
+  intptr_t numModes = tilusLayoutGetThreadModes(p->tile.layout, modes, 32);
+  int64_t threadStrideLast = 0;
+  for (intptr_t k = 0; k < numModes; ++k)
+    if (modes[k].dim == r - 1)
+      threadStrideLast = threadStrideLast == 0
+                             ? modes[k].stride
+                             : (modes[k].stride < threadStrideLast
+                                    ? modes[k].stride
+                                    : threadStrideLast);
+  if (threadStrideLast == 0)
+    threadStrideLast = 1 << 30; // no thread digit on the last dimension
+  p->vectorWidth = chooseVectorWidth(
+      p, mlirOperationGetOperand(op, offsetsStart + R - 1), threadStrideLast);
+  return true;
+}
+
+// The linear index and the in-bounds predicate of local slot `i`.
+static void elementAddress(TilusEmitter *e, const AccessPlan *p, int64_t i,
+                           MlirValue *linear, MlirValue *inBounds) {
+  int64_t local[MAX_RANK];
+  tilusLayoutEvaluate(p->tile.layout, 0, i, local);
+  *linear = p->baseLinear;
+  *inBounds = (MlirValue){NULL};
+  MlirNamedAttribute ult = tilusNamedAttr(
+      e->ctx, "predicate",
+      mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 6)); // ult
+  MlirType i1 = mlirIntegerTypeGet(e->ctx, 1);
+  for (intptr_t d = 0; d < p->view.rank; ++d) {
+    int64_t delta = d < p->lead ? 0 : local[d - p->lead];
+    MlirValue index = tilusEmitAddIndexConst(e, p->base[d], delta);
+    int64_t stride;
+    if (delta != 0) {
+      MlirValue term = tilusGetConstantIndex(p->strides[d], &stride)
+                           ? tilusEmitIndex(e, delta * stride)
+                           : tilusEmitMulIndexConst(e, p->strides[d], delta);
+      *linear = tilusEmitAddIndex(e, *linear, term);
+    }
+    MlirValue operands[2] = {index, p->view.sizes[d]};
+    MlirValue check = tilusEmitValue(e, "arith.cmpi", 2, operands, i1, 1, &ult);
+    *inBounds = mlirValueIsNull(*inBounds)
+                    ? check
+                    : tilusEmitArith(e, "andi", *inBounds, check);
+  }
+}
+
+static MlirValue elementPointer(TilusEmitter *e, const AccessPlan *p,
+                                MlirValue linear) {
+  MlirType i64 = mlirIntegerTypeGet(e->ctx, 64);
+  MlirValue index64 =
+      tilusEmitValue(e, "arith.index_cast", 1, &linear, i64, 0, NULL);
+  MlirValue operands[2] = {p->view.ptr, index64};
+  int32_t dynamicIndex = INT32_MIN; // "take the index from the operands"
+  MlirNamedAttribute attrs[2] = {
+      tilusNamedAttr(e->ctx, "rawConstantIndices",
+                     mlirDenseI32ArrayGet(e->ctx, 1, &dynamicIndex)),
+      tilusNamedAttr(e->ctx, "elem_type", mlirTypeAttrGet(p->storage)),
+  };
+  return tilusEmitValue(e, "llvm.getelementptr", 2, operands,
+                        mlirValueGetType(p->view.ptr), 2, attrs);
+}
+
+static MlirNamedAttribute alignmentAttr(TilusEmitter *e, const AccessPlan *p,
+                                        int64_t elements) {
+  return tilusNamedAttr(e->ctx, "alignment",
+                        mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64),
+                                           elements * p->elementBytes));
+}
+
+// Loads local slots [i, i + n) as one access of n elements, or zeros where
+// masked: `inBounds` says whether the whole group is inside the tensor.
+static MlirValue emitMaskedLoad(TilusEmitter *e, const AccessPlan *p,
+                                MlirValue linear, MlirValue inBounds,
+                                int64_t n) {
+  MlirType type = tilusVectorOrScalarType(p->storage, n);
+  MlirBlock thenBlock, elseBlock;
+  MlirOperation ifOp = tilusEmitIf(e, inBounds, 1, &type, &thenBlock, &elseBlock);
+  tilusEmitterSetToEnd(e, thenBlock);
+  MlirValue ptr = elementPointer(e, p, linear);
+  MlirNamedAttribute align = alignmentAttr(e, p, n);
+  MlirValue loaded = tilusEmitValue(e, "llvm.load", 1, &ptr, type, 1, &align);
+  tilusEmitYield(e, 1, &loaded);
+  tilusEmitterSetToEnd(e, elseBlock);
+  MlirValue fill = tilusEmitSplatConstant(e, type, 0);
+  tilusEmitYield(e, 1, &fill);
+  tilusEmitterSetAfter(e, ifOp);
+  return mlirOperationGetResult(ifOp, 0);
+}
+
+// Loads the group of vectorWidth slots starting at i. When the last
+// dimension is not known to be a multiple of the width, a group may straddle
+// the edge: it is loaded whole when it is inside, element by element when not.
+static MlirValue emitLoadGroup(TilusEmitter *e, const AccessPlan *p,
+                               int64_t i) {
+  int64_t v = p->vectorWidth;
+  MlirValue linear, first;
+  elementAddress(e, p, i, &linear, &first);
+  if (v == 1 || lastDimIsMultipleOf(p, v))
+    return emitMaskedLoad(e, p, linear, first, v);
+  MlirValue lastLinear, last;
+  elementAddress(e, p, i + v - 1, &lastLinear, &last);
+  MlirValue whole = tilusEmitArith(e, "andi", first, last);
+  MlirType type = tilusVectorOrScalarType(p->storage, v);
+  MlirBlock thenBlock, elseBlock;
+  MlirOperation ifOp = tilusEmitIf(e, whole, 1, &type, &thenBlock, &elseBlock);
+  tilusEmitterSetToEnd(e, thenBlock);
+  MlirValue ptr = elementPointer(e, p, linear);
+  MlirNamedAttribute align = alignmentAttr(e, p, v);
+  MlirValue loaded = tilusEmitValue(e, "llvm.load", 1, &ptr, type, 1, &align);
+  tilusEmitYield(e, 1, &loaded);
+  tilusEmitterSetToEnd(e, elseBlock);
+  MlirValue partial = tilusEmitSplatConstant(e, type, 0);
+  for (int64_t k = 0; k < v; ++k) {
+    MlirValue kLinear, kIn;
+    elementAddress(e, p, i + k, &kLinear, &kIn);
+    partial = tilusEmitInsert(e, partial, emitMaskedLoad(e, p, kLinear, kIn, 1), k);
+  }
+  tilusEmitYield(e, 1, &partial);
+  tilusEmitterSetAfter(e, ifOp);
+  return mlirOperationGetResult(ifOp, 0);
+}
+
+static void emitMaskedStore(TilusEmitter *e, const AccessPlan *p,
+                            MlirValue value, MlirValue linear,
+                            MlirValue inBounds, int64_t n) {
+  MlirBlock thenBlock;
+  MlirOperation ifOp = tilusEmitIf(e, inBounds, 0, NULL, &thenBlock, NULL);
+  tilusEmitterSetToEnd(e, thenBlock);
+  MlirValue ptr = elementPointer(e, p, linear);
+  MlirValue operands[2] = {value, ptr};
+  MlirNamedAttribute align = alignmentAttr(e, p, n);
+  tilusEmitOp(e, "llvm.store", 2, operands, 0, NULL, 1, &align);
+  tilusEmitYield(e, 0, NULL);
+  tilusEmitterSetAfter(e, ifOp);
+}
+
+// Stores `part` (vectorWidth elements from slot i on), the mirror of
+// emitLoadGroup.
+static void emitStoreGroup(TilusEmitter *e, const AccessPlan *p, int64_t i,
+                           MlirValue part) {
+  int64_t v = p->vectorWidth;
+  MlirValue linear, first;
+  elementAddress(e, p, i, &linear, &first);
+  if (v == 1 || lastDimIsMultipleOf(p, v)) {
+    emitMaskedStore(e, p, part, linear, first, v);
+    return;
+  }
+  MlirValue lastLinear, last;
+  elementAddress(e, p, i + v - 1, &lastLinear, &last);
+  MlirValue whole = tilusEmitArith(e, "andi", first, last);
+  MlirBlock thenBlock, elseBlock;
+  MlirOperation ifOp = tilusEmitIf(e, whole, 0, NULL, &thenBlock, &elseBlock);
+  tilusEmitterSetToEnd(e, thenBlock);
+  MlirValue ptr = elementPointer(e, p, linear);
+  MlirValue operands[2] = {part, ptr};
+  MlirNamedAttribute align = alignmentAttr(e, p, v);
+  tilusEmitOp(e, "llvm.store", 2, operands, 0, NULL, 1, &align);
+  tilusEmitYield(e, 0, NULL);
+  tilusEmitterSetToEnd(e, elseBlock);
+  for (int64_t k = 0; k < v; ++k) {
+    MlirValue kLinear, kIn;
+    elementAddress(e, p, i + k, &kLinear, &kIn);
+    emitMaskedStore(e, p, tilusEmitExtract(e, part, k), kLinear, kIn, 1);
+  }
+  tilusEmitYield(e, 0, NULL);
+  tilusEmitterSetAfter(e, ifOp);
+}
+
+static MlirLogicalResult lowerLoadGlobal(MlirOperation op,
+                                         MlirRewriterBase rewriter) {
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  MlirValue global = mlirOperationGetOperand(op, 0);
+  MlirValue probe[1 + MAX_RANK];
+  if (tilusLookThroughCast(global, probe, 1 + MAX_RANK) < 1)
+    return mlirLogicalResultFailure(); // the tensor is not lowered yet
+  AccessPlan p;
+  MlirType resultType = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (!planAccess(&e, op, global, resultType, 1, &p))
+    return mlirLogicalResultFailure();
+  int64_t m = tilusLayoutGetLocalSize(p.tile.layout);
+  MlirValue result =
+      tilusEmitSplatConstant(&e, tilusRegisterStorageType(e.ctx, &p.tile), 0);
+  for (int64_t i = 0; i < m; i += p.vectorWidth) {
+    MlirValue value = emitLoadGroup(&e, &p, i);
+    for (int64_t k = 0; k < p.vectorWidth; ++k) {
+      MlirValue element =
+          p.vectorWidth == 1 ? value : tilusEmitExtract(&e, value, k);
+      result = tilusEmitInsert(&e, result, element, i + k);
+    }
+  }
+  tilusTensorTypeRelease(&p.tile);
+  tilusReplaceWithLowered(rewriter, &e, op, result);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult lowerStoreGlobal(MlirOperation op,
+                                          MlirRewriterBase rewriter) {
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  MlirValue value = tilusLoweredRegister(mlirOperationGetOperand(op, 0));
+  MlirValue global = mlirOperationGetOperand(op, 1);
+  MlirValue probe[1 + MAX_RANK];
+  if (mlirValueIsNull(value) ||
+      tilusLookThroughCast(global, probe, 1 + MAX_RANK) < 1)
+    return mlirLogicalResultFailure();
+  AccessPlan p;
+  if (!planAccess(&e, op, global,
+                  mlirValueGetType(mlirOperationGetOperand(op, 0)), 2, &p))
+    return mlirLogicalResultFailure();
+  int64_t m = tilusLayoutGetLocalSize(p.tile.layout);
+  MlirType accessType = tilusVectorOrScalarType(p.storage, p.vectorWidth);
+  for (int64_t i = 0; i < m; i += p.vectorWidth) {
+    MlirValue part;
+    if (p.vectorWidth == 1) {
+      part = tilusEmitExtract(&e, value, i);
+    } else {
+      part = tilusEmitSplatConstant(&e, accessType, 0);
+      for (int64_t k = 0; k < p.vectorWidth; ++k)
+        part = tilusEmitInsert(&e, part, tilusEmitExtract(&e, value, i + k), k);
+    }
+    emitStoreGroup(&e, &p, i, part);
+  }
+  tilusTensorTypeRelease(&p.tile);
+  mlirRewriterBaseEraseOp(rewriter, op);
+  return mlirLogicalResultSuccess();
+}
+
+static const TilusPattern kPatterns[] = {
+    {"tilus.view_global", lowerViewGlobal},
+    {"tilus.load_global", lowerLoadGlobal},
+    {"tilus.store_global", lowerStoreGlobal},
+};
+
+void tilusAddMemoryPatterns(MlirRewritePatternSet set, MlirContext ctx) {
+  tilusAddPatterns(set, ctx, kPatterns, sizeof(kPatterns) / sizeof(kPatterns[0]));
+}

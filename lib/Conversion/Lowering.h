@@ -1,0 +1,81 @@
+//===- Lowering.h - Shared pieces of TilusToGPU ----------------*- C -*-===//
+//
+// How Tilus values are represented once lowered:
+//   !tilus.ptr<T>          -> !llvm.ptr<1>
+//   !tilus.global<...>     -> (!llvm.ptr<1>, one index per run-time dim)
+//   !tilus.register<T,..>  -> vector<m x T>: thread t holds f(t, 0..m-1)
+// A lowered value stands in for the Tilus value through an
+// unrealized_conversion_cast to the Tilus type; patterns read their operands
+// by looking through these casts, and reconcile-unrealized-casts removes them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILUS_LIB_CONVERSION_LOWERING_H
+#define TILUS_LIB_CONVERSION_LOWERING_H
+
+#include "Emit.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/Rewrite.h"
+#include "tilus-c/Layout.h"
+#include "tilus-c/Types.h"
+
+#define TILUS_GPU_MODULE "tilus_kernels"
+#define TILUS_LOWERING_ERROR_ATTR "tilus.lowering_error"
+// On a lowered gpu.func: the kernel's parameter types before lowering.
+#define TILUS_PARAM_TYPES_ATTR "tilus.param_types"
+
+MlirType tilusLowerScalarType(MlirContext ctx, MlirType type);
+
+// Moves `kernel` (a func.func marked tilus.kernel) into a gpu.func.
+MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
+                                          MlirOperation kernel);
+
+// The type a Tilus element type is computed in: integers become signless
+// (arith's rule; signedness stays with the Tilus type), others are kept.
+MlirType tilusStorageElementType(MlirContext ctx, MlirType elementType);
+// Whether a Tilus integer element type is unsigned (uiN).
+bool tilusElementIsUnsigned(MlirType elementType);
+
+// vector<m x T> for a register tensor (T its storage element type).
+MlirType tilusRegisterStorageType(MlirContext ctx, const TilusTensorType *t);
+
+// The lowered value behind a register tensor operand, or null if its
+// producer is not lowered yet.
+MlirValue tilusLoweredRegister(MlirValue value);
+
+// gpu.thread_id x, as index.
+MlirValue tilusEmitThreadIndex(TilusEmitter *e);
+
+// The coordinates f(t, 0) of thread `tid` (rank entries). False if the
+// layout has a swizzle (not a register layout the lowering supports).
+bool tilusEmitThreadCoords(TilusEmitter *e, const TilusLayout *layout,
+                           MlirValue tid, MlirValue *coords);
+
+// Whether `value` is provably a multiple of `k`.
+bool tilusIsMultipleOf(MlirValue value, int64_t k);
+
+// Replaces `op`'s single result by a cast of `lowered` to its Tilus type.
+void tilusReplaceWithLowered(MlirRewriterBase rewriter, TilusEmitter *e,
+                             MlirOperation op, MlirValue lowered);
+
+// Records why `op` cannot be lowered and returns failure; the pass reports
+// the reason at the op if the op is still there at the end.
+MlirLogicalResult tilusLoweringError(MlirOperation op, const char *message);
+
+// Pattern sets of each area.
+void tilusAddIndexingPatterns(MlirRewritePatternSet set, MlirContext ctx);
+void tilusAddMemoryPatterns(MlirRewritePatternSet set, MlirContext ctx);
+void tilusAddRegisterPatterns(MlirRewritePatternSet set, MlirContext ctx);
+void tilusAddControlPatterns(MlirRewritePatternSet set, MlirContext ctx);
+
+// A rewrite pattern rooted at one op.
+typedef struct {
+  const char *opName;
+  MlirLogicalResult (*rewrite)(MlirOperation op, MlirRewriterBase rewriter);
+} TilusPattern;
+
+// Adds `count` patterns (kept in a static table by the caller).
+void tilusAddPatterns(MlirRewritePatternSet set, MlirContext ctx,
+                      const TilusPattern *patterns, size_t count);
+
+#endif // TILUS_LIB_CONVERSION_LOWERING_H

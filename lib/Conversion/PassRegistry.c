@@ -1,0 +1,46 @@
+//===- PassRegistry.c - The table of every Tilus pass ---------------------===//
+//
+// Drivers look passes up here by flag. It lives in the highest library that
+// defines passes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilus-c/Passes.h"
+#include "tilus-c/Verifier.h"
+
+#include <string.h>
+
+static MlirLogicalResult addVerify(MlirOpPassManager pm) {
+  mlirOpPassManagerAddOwnedPass(pm, tilusCreateVerifyPass());
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult addTilusToGPU(MlirOpPassManager pm) {
+  mlirOpPassManagerAddOwnedPass(pm, tilusCreateConvertTilusToGPUPass());
+  return mlirLogicalResultSuccess();
+}
+
+static const TilusPassInfo kPasses[] = {
+    {"tilus-verify", "Check Tilus IR against the rules IRDL cannot express",
+     addVerify},
+    {"tilus-to-gpu",
+     "Lower Tilus kernels and ops to gpu.func and gpu/nvvm/arith/llvm ops",
+     addTilusToGPU},
+    {"lower-to-nvvm",
+     "Pipeline: tilus-verify, tilus-to-gpu, then upstream passes down to the "
+     "llvm/nvvm dialects",
+     tilusAddLowerToNVVMPipeline},
+};
+
+const TilusPassInfo *tilusGetPasses(intptr_t *count) {
+  *count = (intptr_t)(sizeof(kPasses) / sizeof(kPasses[0]));
+  return kPasses;
+}
+
+const TilusPassInfo *tilusLookupPass(MlirStringRef argument) {
+  for (size_t k = 0; k < sizeof(kPasses) / sizeof(kPasses[0]); ++k)
+    if (strlen(kPasses[k].argument) == argument.length &&
+        memcmp(kPasses[k].argument, argument.data, argument.length) == 0)
+      return &kPasses[k];
+  return NULL;
+}

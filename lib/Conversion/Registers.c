@@ -1,0 +1,215 @@
+//===- Registers.c - Register tensor computation --------------------------===//
+//
+// A register tensor is one vector<m x T> per thread, so elementwise ops are
+// vector arith ops on it, Cast is an arith conversion of the vector, and View
+// is a bit cast of the thread's bits (the same number on both sides).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+#include <string.h>
+
+static bool opIs(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
+}
+
+static bool decodeResult(MlirOperation op, TilusTensorType *t) {
+  return mlirLogicalResultIsSuccess(tilusTensorTypeDecode(
+      mlirValueGetType(mlirOperationGetResult(op, 0)), t, NULL));
+}
+
+static bool isByteMultiple(MlirType elementType) {
+  return tilusElementTypeGetBitWidth(elementType) % 8 == 0 &&
+         !tilusTypeIsAFloat(elementType);
+}
+
+static MlirLogicalResult lowerAllocateRegister(MlirOperation op,
+                                               MlirRewriterBase rewriter) {
+  TilusTensorType t;
+  if (!decodeResult(op, &t))
+    return mlirLogicalResultFailure();
+  if (!isByteMultiple(t.elementType)) {
+    tilusTensorTypeRelease(&t);
+    return tilusLoweringError(op, "register tensors of sub-byte or "
+                                  "!tilus.float element types are not "
+                                  "lowered yet");
+  }
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  MlirType vectorType = tilusRegisterStorageType(e.ctx, &t);
+  MlirValue value;
+  if (mlirOperationGetNumOperands(op) == 1) {
+    MlirValue init = mlirOperationGetOperand(op, 0);
+    value = tilusEmitValue(&e, "vector.broadcast", 1, &init, vectorType, 0,
+                           NULL);
+  } else {
+    value = tilusEmitSplatConstant(&e, vectorType, 0);
+  }
+  tilusTensorTypeRelease(&t);
+  tilusReplaceWithLowered(rewriter, &e, op, value);
+  return mlirLogicalResultSuccess();
+}
+
+// The arith op for a binary Tilus op on `elementType`.
+static const char *binaryArithOp(MlirOperation op, MlirType elementType) {
+  bool isFloat = mlirTypeIsAFloat(elementType);
+  bool isUnsigned = tilusElementIsUnsigned(elementType);
+  if (opIs(op, "tilus.add"))
+    return isFloat ? "addf" : "addi";
+  if (opIs(op, "tilus.sub"))
+    return isFloat ? "subf" : "subi";
+  if (opIs(op, "tilus.mul"))
+    return isFloat ? "mulf" : "muli";
+  if (opIs(op, "tilus.div"))
+    return isFloat ? "divf" : isUnsigned ? "divui" : "divsi";
+  return isFloat ? "remf" : isUnsigned ? "remui" : "remsi";
+}
+
+static MlirLogicalResult lowerBinary(MlirOperation op,
+                                     MlirRewriterBase rewriter) {
+  MlirValue lhs = tilusLoweredRegister(mlirOperationGetOperand(op, 0));
+  MlirValue rhsOperand = mlirOperationGetOperand(op, 1);
+  bool rhsIsTensor = tilusTypeIsARegister(mlirValueGetType(rhsOperand));
+  MlirValue rhs = rhsIsTensor ? tilusLoweredRegister(rhsOperand) : rhsOperand;
+  if (mlirValueIsNull(lhs) || mlirValueIsNull(rhs))
+    return mlirLogicalResultFailure();
+  TilusTensorType t;
+  if (!decodeResult(op, &t))
+    return mlirLogicalResultFailure();
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  if (!rhsIsTensor) {
+    // A scalar operand is splat across the thread's elements; an unsigned
+    // scalar is first read as its signless bits.
+    MlirType storage = tilusStorageElementType(e.ctx, t.elementType);
+    if (!mlirTypeEqual(mlirValueGetType(rhs), storage)) {
+      tilusTensorTypeRelease(&t);
+      return tilusLoweringError(op, "a scalar operand must have the tensor's "
+                                    "signless element type");
+    }
+    rhs = tilusEmitValue(&e, "vector.broadcast", 1, &rhs,
+                         mlirValueGetType(lhs), 0, NULL);
+  }
+  MlirValue result =
+      tilusEmitArith(&e, binaryArithOp(op, t.elementType), lhs, rhs);
+  tilusTensorTypeRelease(&t);
+  tilusReplaceWithLowered(rewriter, &e, op, result);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult lowerNeg(MlirOperation op, MlirRewriterBase rewriter) {
+  MlirValue x = tilusLoweredRegister(mlirOperationGetOperand(op, 0));
+  if (mlirValueIsNull(x))
+    return mlirLogicalResultFailure();
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  MlirType type = mlirValueGetType(x);
+  MlirValue result;
+  if (mlirTypeIsAFloat(mlirShapedTypeGetElementType(type)))
+    result = tilusEmitValue(&e, "arith.negf", 1, &x, type, 0, NULL);
+  else
+    result = tilusEmitArith(&e, "subi", tilusEmitSplatConstant(&e, type, 0), x);
+  tilusReplaceWithLowered(rewriter, &e, op, result);
+  return mlirLogicalResultSuccess();
+}
+
+// The arith conversion from `from` to `to` (Tilus element types), or NULL
+// when none is needed.
+static const char *castOp(MlirType from, MlirType to) {
+  bool fromFloat = mlirTypeIsAFloat(from), toFloat = mlirTypeIsAFloat(to);
+  int64_t fromBits = tilusElementTypeGetBitWidth(from);
+  int64_t toBits = tilusElementTypeGetBitWidth(to);
+  if (fromFloat && toFloat) {
+    if (fromBits == toBits)
+      return mlirTypeEqual(from, to) ? NULL : "arith.truncf_via_f32";
+    return fromBits < toBits ? "arith.extf" : "arith.truncf";
+  }
+  if (!fromFloat && !toFloat) {
+    if (fromBits == toBits)
+      return NULL;
+    if (fromBits > toBits)
+      return "arith.trunci";
+    return tilusElementIsUnsigned(from) ? "arith.extui" : "arith.extsi";
+  }
+  if (!fromFloat)
+    return tilusElementIsUnsigned(from) ? "arith.uitofp" : "arith.sitofp";
+  return tilusElementIsUnsigned(to) ? "arith.fptoui" : "arith.fptosi";
+}
+
+static MlirLogicalResult lowerCast(MlirOperation op, MlirRewriterBase rewriter) {
+  MlirValue x = tilusLoweredRegister(mlirOperationGetOperand(op, 0));
+  if (mlirValueIsNull(x))
+    return mlirLogicalResultFailure();
+  TilusTensorType from, to;
+  if (mlirLogicalResultIsFailure(tilusTensorTypeDecode(
+          mlirValueGetType(mlirOperationGetOperand(op, 0)), &from, NULL)))
+    return mlirLogicalResultFailure();
+  if (!decodeResult(op, &to)) {
+    tilusTensorTypeRelease(&from);
+    return mlirLogicalResultFailure();
+  }
+  bool supported = isByteMultiple(from.elementType) &&
+                   isByteMultiple(to.elementType);
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  MlirType resultType = tilusRegisterStorageType(e.ctx, &to);
+  const char *name = castOp(from.elementType, to.elementType);
+  tilusTensorTypeRelease(&from);
+  tilusTensorTypeRelease(&to);
+  if (!supported)
+    return tilusLoweringError(op, "casts of sub-byte or !tilus.float element "
+                                  "types are not lowered yet");
+  MlirValue result = x;
+  if (name && !strcmp(name, "arith.truncf_via_f32")) {
+    // f16 <-> bf16: through f32, which holds both exactly.
+    int64_t m = mlirShapedTypeGetDimSize(resultType, 0);
+    MlirType f32 = mlirVectorTypeGet(1, &m, mlirF32TypeGet(e.ctx));
+    result = tilusEmitValue(&e, "arith.extf", 1, &result, f32, 0, NULL);
+    result = tilusEmitValue(&e, "arith.truncf", 1, &result, resultType, 0, NULL);
+  } else if (name) {
+    result = tilusEmitValue(&e, name, 1, &result, resultType, 0, NULL);
+  }
+  tilusReplaceWithLowered(rewriter, &e, op, result);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult lowerView(MlirOperation op, MlirRewriterBase rewriter) {
+  MlirValue x = tilusLoweredRegister(mlirOperationGetOperand(op, 0));
+  if (mlirValueIsNull(x))
+    return mlirLogicalResultFailure();
+  TilusTensorType to;
+  if (!decodeResult(op, &to))
+    return mlirLogicalResultFailure();
+  bool supported = isByteMultiple(to.elementType);
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  MlirType resultType = tilusRegisterStorageType(e.ctx, &to);
+  tilusTensorTypeRelease(&to);
+  if (!supported ||
+      !isByteMultiple(mlirShapedTypeGetElementType(mlirValueGetType(x))))
+    return tilusLoweringError(op, "views of sub-byte or !tilus.float element "
+                                  "types are not lowered yet");
+  // The same bits per thread in and out (the verifier's rule): a bit cast,
+  // which costs no instruction.
+  MlirValue result = x;
+  if (!mlirTypeEqual(mlirValueGetType(x), resultType))
+    result = tilusEmitValue(&e, "llvm.bitcast", 1, &x, resultType, 0, NULL);
+  tilusReplaceWithLowered(rewriter, &e, op, result);
+  return mlirLogicalResultSuccess();
+}
+
+static const TilusPattern kPatterns[] = {
+    {"tilus.allocate_register", lowerAllocateRegister},
+    {"tilus.add", lowerBinary},
+    {"tilus.sub", lowerBinary},
+    {"tilus.mul", lowerBinary},
+    {"tilus.div", lowerBinary},
+    {"tilus.mod", lowerBinary},
+    {"tilus.neg", lowerNeg},
+    {"tilus.cast", lowerCast},
+    {"tilus.view", lowerView},
+};
+
+void tilusAddRegisterPatterns(MlirRewritePatternSet set, MlirContext ctx) {
+  tilusAddPatterns(set, ctx, kPatterns, sizeof(kPatterns) / sizeof(kPatterns[0]));
+}

@@ -1,0 +1,153 @@
+//===- DynamicParams.c - Reading parameters of IRDL types -----------------===//
+
+#include "DynamicParams.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  char *data;
+  size_t length;
+  size_t capacity;
+  bool failed;
+} Buffer;
+
+static void appendToBuffer(MlirStringRef piece, void *userData) {
+  Buffer *buffer = userData;
+  if (buffer->failed)
+    return;
+  if (buffer->length + piece.length + 1 > buffer->capacity) {
+    size_t capacity = 2 * (buffer->length + piece.length + 1);
+    char *data = realloc(buffer->data, capacity);
+    if (!data) {
+      buffer->failed = true;
+      return;
+    }
+    buffer->data = data;
+    buffer->capacity = capacity;
+  }
+  memcpy(buffer->data + buffer->length, piece.data, piece.length);
+  buffer->length += piece.length;
+  buffer->data[buffer->length] = '\0';
+}
+
+static char *finishBuffer(Buffer *buffer) {
+  if (buffer->failed || !buffer->data) {
+    free(buffer->data);
+    return calloc(1, 1);
+  }
+  return buffer->data;
+}
+
+char *tilusPrintTypeToString(MlirType type) {
+  Buffer buffer = {0};
+  mlirTypePrint(type, appendToBuffer, &buffer);
+  return finishBuffer(&buffer);
+}
+
+char *tilusPrintAttrToString(MlirAttribute attr) {
+  Buffer buffer = {0};
+  mlirAttributePrint(attr, appendToBuffer, &buffer);
+  return finishBuffer(&buffer);
+}
+
+static bool startsWithName(const char *text, const char *name) {
+  size_t n = strlen(name);
+  return strncmp(text, name, n) == 0 && (text[n] == '<' || text[n] == '\0');
+}
+
+// Splits the text after `name<` up to the matching `>` at top-level commas,
+// skipping nested brackets and quoted strings (layout texts contain commas).
+static bool splitParams(char *text, const char *name, TilusDynamicParams *out) {
+  size_t n = strlen(name);
+  out->text = text;
+  out->numParams = 0;
+  if (strncmp(text, name, n) != 0)
+    return false;
+  if (text[n] == '\0')
+    return true;
+  if (text[n] != '<')
+    return false;
+  const char *p = text + n + 1;
+  const char *start = p;
+  int depth = 0;
+  for (; *p; ++p) {
+    char c = *p;
+    if (c == '"') {
+      for (++p; *p && *p != '"'; ++p)
+        if (*p == '\\' && p[1])
+          ++p;
+      if (!*p)
+        return false;
+      continue;
+    }
+    if (c == '<' || c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == '>' && !(p > text && p[-1] == '-')) || c == ')' ||
+               c == ']' || c == '}') {
+      if (depth == 0) {
+        if (c != '>' || p[1] != '\0')
+          return false;
+        break;
+      }
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      if (out->numParams == TILUS_MAX_DYNAMIC_PARAMS)
+        return false;
+      out->params[out->numParams++] =
+          mlirStringRefCreate(start, (size_t)(p - start));
+      start = p + 1;
+      while (*start == ' ')
+        ++start;
+    }
+  }
+  if (*p != '>' || out->numParams == TILUS_MAX_DYNAMIC_PARAMS)
+    return false;
+  out->params[out->numParams++] =
+      mlirStringRefCreate(start, (size_t)(p - start));
+  return true;
+}
+
+bool tilusDynamicTypeParams(MlirType type, const char *name,
+                            TilusDynamicParams *out) {
+  char *text = tilusPrintTypeToString(type);
+  if (splitParams(text, name, out))
+    return true;
+  free(text);
+  out->text = NULL;
+  return false;
+}
+
+bool tilusDynamicAttrParams(MlirAttribute attr, const char *name,
+                            TilusDynamicParams *out) {
+  char *text = tilusPrintAttrToString(attr);
+  if (splitParams(text, name, out))
+    return true;
+  free(text);
+  out->text = NULL;
+  return false;
+}
+
+void tilusDynamicParamsRelease(TilusDynamicParams *params) {
+  free(params->text);
+  params->text = NULL;
+  params->numParams = 0;
+}
+
+bool tilusTypeHasName(MlirType type, const char *name) {
+  if (mlirTypeIsNull(type))
+    return false;
+  char *text = tilusPrintTypeToString(type);
+  bool result = startsWithName(text, name);
+  free(text);
+  return result;
+}
+
+bool tilusAttrHasName(MlirAttribute attr, const char *name) {
+  if (mlirAttributeIsNull(attr))
+    return false;
+  char *text = tilusPrintAttrToString(attr);
+  bool result = startsWithName(text, name);
+  free(text);
+  return result;
+}

@@ -1,0 +1,44 @@
+//===- Kernel.c - Reading a kernel's attributes ---------------------------===//
+
+#include "tilus-c/Kernel.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+
+#include <string.h>
+
+static bool hasName(MlirOperation op, const char *name) {
+  MlirStringRef opName = mlirIdentifierStr(mlirOperationGetName(op));
+  return opName.length == strlen(name) &&
+         memcmp(opName.data, name, opName.length) == 0;
+}
+
+static MlirAttribute getAttr(MlirOperation op, const char *name) {
+  return mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString(name));
+}
+
+bool tilusOperationIsAKernel(MlirOperation op) {
+  return !mlirOperationIsNull(op) && hasName(op, "func.func") &&
+         !mlirAttributeIsNull(getAttr(op, TILUS_KERNEL_ATTR));
+}
+
+int64_t tilusKernelGetBlockSize(MlirOperation kernel) {
+  MlirAttribute attr = getAttr(kernel, TILUS_BLOCK_SIZE_ATTR);
+  if (mlirAttributeIsNull(attr) || !mlirAttributeIsAInteger(attr))
+    return 0;
+  return mlirIntegerAttrGetValueInt(attr);
+}
+
+MlirAffineMap tilusKernelGetGrid(MlirOperation kernel) {
+  MlirAttribute attr = getAttr(kernel, TILUS_GRID_ATTR);
+  if (mlirAttributeIsNull(attr) || !mlirAttributeIsAAffineMap(attr))
+    return (MlirAffineMap){NULL};
+  return mlirAffineMapAttrGetValue(attr);
+}
+
+MlirOperation tilusGetEnclosingKernel(MlirOperation op) {
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op))
+    if (tilusOperationIsAKernel(op))
+      return op;
+  return (MlirOperation){NULL};
+}

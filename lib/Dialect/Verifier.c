@@ -1,0 +1,229 @@
+//===- Verifier.c - Driving the Tilus verifier and kernel checks ----------===//
+
+#include "tilus-c/Verifier.h"
+
+#include "VerifierInternal.h"
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "tilus-c/Kernel.h"
+#include "DynamicParams.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tilusVerifierError(TilusVerifier *v, MlirOperation op, const char *format,
+                        ...) {
+  char message[1024];
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  int n = snprintf(message, sizeof(message), "'%.*s' op ", (int)name.length,
+                   name.data);
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message + n, sizeof(message) - (size_t)n, format, args);
+  va_end(args);
+  mlirEmitError(mlirOperationGetLocation(op), message);
+  v->numErrors++;
+}
+
+void tilusFormatShape(char *buffer, size_t size, intptr_t rank,
+                      const int64_t *shape) {
+  int n = snprintf(buffer, size, "[");
+  for (intptr_t d = 0; d < rank && (size_t)n < size; ++d)
+    n += snprintf(buffer + n, size - (size_t)n, "%s%" PRId64, d ? ", " : "",
+                  shape[d]);
+  if ((size_t)n < size)
+    snprintf(buffer + n, size - (size_t)n, "]");
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+static bool isScalarArgumentType(MlirType type) {
+  return mlirTypeIsAInteger(type) || mlirTypeIsAIndex(type) ||
+         mlirTypeIsAF16(type) || mlirTypeIsABF16(type) ||
+         mlirTypeIsAF32(type) || mlirTypeIsAF64(type);
+}
+
+// Checks that every symbol in `expr` names an integer kernel argument.
+static void verifyGridExpr(TilusVerifier *v, MlirOperation kernel,
+                           MlirAffineExpr expr, MlirBlock body) {
+  if (mlirAffineExprIsASymbol(expr)) {
+    intptr_t position = mlirAffineSymbolExprGetPosition(expr);
+    MlirType type = mlirValueGetType(mlirBlockGetArgument(body, position));
+    if (!mlirTypeIsAInteger(type) && !mlirTypeIsAIndex(type)) {
+      char *text = tilusPrintTypeToString(type);
+      tilusVerifierError(v, kernel,
+                         "grid symbol s%" PRIdPTR " refers to argument %" PRIdPTR
+                         " of type '%s', which is not an integer",
+                         position, position, text);
+      free(text);
+    }
+    return;
+  }
+  if (mlirAffineExprIsABinary(expr)) {
+    verifyGridExpr(v, kernel, mlirAffineBinaryOpExprGetLHS(expr), body);
+    verifyGridExpr(v, kernel, mlirAffineBinaryOpExprGetRHS(expr), body);
+  }
+}
+
+void tilusVerifyKernel(TilusVerifier *v, MlirOperation kernel) {
+  MlirAttribute blockAttr = mlirOperationGetDiscardableAttributeByName(
+      kernel, mlirStringRefCreateFromCString(TILUS_BLOCK_SIZE_ATTR));
+  if (mlirAttributeIsNull(blockAttr) || !mlirAttributeIsAInteger(blockAttr)) {
+    tilusVerifierError(v, kernel,
+                       "a kernel needs an integer '" TILUS_BLOCK_SIZE_ATTR
+                       "' attribute");
+  } else {
+    int64_t blockSize = mlirIntegerAttrGetValueInt(blockAttr);
+    if (blockSize < 1 || blockSize > 1024)
+      tilusVerifierError(v, kernel,
+                         "block size must be between 1 and 1024, got %" PRId64,
+                         blockSize);
+  }
+
+  MlirRegion region = mlirOperationGetRegion(kernel, 0);
+  MlirBlock body = mlirRegionGetFirstBlock(region);
+  if (mlirBlockIsNull(body)) {
+    tilusVerifierError(v, kernel, "a kernel needs a body");
+    return;
+  }
+  intptr_t numArgs = mlirBlockGetNumArguments(body);
+  for (intptr_t k = 0; k < numArgs; ++k) {
+    MlirType type = mlirValueGetType(mlirBlockGetArgument(body, k));
+    if (!isScalarArgumentType(type) && !tilusTypeIsAPtr(type) &&
+        !tilusTypeIsAFloat(type)) {
+      char *text = tilusPrintTypeToString(type);
+      tilusVerifierError(v, kernel,
+                         "kernel argument %" PRIdPTR " has type '%s'; kernel "
+                         "arguments are integer or float scalars or "
+                         "!tilus.ptr<...>",
+                         k, text);
+      free(text);
+    }
+  }
+  MlirAttribute fnType = mlirOperationGetAttributeByName(
+      kernel, mlirStringRefCreateFromCString("function_type"));
+  if (!mlirAttributeIsNull(fnType) && mlirAttributeIsAType(fnType)) {
+    intptr_t numResults =
+        mlirFunctionTypeGetNumResults(mlirTypeAttrGetValue(fnType));
+    if (numResults != 0)
+      tilusVerifierError(v, kernel,
+                         "a kernel returns nothing, but this one returns %" PRIdPTR
+                         " value(s)",
+                         numResults);
+  }
+
+  MlirAffineMap grid = tilusKernelGetGrid(kernel);
+  if (mlirAffineMapIsNull(grid)) {
+    tilusVerifierError(v, kernel,
+                       "a kernel needs a '" TILUS_GRID_ATTR
+                       "' affine map attribute, e.g. affine_map<()[s0] -> (s0 "
+                       "ceildiv 128)>");
+    return;
+  }
+  if (mlirAffineMapGetNumDims(grid) != 0)
+    tilusVerifierError(v, kernel,
+                       "the grid map must use symbols only (s_k is kernel "
+                       "argument k), but it has %" PRIdPTR " dimension(s)",
+                       mlirAffineMapGetNumDims(grid));
+  intptr_t numResults = mlirAffineMapGetNumResults(grid);
+  if (numResults < 1 || numResults > 3)
+    tilusVerifierError(v, kernel,
+                       "the grid must have 1 to 3 dimensions, got %" PRIdPTR,
+                       numResults);
+  intptr_t numSymbols = mlirAffineMapGetNumSymbols(grid);
+  if (numSymbols > numArgs) {
+    tilusVerifierError(v, kernel,
+                       "the grid map has %" PRIdPTR " symbols but the kernel "
+                       "has only %" PRIdPTR " arguments",
+                       numSymbols, numArgs);
+    return;
+  }
+  for (intptr_t r = 0; r < numResults; ++r) {
+    MlirAffineExpr expr = mlirAffineMapGetResult(grid, r);
+    verifyGridExpr(v, kernel, expr, body);
+    if (mlirAffineExprIsAConstant(expr) &&
+        mlirAffineConstantExprGetValue(expr) < 1)
+      tilusVerifierError(v, kernel,
+                         "grid dimension %" PRIdPTR " is %" PRId64
+                         "; it must be positive",
+                         r, mlirAffineConstantExprGetValue(expr));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The walk
+//===----------------------------------------------------------------------===//
+
+static bool isTilusOp(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  return name.length > 6 && memcmp(name.data, "tilus.", 6) == 0;
+}
+
+typedef struct {
+  MlirType types[16];
+  int count;
+} TypeSet;
+
+static void verifyTypeOnce(TilusVerifier *v, MlirOperation op, MlirType type,
+                           int64_t blockSize, TypeSet *seen) {
+  for (int k = 0; k < seen->count; ++k)
+    if (mlirTypeEqual(seen->types[k], type))
+      return;
+  if (seen->count < 16)
+    seen->types[seen->count++] = type;
+  tilusVerifyValueType(v, op, type, blockSize);
+}
+
+static MlirWalkResult verifyOne(MlirOperation op, void *userData) {
+  TilusVerifier *v = userData;
+  if (tilusOperationIsAKernel(op))
+    tilusVerifyKernel(v, op);
+  MlirOperation kernel = tilusGetEnclosingKernel(op);
+  int64_t blockSize = mlirOperationIsNull(kernel)
+                          ? 0
+                          : tilusKernelGetBlockSize(kernel);
+
+  // Each distinct type an op defines (results, block arguments of its
+  // regions) is checked once, so a loop's result and its iteration argument
+  // do not report the same error twice.
+  TypeSet seen = {0};
+  intptr_t numResults = mlirOperationGetNumResults(op);
+  for (intptr_t r = 0; r < numResults; ++r)
+    verifyTypeOnce(v, op, mlirValueGetType(mlirOperationGetResult(op, r)),
+                   blockSize, &seen);
+  intptr_t numRegions = mlirOperationGetNumRegions(op);
+  for (intptr_t k = 0; k < numRegions; ++k) {
+    MlirRegion region = mlirOperationGetRegion(op, k);
+    for (MlirBlock block = mlirRegionGetFirstBlock(region);
+         !mlirBlockIsNull(block); block = mlirBlockGetNextInRegion(block)) {
+      intptr_t numArgs = mlirBlockGetNumArguments(block);
+      for (intptr_t a = 0; a < numArgs; ++a)
+        verifyTypeOnce(v, op, mlirValueGetType(mlirBlockGetArgument(block, a)),
+                       blockSize, &seen);
+    }
+  }
+
+  if (isTilusOp(op)) {
+    if (mlirOperationIsNull(kernel)) {
+      tilusVerifierError(v, op,
+                         "must be inside a func.func marked '" TILUS_KERNEL_ATTR
+                         "'");
+      return MlirWalkResultAdvance;
+    }
+    tilusVerifyOp(v, op, blockSize);
+  }
+  return MlirWalkResultAdvance;
+}
+
+MlirLogicalResult tilusVerify(MlirOperation root) {
+  TilusVerifier v = {0};
+  mlirOperationWalk(root, verifyOne, &v, MlirWalkPreOrder);
+  return v.numErrors ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
+}

@@ -1,0 +1,39 @@
+//===- VerifierInternal.h - Shared pieces of the verifier -------*- C -*-===//
+
+#ifndef TILUS_LIB_DIALECT_VERIFIERINTERNAL_H
+#define TILUS_LIB_DIALECT_VERIFIERINTERNAL_H
+
+#include "mlir-c/IR.h"
+#include "tilus-c/Types.h"
+
+#include <stdbool.h>
+
+// The state of one verification run.
+typedef struct {
+  int numErrors;
+} TilusVerifier;
+
+// Emits "'<op name>' op <message>" as an error at `op`'s location.
+void tilusVerifierError(TilusVerifier *v, MlirOperation op, const char *format,
+                        ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+// Checks a value's type where it is defined (`op` gives the location;
+// `blockSize` is the enclosing kernel's, or 0 outside a kernel).
+void tilusVerifyValueType(TilusVerifier *v, MlirOperation op, MlirType type,
+                          int64_t blockSize);
+
+// Checks one tilus.* op's own rules (`blockSize` as above).
+void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize);
+
+// Checks a func.func marked tilus.kernel.
+void tilusVerifyKernel(TilusVerifier *v, MlirOperation kernel);
+
+// Writes "[d0, d1, ...]" into `buffer`.
+void tilusFormatShape(char *buffer, size_t size, intptr_t rank,
+                      const int64_t *shape);
+
+#endif // TILUS_LIB_DIALECT_VERIFIERINTERNAL_H

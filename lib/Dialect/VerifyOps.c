@@ -1,0 +1,557 @@
+//===- VerifyOps.c - The rules of each Tilus op ---------------------------===//
+//
+// IRDL has already checked each op's structure (operand, result and attribute
+// kinds). These rules need arithmetic: shapes, layouts, offsets, bit counts.
+// Operand types that do not decode were reported where they were defined, so
+// the rules below skip them silently.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DynamicParams.h"
+#include "VerifierInternal.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "tilus-c/Kernel.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static bool nameIs(MlirStringRef name, const char *expected) {
+  return name.length == strlen(expected) &&
+         memcmp(name.data, expected, name.length) == 0;
+}
+
+// Operand groups of an op whose IRDL definition has optional or variadic
+// operands: `variadic[k]` says whether group k may have other than one operand.
+typedef struct {
+  intptr_t start[6];
+  intptr_t size[6];
+} OperandGroups;
+
+static bool getOperandGroups(MlirOperation op, int numGroups,
+                             const bool *variadic, OperandGroups *groups) {
+  int numVariadic = 0;
+  for (int k = 0; k < numGroups; ++k)
+    numVariadic += variadic[k];
+  intptr_t total = mlirOperationGetNumOperands(op);
+  intptr_t position = 0;
+  if (numVariadic > 1) {
+    MlirAttribute sizes = mlirOperationGetDiscardableAttributeByName(
+        op, mlirStringRefCreateFromCString("operandSegmentSizes"));
+    if (mlirAttributeIsNull(sizes) || !mlirAttributeIsADenseI32Array(sizes) ||
+        mlirDenseArrayGetNumElements(sizes) != numGroups)
+      return false;
+    for (int k = 0; k < numGroups; ++k) {
+      groups->start[k] = position;
+      groups->size[k] = mlirDenseI32ArrayGetElement(sizes, k);
+      position += groups->size[k];
+    }
+    return position == total;
+  }
+  for (int k = 0; k < numGroups; ++k) {
+    groups->start[k] = position;
+    groups->size[k] = variadic[k] ? total - (numGroups - 1) : 1;
+    position += groups->size[k];
+  }
+  return position == total;
+}
+
+static MlirType operandType(MlirOperation op, intptr_t index) {
+  return mlirValueGetType(mlirOperationGetOperand(op, index));
+}
+
+static MlirType resultType(MlirOperation op) {
+  return mlirValueGetType(mlirOperationGetResult(op, 0));
+}
+
+// Decodes a tensor type; false (silently) if it does not decode.
+static bool decode(MlirType type, TilusTensorType *out) {
+  return mlirLogicalResultIsSuccess(tilusTensorTypeDecode(type, out, NULL));
+}
+
+// The value of `value` if it is an arith.constant integer.
+static bool getConstantInt(MlirValue value, int64_t *result) {
+  if (!mlirValueIsAOpResult(value))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(value);
+  if (!nameIs(mlirIdentifierStr(mlirOperationGetName(def)), "arith.constant"))
+    return false;
+  MlirAttribute attr = mlirOperationGetAttributeByName(
+      def, mlirStringRefCreateFromCString("value"));
+  if (mlirAttributeIsNull(attr) || !mlirAttributeIsAInteger(attr))
+    return false;
+  *result = mlirIntegerAttrGetValueInt(attr);
+  return true;
+}
+
+static bool sameShape(const TilusTensorType *a, const TilusTensorType *b) {
+  if (a->rank != b->rank)
+    return false;
+  for (intptr_t d = 0; d < a->rank; ++d)
+    if (a->shape[d] != b->shape[d])
+      return false;
+  return true;
+}
+
+static void typeText(MlirType type, char *buffer, size_t size) {
+  char *text = tilusPrintTypeToString(type);
+  snprintf(buffer, size, "%s", text);
+  free(text);
+}
+
+static int64_t bitWidth(MlirType type) {
+  return tilusElementTypeGetBitWidth(type);
+}
+
+//===----------------------------------------------------------------------===//
+// Transfers: a tile of rank r addresses the last r dimensions of a memory
+// tensor of rank R >= r, at one offset per memory dimension.
+//===----------------------------------------------------------------------===//
+
+// Returns false after reporting the first problem.
+static bool verifyTileAccess(TilusVerifier *v, MlirOperation op,
+                             const TilusTensorType *memory,
+                             const char *memoryRole, intptr_t tileRank,
+                             const int64_t *tileShape, intptr_t offsetsStart,
+                             intptr_t numOffsets) {
+  const char *scope =
+      memory->scope == TilusMemoryGlobal ? "global" : "shared";
+  if (numOffsets != memory->rank) {
+    tilusVerifierError(v, op,
+                       "expects %" PRIdPTR " offsets for the %s tensor (one "
+                       "per dimension), got %" PRIdPTR,
+                       memory->rank, memoryRole, numOffsets);
+    return false;
+  }
+  if (tileRank > memory->rank) {
+    tilusVerifierError(v, op,
+                       "a tile of rank %" PRIdPTR " cannot address the %s "
+                       "tensor of rank %" PRIdPTR,
+                       tileRank, memoryRole, memory->rank);
+    return false;
+  }
+  intptr_t lead = memory->rank - tileRank;
+  for (intptr_t d = 0; d < memory->rank; ++d) {
+    int64_t extent = d < lead ? 1 : tileShape[d - lead];
+    int64_t size = memory->shape[d];
+    if (size != TILUS_DYNAMIC_DIM && memory->scope == TilusMemoryShared &&
+        extent > size) {
+      char tile[160], mem[160];
+      tilusFormatShape(tile, sizeof(tile), tileRank, tileShape);
+      tilusFormatShape(mem, sizeof(mem), memory->rank, memory->shape);
+      tilusVerifierError(v, op,
+                         "tile %s does not fit in the %s tensor %s (dimension "
+                         "%" PRIdPTR ")",
+                         tile, scope, mem, d);
+      return false;
+    }
+    int64_t offset;
+    MlirValue value = mlirOperationGetOperand(op, offsetsStart + d);
+    if (!getConstantInt(value, &offset))
+      continue;
+    if (offset < 0) {
+      tilusVerifierError(v, op,
+                         "offset %" PRId64 " in dimension %" PRIdPTR
+                         " of the %s tensor is negative",
+                         offset, d, memoryRole);
+      return false;
+    }
+    if (size == TILUS_DYNAMIC_DIM)
+      continue;
+    // Global tiles may overhang the edge (those elements are masked); shared
+    // tiles must fit.
+    bool fits = memory->scope == TilusMemoryGlobal ? offset < size
+                                                   : offset + extent <= size;
+    if (!fits) {
+      tilusVerifierError(v, op,
+                         "offset %" PRId64 " with tile extent %" PRId64
+                         " is out of bounds in dimension %" PRIdPTR
+                         " of the %s tensor (size %" PRId64 ")",
+                         offset, extent, d, memoryRole, size);
+      return false;
+    }
+  }
+  return true;
+}
+
+static void verifySameElementType(TilusVerifier *v, MlirOperation op,
+                                  MlirType memory, const char *memoryRole,
+                                  MlirType tile, const char *tileRole) {
+  if (mlirTypeEqual(memory, tile))
+    return;
+  char a[96], b[96];
+  typeText(memory, a, sizeof(a));
+  typeText(tile, b, sizeof(b));
+  tilusVerifierError(v, op,
+                     "element types differ: the %s has '%s', the %s has '%s'",
+                     memoryRole, a, tileRole, b);
+}
+
+static void verifyLoad(TilusVerifier *v, MlirOperation op) {
+  static const bool variadic[] = {false, true, true};
+  OperandGroups g;
+  if (!getOperandGroups(op, 3, variadic, &g))
+    return;
+  TilusTensorType src, dst;
+  if (!decode(operandType(op, 0), &src))
+    return;
+  if (decode(resultType(op), &dst)) {
+    verifySameElementType(v, op, src.elementType, "source", dst.elementType,
+                          "result");
+    verifyTileAccess(v, op, &src, "source", dst.rank, dst.shape, g.start[1],
+                     g.size[1]);
+    tilusTensorTypeRelease(&dst);
+  }
+  tilusTensorTypeRelease(&src);
+}
+
+static void verifyStore(TilusVerifier *v, MlirOperation op) {
+  static const bool variadic[] = {false, false, true};
+  OperandGroups g;
+  if (!getOperandGroups(op, 3, variadic, &g))
+    return;
+  TilusTensorType value, dst;
+  if (!decode(operandType(op, 0), &value))
+    return;
+  if (decode(operandType(op, 1), &dst)) {
+    verifySameElementType(v, op, dst.elementType, "destination",
+                          value.elementType, "stored value");
+    verifyTileAccess(v, op, &dst, "destination", value.rank, value.shape,
+                     g.start[2], g.size[2]);
+    tilusTensorTypeRelease(&dst);
+  }
+  tilusTensorTypeRelease(&value);
+}
+
+static void verifyCopyAsync(TilusVerifier *v, MlirOperation op) {
+  static const bool variadic[] = {false, false, true, true};
+  OperandGroups g;
+  if (!getOperandGroups(op, 4, variadic, &g))
+    return;
+  MlirAttribute shapeAttr = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("shape"));
+  if (mlirAttributeIsNull(shapeAttr) ||
+      !mlirAttributeIsADenseI64Array(shapeAttr)) {
+    tilusVerifierError(v, op, "the 'shape' attribute must be array<i64: ...>");
+    return;
+  }
+  int64_t shape[TILUS_LAYOUT_MAX_RANK];
+  intptr_t rank = mlirDenseArrayGetNumElements(shapeAttr);
+  if (rank < 1 || rank > TILUS_LAYOUT_MAX_RANK) {
+    tilusVerifierError(v, op, "the copied region must have rank 1 to %d, got "
+                              "%" PRIdPTR,
+                       TILUS_LAYOUT_MAX_RANK, rank);
+    return;
+  }
+  for (intptr_t d = 0; d < rank; ++d) {
+    shape[d] = mlirDenseI64ArrayGetElement(shapeAttr, d);
+    if (shape[d] < 1) {
+      tilusVerifierError(v, op,
+                         "the copied region's dimension %" PRIdPTR
+                         " is %" PRId64 "; it must be positive",
+                         d, shape[d]);
+      return;
+    }
+  }
+  TilusTensorType dst, src;
+  if (!decode(operandType(op, 0), &dst))
+    return;
+  if (decode(operandType(op, 1), &src)) {
+    verifySameElementType(v, op, src.elementType, "source", dst.elementType,
+                          "destination");
+    if (verifyTileAccess(v, op, &dst, "destination", rank, shape, g.start[2],
+                         g.size[2]))
+      verifyTileAccess(v, op, &src, "source", rank, shape, g.start[3],
+                       g.size[3]);
+    tilusTensorTypeRelease(&src);
+  }
+  tilusTensorTypeRelease(&dst);
+}
+
+//===----------------------------------------------------------------------===//
+// Allocation and views
+//===----------------------------------------------------------------------===//
+
+static void verifyDynamicSizes(TilusVerifier *v, MlirOperation op,
+                               intptr_t numSizes) {
+  TilusTensorType t;
+  if (!decode(resultType(op), &t))
+    return;
+  intptr_t numDynamic = 0;
+  for (intptr_t d = 0; d < t.rank; ++d)
+    numDynamic += t.shape[d] == TILUS_DYNAMIC_DIM;
+  if (numDynamic != numSizes)
+    tilusVerifierError(v, op,
+                       "expects %" PRIdPTR " size operands (one per run-time "
+                       "dimension of the result), got %" PRIdPTR,
+                       numDynamic, numSizes);
+  tilusTensorTypeRelease(&t);
+}
+
+static void verifyAllocateRegister(TilusVerifier *v, MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) == 0)
+    return;
+  TilusTensorType t;
+  if (!decode(resultType(op), &t))
+    return;
+  MlirType init = operandType(op, 0);
+  bool ok = mlirTypeEqual(init, t.elementType) ||
+            (tilusTypeIsAFloat(t.elementType) && mlirTypeIsAFloat(init));
+  if (!ok) {
+    char a[96], b[96];
+    typeText(init, a, sizeof(a));
+    typeText(t.elementType, b, sizeof(b));
+    tilusVerifierError(v, op,
+                       "the init value has type '%s' but the element type is "
+                       "'%s'",
+                       a, b);
+  }
+  tilusTensorTypeRelease(&t);
+}
+
+static void verifyBlockIndices(TilusVerifier *v, MlirOperation op) {
+  intptr_t n = mlirOperationGetNumResults(op);
+  if (n < 1 || n > 3) {
+    tilusVerifierError(v, op, "expects 1 to 3 results, got %" PRIdPTR, n);
+    return;
+  }
+  MlirAffineMap grid = tilusKernelGetGrid(tilusGetEnclosingKernel(op));
+  if (!mlirAffineMapIsNull(grid) && n > mlirAffineMapGetNumResults(grid))
+    tilusVerifierError(v, op,
+                       "asks for %" PRIdPTR " indices but the kernel's grid "
+                       "has %" PRIdPTR " dimension(s)",
+                       n, mlirAffineMapGetNumResults(grid));
+}
+
+//===----------------------------------------------------------------------===//
+// Computation
+//===----------------------------------------------------------------------===//
+
+// Same shape, element type and layout (functionally), for elementwise ops.
+static void verifySameTensor(TilusVerifier *v, MlirOperation op,
+                             const TilusTensorType *a, const char *aRole,
+                             const TilusTensorType *b, const char *bRole,
+                             bool checkElementType) {
+  if (!sameShape(a, b)) {
+    char sa[160], sb[160];
+    tilusFormatShape(sa, sizeof(sa), a->rank, a->shape);
+    tilusFormatShape(sb, sizeof(sb), b->rank, b->shape);
+    tilusVerifierError(v, op, "shapes differ: the %s is %s, the %s is %s", aRole, sa,
+                       bRole, sb);
+    return;
+  }
+  if (checkElementType && !mlirTypeEqual(a->elementType, b->elementType)) {
+    verifySameElementType(v, op, a->elementType, aRole, b->elementType, bRole);
+    return;
+  }
+  if (!tilusLayoutEqual(a->layout, b->layout)) {
+    char *la = tilusLayoutPrint(a->layout);
+    char *lb = tilusLayoutPrint(b->layout);
+    tilusVerifierError(v, op, "layouts differ: the %s has '%s', the %s has '%s'",
+                       aRole, la, bRole, lb);
+    free(la);
+    free(lb);
+  }
+}
+
+static void verifyBinary(TilusVerifier *v, MlirOperation op) {
+  TilusTensorType lhs, result;
+  if (!decode(operandType(op, 0), &lhs))
+    return;
+  if (!decode(resultType(op), &result)) {
+    tilusTensorTypeRelease(&lhs);
+    return;
+  }
+  verifySameTensor(v, op, &lhs, "lhs", &result, "result", true);
+  MlirType rhsType = operandType(op, 1);
+  TilusTensorType rhs;
+  if (tilusTypeIsARegister(rhsType)) {
+    if (decode(rhsType, &rhs)) {
+      verifySameTensor(v, op, &lhs, "lhs", &rhs, "rhs", true);
+      tilusTensorTypeRelease(&rhs);
+    }
+  } else if (tilusTypeIsATensor(rhsType)) {
+    tilusVerifierError(v, op, "rhs must be a register tensor or a scalar");
+  } else if (!mlirTypeEqual(rhsType, lhs.elementType)) {
+    char a[96], b[96];
+    typeText(rhsType, a, sizeof(a));
+    typeText(lhs.elementType, b, sizeof(b));
+    tilusVerifierError(v, op,
+                       "the scalar rhs has type '%s' but the tensor's element "
+                       "type is '%s'",
+                       a, b);
+  }
+  tilusTensorTypeRelease(&result);
+  tilusTensorTypeRelease(&lhs);
+}
+
+// Neg keeps the type; Cast keeps shape and layout.
+static void verifyUnary(TilusVerifier *v, MlirOperation op,
+                        bool sameElementType) {
+  TilusTensorType x, result;
+  if (!decode(operandType(op, 0), &x))
+    return;
+  if (decode(resultType(op), &result)) {
+    verifySameTensor(v, op, &x, "operand", &result, "result",
+                     sameElementType);
+    tilusTensorTypeRelease(&result);
+  }
+  tilusTensorTypeRelease(&x);
+}
+
+static void verifyView(TilusVerifier *v, MlirOperation op) {
+  TilusTensorType x, result;
+  if (!decode(operandType(op, 0), &x))
+    return;
+  if (decode(resultType(op), &result)) {
+    int64_t tx = tilusLayoutGetNumThreads(x.layout);
+    int64_t tr = tilusLayoutGetNumThreads(result.layout);
+    int64_t mx = tilusLayoutGetLocalSize(x.layout);
+    int64_t mr = tilusLayoutGetLocalSize(result.layout);
+    int64_t bx = bitWidth(x.elementType), br = bitWidth(result.elementType);
+    char ex[96], er[96];
+    typeText(x.elementType, ex, sizeof(ex));
+    typeText(result.elementType, er, sizeof(er));
+    if (tx != tr)
+      tilusVerifierError(v, op,
+                         "a view keeps the thread count, but the operand has "
+                         "%" PRId64 " threads and the result %" PRId64,
+                         tx, tr);
+    else if (bx && br && mx * bx != mr * br)
+      tilusVerifierError(v, op,
+                         "a view keeps the bits per thread, but the operand has "
+                         "%" PRId64 " (%" PRId64 " x %s) and the result %" PRId64
+                         " (%" PRId64 " x %s)",
+                         mx * bx, mx, ex, mr * br, mr, er);
+    tilusTensorTypeRelease(&result);
+  }
+  tilusTensorTypeRelease(&x);
+}
+
+// Dot multiplies standard types: floats of 16-64 bits, integers of 8-32 bits.
+static bool isDotOperandType(MlirType type) {
+  if (mlirTypeIsAFloat(type))
+    return bitWidth(type) >= 16;
+  if (mlirTypeIsAInteger(type)) {
+    unsigned w = mlirIntegerTypeGetWidth(type);
+    return w == 8 || w == 16 || w == 32;
+  }
+  return false;
+}
+
+static void verifyDot(TilusVerifier *v, MlirOperation op) {
+  TilusTensorType t[3];
+  int decoded = 0;
+  for (; decoded < 3; ++decoded)
+    if (!decode(operandType(op, decoded), &t[decoded]))
+      break;
+  if (decoded == 3) {
+    const TilusTensorType *a = &t[0], *b = &t[1], *c = &t[2];
+    char ta[96], tb[96], tc[96];
+    typeText(a->elementType, ta, sizeof(ta));
+    typeText(b->elementType, tb, sizeof(tb));
+    typeText(c->elementType, tc, sizeof(tc));
+    if (a->rank != 2 || b->rank != 2 || c->rank != 2) {
+      tilusVerifierError(v, op,
+                         "dot needs rank-2 operands, got ranks %" PRIdPTR
+                         ", %" PRIdPTR " and %" PRIdPTR,
+                         a->rank, b->rank, c->rank);
+    } else if (a->shape[1] != b->shape[0] || a->shape[0] != c->shape[0] ||
+               b->shape[1] != c->shape[1]) {
+      char sa[64], sb[64], sc[64];
+      tilusFormatShape(sa, sizeof(sa), 2, a->shape);
+      tilusFormatShape(sb, sizeof(sb), 2, b->shape);
+      tilusFormatShape(sc, sizeof(sc), 2, c->shape);
+      tilusVerifierError(v, op,
+                         "dot shapes do not agree: a is %s, b is %s, c is %s "
+                         "(expected a [M, K], b [K, N], c [M, N])",
+                         sa, sb, sc);
+    } else if (!mlirTypeEqual(a->elementType, b->elementType)) {
+      tilusVerifierError(v, op,
+                         "a and b must have the same element type, got '%s' "
+                         "and '%s'",
+                         ta, tb);
+    } else if (!isDotOperandType(a->elementType)) {
+      tilusVerifierError(v, op,
+                         "dot operands must be floats of 16 to 64 bits or "
+                         "integers of 8 to 32 bits; cast '%s' first",
+                         ta);
+    } else if (mlirTypeIsAFloat(a->elementType) !=
+                   mlirTypeIsAFloat(c->elementType) ||
+               bitWidth(c->elementType) < bitWidth(a->elementType) ||
+               (mlirTypeIsAInteger(c->elementType) &&
+                mlirIntegerTypeGetWidth(c->elementType) < 32)) {
+      tilusVerifierError(v, op,
+                         "the accumulator type '%s' cannot hold products of "
+                         "'%s'",
+                         tc, ta);
+    }
+  }
+  for (int k = 0; k < decoded; ++k)
+    tilusTensorTypeRelease(&t[k]);
+}
+
+static void verifyPrint(TilusVerifier *v, MlirOperation op) {
+  MlirType type = operandType(op, 0);
+  if (tilusTypeIsATensor(type) || tilusElementTypeGetBitWidth(type) != 0)
+    return;
+  char text[96];
+  typeText(type, text, sizeof(text));
+  tilusVerifierError(v, op, "cannot print a value of type '%s'", text);
+}
+
+static void verifyWaitGroup(TilusVerifier *v, MlirOperation op) {
+  MlirAttribute n = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("n"));
+  if (!mlirAttributeIsNull(n) && mlirIntegerAttrGetValueInt(n) < 0)
+    tilusVerifierError(v, op,
+                       "waits for a negative number of groups (%" PRId64 ")",
+                       mlirIntegerAttrGetValueInt(n));
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
+  (void)blockSize; // register layouts were checked with the value types
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (nameIs(name, "tilus.block_indices"))
+    verifyBlockIndices(v, op);
+  else if (nameIs(name, "tilus.allocate_global"))
+    verifyDynamicSizes(v, op, mlirOperationGetNumOperands(op));
+  else if (nameIs(name, "tilus.view_global"))
+    verifyDynamicSizes(v, op, mlirOperationGetNumOperands(op) - 1);
+  else if (nameIs(name, "tilus.allocate_register"))
+    verifyAllocateRegister(v, op);
+  else if (nameIs(name, "tilus.load_global") ||
+           nameIs(name, "tilus.load_shared"))
+    verifyLoad(v, op);
+  else if (nameIs(name, "tilus.store_global") ||
+           nameIs(name, "tilus.store_shared"))
+    verifyStore(v, op);
+  else if (nameIs(name, "tilus.copy_async"))
+    verifyCopyAsync(v, op);
+  else if (nameIs(name, "tilus.copy_async_wait_group"))
+    verifyWaitGroup(v, op);
+  else if (nameIs(name, "tilus.add") || nameIs(name, "tilus.sub") ||
+           nameIs(name, "tilus.mul") || nameIs(name, "tilus.div") ||
+           nameIs(name, "tilus.mod"))
+    verifyBinary(v, op);
+  else if (nameIs(name, "tilus.neg"))
+    verifyUnary(v, op, true);
+  else if (nameIs(name, "tilus.cast"))
+    verifyUnary(v, op, false);
+  else if (nameIs(name, "tilus.view"))
+    verifyView(v, op);
+  else if (nameIs(name, "tilus.dot"))
+    verifyDot(v, op);
+  else if (nameIs(name, "tilus.print"))
+    verifyPrint(v, op);
+}

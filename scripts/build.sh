@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Sets up (scripts/setup.sh) and builds Tilus-MLIR into build/ (or $BUILD_DIR).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+"$root/scripts/setup.sh"
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+fi
+cmake --build "$build"

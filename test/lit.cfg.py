@@ -1,0 +1,24 @@
+# lit configuration for Tilus-MLIR: IR tests (Dialect/, Transforms/, ...) and
+# the C unit tests (unit/*.test run the unit-test executables).
+import os
+
+import lit.formats
+
+config.name = "Tilus-MLIR"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tilus_obj_root, "test")
+
+path = [config.tilus_tools_dir, config.tilus_test_bin_dir, config.llvm_tools_dir]
+config.environment["PATH"] = os.pathsep.join(path + [config.environment.get("PATH", "")])
+
+config.substitutions.append(("%tilus_src_root", config.tilus_src_root))
+config.substitutions.append(("%irdl", os.path.join(config.tilus_src_root, "dialect", "tilus.irdl.mlir")))
+
+# ptxas from the CUDA toolkit validates the PTX the compiler emits.
+ptxas = "/usr/local/cuda/bin/ptxas"
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.environment["PATH"] += os.pathsep + os.path.dirname(ptxas)
