@@ -13,9 +13,12 @@ set +e
 /usr/lib/llvm-22/bin/lit -v "$build/test" 2>&1 | tee "$log"
 lit_status=${PIPESTATUS[0]}
 set -e
-count() { awk -v k="$1" '$1 == k":" {print $2}' "$log" | tail -n 1; }
+# lit's summary lines look like "  Passed     : 17 (89.47%)".
+count() { sed -n "s/^ *$1 *: *\([0-9][0-9]*\).*/\1/p" "$log" | tail -n 1; }
 passed=$(( $(count Passed || true) + 0 ))
 failed=$(( $(count Failed || true) + 0 ))
+xfail=$(( $(count 'Unexpectedly Passed' || true) + 0 ))
+failed=$(( failed + xfail ))
 unsupported=$(( $(count Unsupported || true) + 0 ))
 echo
 echo "$passed passed, $failed failed, $unsupported skipped"

@@ -7,7 +7,8 @@ import lit.formats
 config.name = "Tilus-MLIR"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs",
+                   "kernels", "GpuSuite.c", "RuntimeSmokeTest.c", "kernels.cu"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilus_obj_root, "test")
 
@@ -22,3 +23,10 @@ ptxas = "/usr/local/cuda/bin/ptxas"
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.environment["PATH"] += os.pathsep + os.path.dirname(ptxas)
+
+# GPU tests run only where a CUDA driver and a GPU are present; elsewhere
+# they are UNSUPPORTED, which the test command reports as skipped.
+if os.path.exists("/dev/nvidiactl") and any(
+        os.path.exists(os.path.join(d, "libcuda.so.1"))
+        for d in ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia/lib64"]):
+    config.available_features.add("cuda-gpu")

@@ -1,0 +1,342 @@
+/*===-- tilus-c/Runtime.h - Loading and launching Tilus kernels ---*- C -*-===*\
+|*                                                                            *|
+|* The runtime loads the artifacts that the Tilus compiler writes (a small    *|
+|* text manifest followed by PTX; runtime/Artifact.c describes the format)    *|
+|* and launches their kernels through the CUDA driver API.                    *|
+|*                                                                            *|
+|* Two halves:                                                                *|
+|*  - TilusArtifact: pure parsing and argument checking. No GPU, no driver:   *|
+|*    usable in tools and tests on any machine.                               *|
+|*  - TilusRuntime: a context object over one device. It opens libcuda.so.1   *|
+|*    with dlopen when created, so programs linking this library build and    *|
+|*    start on machines without CUDA. It owns its module cache, its           *|
+|*    workspace buffer and nothing global. One TilusRuntime must not be used  *|
+|*    from two threads at once; separate runtimes are independent (several    *|
+|*    on one device share the device's primary context).                      *|
+|*                                                                            *|
+|* Ownership: every Create/Load/Parse returns a new object the caller         *|
+|* destroys with the matching Destroy (which accepts NULL). Inputs are never  *|
+|* consumed. Strings returned by accessors live as long as their object.      *|
+|* Functions that can fail return a TilusStatus (or NULL) and, when `err` is  *|
+|* non-NULL, fill it with the same code and a one-line message.               *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TILUS_C_RUNTIME_H
+#define TILUS_C_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*--- Errors -----------------------------------------------------------------*/
+
+typedef enum {
+  TilusStatusSuccess = 0,
+  /* A NULL object, a NULL buffer with a non-zero size, a bad option. */
+  TilusStatusInvalidArgument,
+  /* A file could not be read or written. */
+  TilusStatusIOError,
+  /* A malformed artifact or grid expression. */
+  TilusStatusParseError,
+  /* The artifact has no kernel of the requested name. */
+  TilusStatusNoSuchKernel,
+  /* Launch arguments do not match the kernel's parameters. */
+  TilusStatusArgumentMismatch,
+  /* A grid expression failed to evaluate or gave an out-of-range size. */
+  TilusStatusGridError,
+  /* The kernel or artifact does not fit the device (target, shared memory). */
+  TilusStatusUnsupported,
+  /* libcuda.so.1 is missing or is not a CUDA driver. */
+  TilusStatusDriverNotFound,
+  /* The driver is there but reports no (such) device. */
+  TilusStatusNoDevice,
+  /* A CUDA driver call failed; `cudaResult` holds its CUresult. */
+  TilusStatusCudaError,
+  /* Host memory allocation failed. */
+  TilusStatusOutOfMemory,
+} TilusStatus;
+
+typedef struct {
+  TilusStatus code;
+  /* The failing call's CUresult for TilusStatusCudaError, else 0. */
+  int cudaResult;
+  char message[512];
+} TilusRuntimeError;
+
+/* A constant name for a status ("TilusStatusParseError"). */
+const char *tilusStatusGetName(TilusStatus status);
+
+/*--- Artifacts (no GPU needed) ----------------------------------------------*/
+
+typedef struct TilusArtifact TilusArtifact;
+
+/* What the module image of an artifact is. */
+typedef enum {
+  TilusImagePTX,   /* text after a `ptx:` line, JIT-compiled by the driver */
+  TilusImageCubin, /* bytes after a `cubin:` line, loaded as is */
+} TilusImageKind;
+
+/* Parses an artifact held in memory (`length` bytes; need not be
+ * NUL-terminated). Messages name the offending line: "line 7: ...". */
+TilusArtifact *tilusArtifactParse(const char *text, size_t length,
+                                  TilusRuntimeError *err);
+/* Reads and parses a file. Messages start with the path. */
+TilusArtifact *tilusArtifactLoadFile(const char *path, TilusRuntimeError *err);
+void tilusArtifactDestroy(TilusArtifact *artifact);
+
+/* "sm_80", "sm_89", "sm_90" or "sm_90a". */
+const char *tilusArtifactGetTarget(const TilusArtifact *artifact);
+TilusImageKind tilusArtifactGetImageKind(const TilusArtifact *artifact);
+/* The module image: PTX text (NUL-terminated; size excludes the NUL) or cubin
+ * bytes. */
+const void *tilusArtifactGetImage(const TilusArtifact *artifact, size_t *size);
+
+int tilusArtifactGetNumKernels(const TilusArtifact *artifact);
+/* Index of the kernel called `name`, or -1. */
+int tilusArtifactFindKernel(const TilusArtifact *artifact, const char *name);
+
+/* Accessors of kernel `k` (0 <= k < tilusArtifactGetNumKernels). */
+const char *tilusKernelGetName(const TilusArtifact *artifact, int k);
+/* Threads per block in x, y, z. */
+void tilusKernelGetBlock(const TilusArtifact *artifact, int k,
+                         uint32_t block[3]);
+/* Number of grid expressions (1 to 3; missing dimensions are 1). */
+int tilusKernelGetNumGridDims(const TilusArtifact *artifact, int k);
+/* Text of grid expression `dim`, as written in the artifact. */
+const char *tilusKernelGetGridExpr(const TilusArtifact *artifact, int k,
+                                   int dim);
+/* Bytes of dynamic shared memory. */
+uint32_t tilusKernelGetSharedBytes(const TilusArtifact *artifact, int k);
+/* Bytes of global workspace; when > 0 the runtime passes its address as an
+ * extra last kernel parameter. */
+uint64_t tilusKernelGetWorkspaceBytes(const TilusArtifact *artifact, int k);
+
+typedef enum {
+  TilusParamPointer, /* `ptr <dtype>`: a device address, 8 bytes */
+  TilusParamInteger, /* i1..i64, si*, ui*, index */
+  TilusParamFloat,   /* f16, bf16, f32, f64 */
+} TilusParamKind;
+
+typedef enum {
+  TilusSignless, /* iN and index: accepts either reading of the bits */
+  TilusSigned,   /* siN */
+  TilusUnsigned, /* uiN */
+} TilusSignedness;
+
+typedef struct {
+  TilusParamKind kind;
+  /* Width of the value in bits (64 for pointers and index, 1 for i1). */
+  int bitWidth;
+  /* Bytes the parameter occupies in the kernel's parameter buffer. */
+  int byteSize;
+  TilusSignedness signedness; /* integers only */
+  /* Spelling in the artifact: "i32", "bf16", "ptr". */
+  const char *typeName;
+  /* For pointers, the element type ("f16", "ui8", ...); "" otherwise. */
+  const char *elementType;
+} TilusParamInfo;
+
+int tilusKernelGetNumParams(const TilusArtifact *artifact, int k);
+TilusParamInfo tilusKernelGetParam(const TilusArtifact *artifact, int k,
+                                   int param);
+
+/*--- Kernel arguments -------------------------------------------------------*/
+
+typedef uint64_t TilusDevicePtr;
+
+typedef enum {
+  TilusArgPointer,  /* for `ptr` parameters; must be non-zero */
+  TilusArgInteger,  /* for integer parameters; must fit their width */
+  TilusArgFloat,    /* for float parameters; rounded to nearest even */
+  TilusArgF16Bits,  /* the exact bits of an f16 parameter */
+  TilusArgBF16Bits, /* the exact bits of a bf16 parameter */
+} TilusArgKind;
+
+/* A kernel argument. Integers are int64, so a ui64 parameter accepts
+ * 0..INT64_MAX. */
+typedef struct {
+  TilusArgKind kind;
+  union {
+    TilusDevicePtr pointer;
+    int64_t integer;
+    double real;
+    uint16_t bits;
+  } value;
+} TilusArg;
+
+static inline TilusArg tilusArgPointer(TilusDevicePtr p) {
+  TilusArg a;
+  a.kind = TilusArgPointer;
+  a.value.pointer = p;
+  return a;
+}
+static inline TilusArg tilusArgInteger(int64_t v) {
+  TilusArg a;
+  a.kind = TilusArgInteger;
+  a.value.integer = v;
+  return a;
+}
+static inline TilusArg tilusArgFloat(double v) {
+  TilusArg a;
+  a.kind = TilusArgFloat;
+  a.value.real = v;
+  return a;
+}
+static inline TilusArg tilusArgF16Bits(uint16_t bits) {
+  TilusArg a;
+  a.kind = TilusArgF16Bits;
+  a.value.bits = bits;
+  return a;
+}
+static inline TilusArg tilusArgBF16Bits(uint16_t bits) {
+  TilusArg a;
+  a.kind = TilusArgBF16Bits;
+  a.value.bits = bits;
+  return a;
+}
+
+/* IEEE binary16 and bfloat16 bits of `value`, rounded to nearest even
+ * (overflow gives infinity, NaN stays NaN). */
+uint16_t tilusF16FromDouble(double value);
+uint16_t tilusBF16FromDouble(double value);
+
+/*--- Pre-launch checks (no GPU needed) --------------------------------------*/
+
+typedef struct {
+  int kernel; /* index of the kernel in the artifact */
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint32_t sharedBytes;
+  uint64_t workspaceBytes;
+} TilusLaunchConfig;
+
+/* Everything tilusRuntimeLaunch checks before touching the driver: the kernel
+ * exists, the argument count equals the parameter count, each argument's kind
+ * suits its parameter, pointers are non-null, integers fit their width, and
+ * every grid expression evaluates to a size the hardware accepts (x in
+ * 1..2^31-1, y and z in 1..65535). On success fills `config` (if non-NULL). */
+TilusStatus tilusArtifactCheckLaunch(const TilusArtifact *artifact,
+                                     const char *kernel, const TilusArg *args,
+                                     int numArgs, TilusLaunchConfig *config,
+                                     TilusRuntimeError *err);
+
+/* Evaluates one affine expression of the grid language (integers, s<k>, + -
+ * * floordiv ceildiv mod, parentheses, unary minus; MLIR precedence) with
+ * s<k> = symbols[k], in int64 with floor semantics. Division by zero,
+ * overflow and s<k> with k >= numSymbols are errors. */
+TilusStatus tilusAffineExprEvaluate(const char *text, const int64_t *symbols,
+                                    int numSymbols, int64_t *result,
+                                    TilusRuntimeError *err);
+
+/*--- Runtime ----------------------------------------------------------------*/
+
+typedef struct TilusRuntime TilusRuntime;
+
+typedef struct {
+  /* CUDA device ordinal. */
+  int device;
+  /* Driver library to dlopen; NULL means "libcuda.so.1". */
+  const char *driverLibrary;
+} TilusRuntimeOptions;
+
+static inline TilusRuntimeOptions tilusRuntimeOptionsDefault(void) {
+  TilusRuntimeOptions o;
+  o.device = 0;
+  o.driverLibrary = NULL;
+  return o;
+}
+
+/* Opens the driver, initializes it and retains device 0's primary context. */
+TilusRuntime *tilusRuntimeCreate(TilusRuntimeError *err);
+TilusRuntime *tilusRuntimeCreateOnDevice(int ordinal, TilusRuntimeError *err);
+TilusRuntime *tilusRuntimeCreateWithOptions(const TilusRuntimeOptions *options,
+                                            TilusRuntimeError *err);
+/* Unloads cached modules, frees the workspace, releases the context. Kernels
+ * still running on the caller's streams must be finished first. */
+void tilusRuntimeDestroy(TilusRuntime *rt);
+
+/* Device name, as the driver reports it. */
+const char *tilusRuntimeGetDeviceName(const TilusRuntime *rt);
+/* Compute capability, e.g. 9 and 0 for an H100. */
+void tilusRuntimeGetComputeCapability(const TilusRuntime *rt, int *major,
+                                      int *minor);
+/* The driver's CUDA version, e.g. 12080 for 12.8. */
+int tilusRuntimeGetDriverVersion(const TilusRuntime *rt);
+
+/* Loads the artifact's module into the cache (JIT-compiling PTX) unless a
+ * module with the same image bytes is already there. The cache is keyed by
+ * content (a hash of the image, confirmed byte for byte), so two artifact
+ * objects with the same PTX share one CUmodule, and an artifact may be
+ * destroyed after loading. Launch calls this itself; calling it first moves
+ * the JIT cost (and JIT errors, with the ptxas log) up front. Fails with
+ * TilusStatusUnsupported when the artifact's target cannot run on the device
+ * (sm_XY needs compute capability >= X.Y; sm_90a needs exactly 9.0). */
+TilusStatus tilusRuntimeLoadArtifact(TilusRuntime *rt,
+                                     const TilusArtifact *artifact,
+                                     TilusRuntimeError *err);
+/* Number of modules in the cache. */
+int tilusRuntimeGetNumCachedModules(const TilusRuntime *rt);
+
+/* Checks (tilusArtifactCheckLaunch), loads the module if needed, makes sure
+ * the workspace is large enough, and launches `kernel` asynchronously on
+ * `stream` (a CUstream; NULL is the default stream). On any check failure
+ * nothing is launched. The workspace is one buffer per runtime, reused by
+ * every launch and grown (never shrunk) when a kernel needs more; its
+ * contents are zero when first allocated and unspecified afterwards.
+ * Launches that use it on different streams must not overlap. */
+TilusStatus tilusRuntimeLaunch(TilusRuntime *rt, const TilusArtifact *artifact,
+                               const char *kernel, const TilusArg *args,
+                               int numArgs, void *stream,
+                               TilusRuntimeError *err);
+
+/* Current workspace size in bytes (0 before any kernel needed one). */
+uint64_t tilusRuntimeGetWorkspaceBytes(const TilusRuntime *rt);
+
+/*--- Memory, streams, timing: small helpers for tests and tools -------------*/
+
+TilusStatus tilusRuntimeMalloc(TilusRuntime *rt, size_t bytes,
+                               TilusDevicePtr *ptr, TilusRuntimeError *err);
+/* Freeing 0 does nothing. */
+TilusStatus tilusRuntimeFree(TilusRuntime *rt, TilusDevicePtr ptr,
+                             TilusRuntimeError *err);
+TilusStatus tilusRuntimeCopyToDevice(TilusRuntime *rt, TilusDevicePtr dst,
+                                     const void *src, size_t bytes,
+                                     TilusRuntimeError *err);
+TilusStatus tilusRuntimeCopyToHost(TilusRuntime *rt, void *dst,
+                                   TilusDevicePtr src, size_t bytes,
+                                   TilusRuntimeError *err);
+TilusStatus tilusRuntimeMemset(TilusRuntime *rt, TilusDevicePtr dst,
+                               uint8_t value, size_t bytes,
+                               TilusRuntimeError *err);
+/* Waits for all work on the device's context (and reports kernel faults). */
+TilusStatus tilusRuntimeSynchronize(TilusRuntime *rt, TilusRuntimeError *err);
+
+/* A non-blocking CUstream (returned as void*). */
+TilusStatus tilusRuntimeStreamCreate(TilusRuntime *rt, void **stream,
+                                     TilusRuntimeError *err);
+TilusStatus tilusRuntimeStreamSynchronize(TilusRuntime *rt, void *stream,
+                                          TilusRuntimeError *err);
+TilusStatus tilusRuntimeStreamDestroy(TilusRuntime *rt, void *stream,
+                                      TilusRuntimeError *err);
+
+/* CUevents (returned as void*) for timing work on a stream. */
+TilusStatus tilusRuntimeEventCreate(TilusRuntime *rt, void **event,
+                                    TilusRuntimeError *err);
+TilusStatus tilusRuntimeEventRecord(TilusRuntime *rt, void *event, void *stream,
+                                    TilusRuntimeError *err);
+/* Waits for `end`, then gives the milliseconds between the two events. */
+TilusStatus tilusRuntimeEventElapsed(TilusRuntime *rt, void *start, void *end,
+                                     float *milliseconds,
+                                     TilusRuntimeError *err);
+TilusStatus tilusRuntimeEventDestroy(TilusRuntime *rt, void *event,
+                                     TilusRuntimeError *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILUS_C_RUNTIME_H */

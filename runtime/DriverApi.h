@@ -1,0 +1,143 @@
+//===- DriverApi.h - The part of the CUDA driver API we use -----*- C -*-===//
+//
+// The runtime must build where there is no CUDA toolkit, so it does not
+// include cuda.h: it declares the handful of driver types, constants and
+// function types it calls (values from the CUDA driver API reference), and
+// reaches the functions through a table filled by dlsym at run time.
+//
+// The table is a plain struct so that tests can fill it with fakes and run
+// the whole launch path on a machine without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILUS_RUNTIME_DRIVERAPI_H
+#define TILUS_RUNTIME_DRIVERAPI_H
+
+#include "tilus-c/Runtime.h"
+
+#include <stddef.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
+typedef int CUjit_option;
+typedef int CUdevice_attribute;
+typedef int CUfunction_attribute;
+
+enum {
+  CUDA_SUCCESS = 0,
+  CUDA_ERROR_INVALID_VALUE = 1,
+  CUDA_ERROR_OUT_OF_MEMORY = 2,
+  CUDA_ERROR_NOT_INITIALIZED = 3,
+  CUDA_ERROR_STUB_LIBRARY = 34,
+  CUDA_ERROR_NO_DEVICE = 100,
+  CUDA_ERROR_INVALID_DEVICE = 101,
+  CUDA_ERROR_INVALID_PTX = 218,
+  CUDA_ERROR_NOT_FOUND = 500,
+};
+
+// CUjit_option values.
+enum {
+  CU_JIT_INFO_LOG_BUFFER = 3,
+  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+  CU_JIT_ERROR_LOG_BUFFER = 5,
+  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+};
+
+// CUdevice_attribute values.
+enum {
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+};
+
+// CUfunction_attribute values.
+enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
+
+// Stream and event flags.
+enum { CU_STREAM_NON_BLOCKING = 1, CU_EVENT_DEFAULT = 0 };
+
+// Dynamic shared memory above this needs the opt-in attribute.
+enum { TILUS_DEFAULT_SHARED_LIMIT = 48 * 1024 };
+
+// The driver entry points, one member per function. Driver.c lists the
+// exported symbol for each (the versioned `_v2` names where cuda.h maps the
+// plain name to one).
+typedef struct {
+  CUresult (*init)(unsigned int flags);
+  CUresult (*driverGetVersion)(int *version);
+  CUresult (*deviceGetCount)(int *count);
+  CUresult (*deviceGet)(CUdevice *device, int ordinal);
+  CUresult (*deviceGetName)(char *name, int length, CUdevice device);
+  CUresult (*deviceGetAttribute)(int *value, CUdevice_attribute attribute,
+                                 CUdevice device);
+  CUresult (*devicePrimaryCtxRetain)(CUcontext *context, CUdevice device);
+  CUresult (*devicePrimaryCtxRelease)(CUdevice device);
+  CUresult (*ctxSetCurrent)(CUcontext context);
+  CUresult (*ctxSynchronize)(void);
+  CUresult (*moduleLoadDataEx)(CUmodule *module, const void *image,
+                               unsigned int numOptions, CUjit_option *options,
+                               void **optionValues);
+  CUresult (*moduleUnload)(CUmodule module);
+  CUresult (*moduleGetFunction)(CUfunction *function, CUmodule module,
+                                const char *name);
+  CUresult (*funcSetAttribute)(CUfunction function,
+                               CUfunction_attribute attribute, int value);
+  CUresult (*launchKernel)(CUfunction function, unsigned int gridX,
+                           unsigned int gridY, unsigned int gridZ,
+                           unsigned int blockX, unsigned int blockY,
+                           unsigned int blockZ, unsigned int sharedBytes,
+                           CUstream stream, void **params, void **extra);
+  CUresult (*memAlloc)(CUdeviceptr *ptr, size_t bytes);
+  CUresult (*memFree)(CUdeviceptr ptr);
+  CUresult (*memcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
+  CUresult (*memcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
+  CUresult (*memsetD8)(CUdeviceptr dst, unsigned char value, size_t bytes);
+  CUresult (*streamCreate)(CUstream *stream, unsigned int flags);
+  CUresult (*streamSynchronize)(CUstream stream);
+  CUresult (*streamDestroy)(CUstream stream);
+  CUresult (*eventCreate)(CUevent *event, unsigned int flags);
+  CUresult (*eventRecord)(CUevent event, CUstream stream);
+  CUresult (*eventSynchronize)(CUevent event);
+  CUresult (*eventElapsedTime)(float *milliseconds, CUevent start, CUevent end);
+  CUresult (*eventDestroy)(CUevent event);
+  CUresult (*getErrorName)(CUresult error, const char **name);
+  CUresult (*getErrorString)(CUresult error, const char **text);
+} TilusDriverApi;
+
+typedef struct {
+  TilusDriverApi api;
+  // The dlopen handle; NULL for a table supplied by the caller (tests).
+  void *library;
+} TilusDriver;
+
+// Creates a runtime over an already resolved driver table (taking it over)
+// instead of dlopening libcuda: the seam the unit tests use to run the launch
+// path against a fake driver.
+TilusRuntime *tilusRuntimeCreateWithDriver(const TilusDriver *driver,
+                                           int device, TilusRuntimeError *err);
+
+// dlopens `library` (NULL: "libcuda.so.1") and resolves every entry point.
+// Failures are TilusStatusDriverNotFound with the dlerror text.
+TilusStatus tilusDriverOpen(TilusDriver *driver, const char *library,
+                            TilusRuntimeError *err);
+// Drops the driver; see Driver.c on why libcuda itself stays mapped.
+void tilusDriverClose(TilusDriver *driver);
+
+// If `result` is not CUDA_SUCCESS, fills `err` with TilusStatusCudaError and
+// "<call> failed: <NAME> (<string>)", or "<call> for kernel '<k>' failed:
+// ..." when `kernel` is non-NULL, and returns TilusStatusCudaError.
+TilusStatus tilusDriverCheck(const TilusDriver *driver, CUresult result,
+                             const char *call, const char *kernel,
+                             TilusRuntimeError *err);
+
+// "CUDA_ERROR_INVALID_VALUE (invalid argument)" into `out`.
+void tilusDriverDescribe(const TilusDriver *driver, CUresult result, char *out,
+                         size_t size);
+
+#endif // TILUS_RUNTIME_DRIVERAPI_H

@@ -1,0 +1,290 @@
+//===- GpuSuite.c - Compiled Tilus kernels against CPU references --------===//
+//
+// Runs the kernels of test/gpu/kernels, compiled by tilus-opt into artifacts
+// for sm_80 (JIT-compiled by the driver on newer GPUs) and sm_90a, through the
+// runtime, and compares every output with a CPU reference bit for bit. The
+// inputs are chosen so that every floating-point result is exact, so no
+// tolerance is needed. Each output buffer is followed by guard elements that
+// must stay untouched (masked edges).
+//
+//   tilus-gpu-suite ARTIFACT_DIR
+//
+// prints one line per test and ends with "gpu tests: N passed, M failed,
+// K skipped". Without a driver or a GPU every test is skipped (exit 77).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilus-c/Runtime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GUARD 1024
+#define SENTINEL 0xA5
+
+static int numPassed, numFailed, numSkipped;
+static const char *const kTargets[] = {"sm_80", "sm_90a"};
+
+typedef struct {
+  TilusRuntime *rt;
+  const char *dir;
+} Suite;
+
+static void report(const char *name, const char *target, int64_t a, int64_t b,
+                   bool ok, const char *why) {
+  printf("%s: %s [%s] (%lld, %lld)%s%s\n", ok ? "PASS" : "FAIL", name, target,
+         (long long)a, (long long)b, why ? ": " : "", why ? why : "");
+  if (ok)
+    numPassed++;
+  else
+    numFailed++;
+}
+
+static TilusArtifact *loadArtifact(const Suite *s, const char *kernel,
+                                   const char *target) {
+  char path[1024];
+  snprintf(path, sizeof(path), "%s/%s.%s.tilus", s->dir, kernel, target);
+  TilusRuntimeError err;
+  TilusArtifact *artifact = tilusArtifactLoadFile(path, &err);
+  if (!artifact)
+    fprintf(stderr, "%s\n", err.message);
+  return artifact;
+}
+
+// Device buffer of `bytes` plus a guard, filled with `host` (or sentinel).
+static TilusDevicePtr upload(Suite *s, const void *host, size_t bytes) {
+  TilusDevicePtr ptr = 0;
+  TilusRuntimeError err;
+  if (tilusRuntimeMalloc(s->rt, bytes + GUARD, &ptr, &err) ||
+      tilusRuntimeMemset(s->rt, ptr, SENTINEL, bytes + GUARD, &err) ||
+      (host && tilusRuntimeCopyToDevice(s->rt, ptr, host, bytes, &err))) {
+    fprintf(stderr, "%s\n", err.message);
+    return 0;
+  }
+  return ptr;
+}
+
+// Copies a buffer back and checks its guard; false if the guard was written.
+static bool download(Suite *s, void *host, TilusDevicePtr ptr, size_t bytes) {
+  unsigned char *all = malloc(bytes + GUARD);
+  TilusRuntimeError err;
+  bool ok = all && !tilusRuntimeCopyToHost(s->rt, all, ptr, bytes + GUARD, &err);
+  for (size_t k = 0; ok && k < GUARD; ++k)
+    ok = all[bytes + k] == SENTINEL;
+  if (all)
+    memcpy(host, all, bytes);
+  free(all);
+  return ok;
+}
+
+static bool launch(Suite *s, const TilusArtifact *artifact, const char *kernel,
+                   const TilusArg *args, int numArgs) {
+  TilusRuntimeError err;
+  if (tilusRuntimeLaunch(s->rt, artifact, kernel, args, numArgs, NULL, &err) ||
+      tilusRuntimeSynchronize(s->rt, &err)) {
+    fprintf(stderr, "%s\n", err.message);
+    return false;
+  }
+  return true;
+}
+
+static uint32_t nextRandom(uint32_t *state) {
+  *state = *state * 1664525u + 1013904223u;
+  return *state >> 8;
+}
+
+//===----------------------------------------------------------------------===//
+// f16 on the CPU (the values used are exact in f16, so conversions from
+// float need no rounding)
+//===----------------------------------------------------------------------===//
+
+static float halfToFloat(uint16_t h) {
+  uint32_t sign = (uint32_t)(h >> 15) << 31, exponent = (h >> 10) & 31,
+           mantissa = h & 1023, bits;
+  if (exponent == 0 && mantissa == 0) {
+    bits = sign;
+  } else if (exponent == 0) { // subnormal
+    int shift = 0;
+    while (!(mantissa & 1024)) {
+      mantissa <<= 1;
+      ++shift;
+    }
+    bits = sign | (uint32_t)(113 - shift) << 23 | (mantissa & 1023) << 13;
+  } else if (exponent == 31) {
+    bits = sign | 0x7f800000u | mantissa << 13;
+  } else {
+    bits = sign | (exponent + 112) << 23 | mantissa << 13;
+  }
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+//===----------------------------------------------------------------------===//
+// The tests
+//===----------------------------------------------------------------------===//
+
+static void testCopy(Suite *s, const char *target, int64_t n) {
+  const char *name = "copy_f32";
+  TilusArtifact *artifact = loadArtifact(s, name, target);
+  if (!artifact) {
+    report(name, target, n, 0, false, "no artifact");
+    return;
+  }
+  size_t bytes = (size_t)n * 4;
+  uint32_t *src = malloc(bytes), *dst = malloc(bytes);
+  uint32_t state = (uint32_t)n;
+  for (int64_t i = 0; i < n; ++i)
+    src[i] = nextRandom(&state) * 2654435761u; // any bits, NaNs included
+  TilusDevicePtr dSrc = upload(s, src, bytes), dDst = upload(s, NULL, bytes);
+  TilusArg args[] = {tilusArgPointer(dSrc), tilusArgPointer(dDst),
+                     tilusArgInteger(n)};
+  bool ok = dSrc && dDst && launch(s, artifact, name, args, 3);
+  bool guard = ok && download(s, dst, dDst, bytes);
+  ok = guard && !memcmp(src, dst, bytes);
+  report(name, target, n, 0, ok,
+         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  TilusRuntimeError err;
+  tilusRuntimeFree(s->rt, dSrc, &err);
+  tilusRuntimeFree(s->rt, dDst, &err);
+  free(src);
+  free(dst);
+  tilusArtifactDestroy(artifact);
+}
+
+static void testElementwise(Suite *s, const char *target, int64_t m,
+                            int64_t n) {
+  const char *name = "elementwise_f16";
+  TilusArtifact *artifact = loadArtifact(s, name, target);
+  if (!artifact) {
+    report(name, target, m, n, false, "no artifact");
+    return;
+  }
+  size_t count = (size_t)(m * n);
+  uint16_t *a = malloc(count * 2), *b = malloc(count * 2),
+           *y = malloc(count * 2), *yRef = malloc(count * 2);
+  float *z = malloc(count * 4), *zRef = malloc(count * 4);
+  uint32_t state = 7;
+  const double scale = 0.5;
+  for (size_t k = 0; k < count; ++k) {
+    // Integers in [-32, 32]: sums, halves and differences are exact in f16.
+    int ia = (int)(nextRandom(&state) % 65) - 32;
+    int ib = (int)(nextRandom(&state) % 65) - 32;
+    a[k] = tilusF16FromDouble(ia);
+    b[k] = tilusF16FromDouble(ib);
+    double yv = (ia + ib) * scale;
+    yRef[k] = tilusF16FromDouble(yv);
+    zRef[k] = (float)(yv - ia);
+  }
+  TilusDevicePtr dA = upload(s, a, count * 2), dB = upload(s, b, count * 2),
+                 dY = upload(s, NULL, count * 2), dZ = upload(s, NULL, count * 4);
+  TilusArg args[] = {tilusArgPointer(dA),   tilusArgPointer(dB),
+                     tilusArgPointer(dY),   tilusArgPointer(dZ),
+                     tilusArgF16Bits(tilusF16FromDouble(scale)),
+                     tilusArgInteger(m),    tilusArgInteger(n)};
+  bool ok = dA && dB && dY && dZ && launch(s, artifact, name, args, 7);
+  bool guard = ok && download(s, y, dY, count * 2) &&
+               download(s, z, dZ, count * 4);
+  ok = guard && !memcmp(y, yRef, count * 2) && !memcmp(z, zRef, count * 4);
+  if (guard && !ok)
+    for (size_t k = 0; k < count; ++k)
+      if (y[k] != yRef[k] || z[k] != zRef[k]) {
+        fprintf(stderr, "  first difference at %zu: y %g (want %g), z %g (want %g)\n",
+                k, halfToFloat(y[k]), halfToFloat(yRef[k]), z[k], zRef[k]);
+        break;
+      }
+  report(name, target, m, n, ok,
+         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  TilusRuntimeError err;
+  tilusRuntimeFree(s->rt, dA, &err);
+  tilusRuntimeFree(s->rt, dB, &err);
+  tilusRuntimeFree(s->rt, dY, &err);
+  tilusRuntimeFree(s->rt, dZ, &err);
+  free(a), free(b), free(y), free(yRef), free(z), free(zRef);
+  tilusArtifactDestroy(artifact);
+}
+
+static void testIntegers(Suite *s, const char *target, int64_t n) {
+  const char *name = "integer_ops";
+  TilusArtifact *artifact = loadArtifact(s, name, target);
+  if (!artifact) {
+    report(name, target, n, 0, false, "no artifact");
+    return;
+  }
+  size_t bytes = (size_t)n * 4;
+  int32_t *a = malloc(bytes), *d = malloc(bytes), *ref[4], *out[4];
+  for (int k = 0; k < 4; ++k) {
+    ref[k] = malloc(bytes);
+    out[k] = malloc(bytes);
+  }
+  uint32_t state = 99;
+  for (int64_t i = 0; i < n; ++i) {
+    a[i] = (int32_t)(nextRandom(&state) % 2000001) - 1000000;
+    int32_t v = (int32_t)(nextRandom(&state) % 201) - 100;
+    d[i] = v ? v : 7;
+    ref[0][i] = a[i] / d[i];
+    ref[1][i] = a[i] % d[i];
+    ref[2][i] = -a[i];
+    ref[3][i] = (int32_t)((uint16_t)a[i] / 3);
+  }
+  TilusDevicePtr dA = upload(s, a, bytes), dD = upload(s, d, bytes), dOut[4];
+  for (int k = 0; k < 4; ++k)
+    dOut[k] = upload(s, NULL, bytes);
+  TilusArg args[] = {tilusArgPointer(dA),      tilusArgPointer(dD),
+                     tilusArgPointer(dOut[0]), tilusArgPointer(dOut[1]),
+                     tilusArgPointer(dOut[2]), tilusArgPointer(dOut[3]),
+                     tilusArgInteger(n)};
+  bool ok = dA && dD && dOut[0] && dOut[1] && dOut[2] && dOut[3] &&
+            launch(s, artifact, name, args, 7);
+  bool guard = ok;
+  for (int k = 0; k < 4 && guard; ++k)
+    guard = download(s, out[k], dOut[k], bytes);
+  ok = guard;
+  for (int k = 0; k < 4 && ok; ++k)
+    ok = !memcmp(out[k], ref[k], bytes);
+  report(name, target, n, 0, ok,
+         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  TilusRuntimeError err;
+  tilusRuntimeFree(s->rt, dA, &err);
+  tilusRuntimeFree(s->rt, dD, &err);
+  for (int k = 0; k < 4; ++k) {
+    tilusRuntimeFree(s->rt, dOut[k], &err);
+    free(ref[k]);
+    free(out[k]);
+  }
+  free(a), free(d);
+  tilusArtifactDestroy(artifact);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: tilus-gpu-suite ARTIFACT_DIR\n");
+    return 2;
+  }
+  Suite s = {NULL, argv[1]};
+  TilusRuntimeError err;
+  s.rt = tilusRuntimeCreate(&err);
+  int numTests = 2 * (4 + 3 + 2);
+  if (!s.rt) {
+    printf("SKIPPED: %s\n", err.message);
+    printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
+    return 77;
+  }
+  printf("device: %s\n", tilusRuntimeGetDeviceName(s.rt));
+  for (size_t t = 0; t < sizeof(kTargets) / sizeof(kTargets[0]); ++t) {
+    const char *target = kTargets[t];
+    int64_t copySizes[] = {1, 1000, 3 * 4096 + 17, 1 << 20};
+    for (int k = 0; k < 4; ++k)
+      testCopy(&s, target, copySizes[k]);
+    int64_t shapes[][2] = {{70, 150}, {64, 128}, {1, 1}};
+    for (int k = 0; k < 3; ++k)
+      testElementwise(&s, target, shapes[k][0], shapes[k][1]);
+    testIntegers(&s, target, 1000);
+    testIntegers(&s, target, 256 * 40);
+  }
+  tilusRuntimeDestroy(s.rt);
+  printf("gpu tests: %d passed, %d failed, %d skipped\n", numPassed, numFailed,
+         numSkipped);
+  return numFailed ? 1 : 0;
+}
