@@ -17,12 +17,30 @@ if [ ! -d "$artifacts" ]; then
 fi
 "$cc" -std=c11 -O2 -g -Wall -Wextra -I"$root/include" "$root"/runtime/*.c \
   "$root/test/gpu/GpuSuite.c" -ldl -lm -o "$work/tilus-gpu-suite"
+"$cc" -std=c11 -O2 -g -Wall -Wextra -I"$root/include" "$root"/runtime/*.c \
+  "$root/tools/tilus-run/tilus-run.c" -ldl -o "$work/tilus-run"
 
 set +e
 "$work/tilus-gpu-suite" "$artifacts"
 status=$?
 set -e
 if [ $status -eq 77 ]; then exit 77; fi
+
+# Print: thread t of a spatial(4,8) tensor holds element [t/8, t%8].
+for target in sm_80 sm_90a; do
+  "$work/tilus-run" "$artifacts/print_f16.$target.tilus" print_f16 i32:7 \
+    | grep -v '^print_f16:' | sort > "$work/print.got"
+  for t in $(seq 0 31); do
+    echo "[$((t / 8)), $((t % 8))] = 1.5 (thread $t)"
+    echo 7
+  done | sort > "$work/print.want"
+  if diff -q "$work/print.got" "$work/print.want" >/dev/null; then
+    echo "PASS: print_f16 [$target]"
+  else
+    echo "FAIL: print_f16 [$target]"; diff "$work/print.got" "$work/print.want" | head
+    status=1
+  fi
+done
 sanitizer=${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer
 if [ $status -eq 0 ] && [ -x "$sanitizer" ]; then
   for tool in memcheck racecheck; do

@@ -66,7 +66,13 @@ static void writeKernel(MlirOperation func, MlirStringCallback callback,
       emit(callback, userData, " ; ");
     mlirAffineExprPrint(mlirAffineMapGetResult(map, r), callback, userData);
   }
-  emit(callback, userData, "\n  shared 0\n  workspace 0\n");
+  MlirAttribute workspace = mlirOperationGetDiscardableAttributeByName(
+      func, mlirStringRefCreateFromCString(TILUS_WORKSPACE_BYTES_ATTR));
+  snprintf(line, sizeof(line), "\n  shared 0\n  workspace %lld\n",
+           mlirAttributeIsNull(workspace)
+               ? 0LL
+               : (long long)mlirIntegerAttrGetValueInt(workspace));
+  emit(callback, userData, line);
 
   MlirAttribute params = mlirOperationGetDiscardableAttributeByName(
       func, mlirStringRefCreateFromCString(TILUS_PARAM_TYPES_ATTR));

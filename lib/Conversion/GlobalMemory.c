@@ -1,4 +1,4 @@
-//===- GlobalMemory.c - ViewGlobal, LoadGlobal, StoreGlobal ---------------===//
+//===- GlobalMemory.c - ViewGlobal, AllocateGlobal, Load/StoreGlobal ------===//
 //
 // A register tile of rank r is read from (or written to) the last r
 // dimensions of a row-major global tensor at run-time offsets. Thread t's
@@ -72,6 +72,43 @@ static MlirLogicalResult lowerViewGlobal(MlirOperation op,
     inputs[k] = mlirOperationGetOperand(op, k);
   MlirValue cast = tilusEmitCast(
       &e, n, inputs, mlirValueGetType(mlirOperationGetResult(op, 0)));
+  mlirRewriterBaseReplaceOpWithValues(rewriter, op, 1, &cast);
+  return mlirLogicalResultSuccess();
+}
+
+// AllocateGlobal: a slice of the workspace, whose pointer is the kernel's
+// last parameter and whose offset the kernel conversion planned.
+static MlirLogicalResult lowerAllocateGlobal(MlirOperation op,
+                                             MlirRewriterBase rewriter) {
+  MlirAttribute offset = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString(TILUS_WORKSPACE_OFFSET_ATTR));
+  if (mlirAttributeIsNull(offset))
+    return mlirLogicalResultFailure(); // the reason is on the op already
+  MlirOperation func = mlirOperationGetParentOperation(op);
+  while (!mlirOperationIsNull(func) &&
+         mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+             func, mlirStringRefCreateFromCString(TILUS_WORKSPACE_BYTES_ATTR))))
+    func = mlirOperationGetParentOperation(func);
+  if (mlirOperationIsNull(func))
+    return tilusLoweringError(op, "AllocateGlobal outside a lowered kernel");
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  MlirValue workspace =
+      mlirBlockGetArgument(entry, mlirBlockGetNumArguments(entry) - 1);
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  MlirType i8 = mlirIntegerTypeGet(e.ctx, 8);
+  MlirValue index = tilusEmitIntConstant(&e, mlirIntegerTypeGet(e.ctx, 64),
+                                         mlirIntegerAttrGetValueInt(offset));
+  MlirValue operands[2] = {workspace, index};
+  int32_t dynamicIndex = INT32_MIN;
+  MlirNamedAttribute attrs[2] = {
+      tilusNamedAttr(e.ctx, "rawConstantIndices",
+                     mlirDenseI32ArrayGet(e.ctx, 1, &dynamicIndex)),
+      tilusNamedAttr(e.ctx, "elem_type", mlirTypeAttrGet(i8)),
+  };
+  MlirValue ptr = tilusEmitValue(&e, "llvm.getelementptr", 2, operands,
+                                 mlirValueGetType(workspace), 2, attrs);
+  MlirValue cast = tilusEmitCast(
+      &e, 1, &ptr, mlirValueGetType(mlirOperationGetResult(op, 0)));
   mlirRewriterBaseReplaceOpWithValues(rewriter, op, 1, &cast);
   return mlirLogicalResultSuccess();
 }
@@ -395,6 +432,7 @@ static MlirLogicalResult lowerStoreGlobal(MlirOperation op,
 
 static const TilusPattern kPatterns[] = {
     {"tilus.view_global", lowerViewGlobal},
+    {"tilus.allocate_global", lowerAllocateGlobal},
     {"tilus.load_global", lowerLoadGlobal},
     {"tilus.store_global", lowerStoreGlobal},
 };

@@ -50,6 +50,45 @@ static MlirOperation getOrCreateGPUModule(MlirOperation module) {
   return gpuModule;
 }
 
+// AllocateGlobal tensors live in one workspace the runtime allocates per
+// launch configuration: each gets a 256-byte aligned offset, recorded on the
+// op; the total goes to the manifest.
+typedef struct {
+  int64_t total;
+  int numErrors;
+} WorkspacePlan;
+
+static MlirWalkResult planWorkspace(MlirOperation op, void *userData) {
+  WorkspacePlan *plan = userData;
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (name.length != 21 || memcmp(name.data, "tilus.allocate_global", 21))
+    return MlirWalkResultAdvance;
+  TilusTensorType t;
+  if (mlirLogicalResultIsFailure(tilusTensorTypeDecode(
+          mlirValueGetType(mlirOperationGetResult(op, 0)), &t, NULL)))
+    return MlirWalkResultAdvance;
+  int64_t elements = 1;
+  bool dynamic = false;
+  for (intptr_t d = 0; d < t.rank; ++d) {
+    dynamic = dynamic || t.shape[d] == TILUS_DYNAMIC_DIM;
+    elements *= t.shape[d];
+  }
+  int64_t bits = tilusElementTypeGetBitWidth(t.elementType);
+  tilusTensorTypeRelease(&t);
+  if (dynamic) {
+    tilusLoweringError(op, "AllocateGlobal with run-time sizes is not lowered "
+                           "yet; give the workspace tensor a static shape");
+    return MlirWalkResultAdvance;
+  }
+  MlirContext ctx = mlirOperationGetContext(op);
+  mlirOperationSetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString(TILUS_WORKSPACE_OFFSET_ATTR),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), plan->total));
+  int64_t bytes = (elements * bits + 7) / 8;
+  plan->total += (bytes + 255) / 256 * 256;
+  return MlirWalkResultAdvance;
+}
+
 MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
                                           MlirOperation kernel) {
   MlirContext ctx = mlirOperationGetContext(kernel);
@@ -61,7 +100,7 @@ MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
   MlirRegion oldRegion = mlirOperationGetRegion(kernel, 0);
   MlirBlock entry = mlirRegionGetFirstBlock(oldRegion);
   intptr_t numArgs = mlirBlockGetNumArguments(entry);
-  MlirType argTypes[64];
+  MlirType argTypes[65];
   if (numArgs > 64) {
     mlirEmitError(loc, "a kernel may have at most 64 arguments");
     return mlirLogicalResultFailure();
@@ -136,5 +175,20 @@ MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
   }
   mlirIRRewriterDestroy(rewriter);
   mlirOperationDestroy(kernel);
+
+  // The workspace pointer is the last parameter, after the kernel's own.
+  WorkspacePlan plan = {0, 0};
+  mlirOperationWalk(gpuFunc, planWorkspace, &plan, MlirWalkPreOrder);
+  if (plan.total > 0) {
+    argTypes[numArgs] = mlirLLVMPointerTypeGet(ctx, 1);
+    mlirBlockAddArgument(entry, argTypes[numArgs], loc);
+    mlirOperationSetAttributeByName(
+        gpuFunc, mlirStringRefCreateFromCString("function_type"),
+        mlirTypeAttrGet(
+            mlirFunctionTypeGet(ctx, numArgs + 1, argTypes, 0, NULL)));
+  }
+  mlirOperationSetDiscardableAttributeByName(
+      gpuFunc, mlirStringRefCreateFromCString(TILUS_WORKSPACE_BYTES_ATTR),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), plan.total));
   return mlirLogicalResultSuccess();
 }

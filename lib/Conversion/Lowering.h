@@ -23,6 +23,10 @@
 #define TILUS_LOWERING_ERROR_ATTR "tilus.lowering_error"
 // On a lowered gpu.func: the kernel's parameter types before lowering.
 #define TILUS_PARAM_TYPES_ATTR "tilus.param_types"
+// On a lowered gpu.func: bytes of global workspace (its pointer is then the
+// last parameter); on each tilus.allocate_global: its byte offset in it.
+#define TILUS_WORKSPACE_BYTES_ATTR "tilus.workspace_bytes"
+#define TILUS_WORKSPACE_OFFSET_ATTR "tilus.workspace_offset"
 
 MlirType tilusLowerScalarType(MlirContext ctx, MlirType type);
 
@@ -35,6 +39,10 @@ MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
 MlirType tilusStorageElementType(MlirContext ctx, MlirType elementType);
 // Whether a Tilus integer element type is unsigned (uiN).
 bool tilusElementIsUnsigned(MlirType elementType);
+
+// Rebuilds every scf.for/if/while under `root` that carries register
+// tensors with the lowered types (ControlFlow.c).
+void tilusConvertControlFlowTypes(MlirOperation root);
 
 // vector<m x T> for a register tensor (T its storage element type).
 MlirType tilusRegisterStorageType(MlirContext ctx, const TilusTensorType *t);

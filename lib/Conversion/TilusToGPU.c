@@ -1,6 +1,7 @@
 //===- TilusToGPU.c - The tilus-to-gpu pass -------------------------------===//
 //
-// 1. Each kernel moves into a gpu.func (KernelToGPU.c).
+// 1. Each kernel moves into a gpu.func (KernelToGPU.c), and scf ops that
+//    carry register tensors take the lowered types (ControlFlow.c).
 // 2. The op patterns of each area run under the greedy driver; a pattern
 //    whose operands are not lowered yet fails and is retried later.
 // 3. Any Tilus op left is reported at its location, with the reason a
@@ -68,6 +69,8 @@ static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
       mlirExternalPassSignalFailure(pass);
       return;
     }
+
+  tilusConvertControlFlowTypes(module);
 
   MlirRewritePatternSet set = mlirRewritePatternSetCreate(ctx);
   tilusAddIndexingPatterns(set, ctx);

@@ -257,6 +257,71 @@ static void testIntegers(Suite *s, const char *target, int64_t n) {
   tilusArtifactDestroy(artifact);
 }
 
+static void testLoops(Suite *s, const char *target, int64_t rows, int64_t k) {
+  const char *name = "loops_f32";
+  TilusArtifact *artifact = loadArtifact(s, name, target);
+  if (!artifact) {
+    report(name, target, rows, k, false, "no artifact");
+    return;
+  }
+  size_t inBytes = (size_t)rows * 256 * 4, outBytes = 256 * 4;
+  float *src = malloc(inBytes + 4), out[256], ref[256];
+  uint32_t state = 5;
+  for (int64_t i = 0; i < rows * 256; ++i)
+    src[i] = (float)((int)(nextRandom(&state) % 201) - 100); // exact sums
+  for (int j = 0; j < 256; ++j) {
+    float acc = 0;
+    for (int64_t i = 0; i < rows; ++i)
+      acc += src[i * 256 + j];
+    for (int64_t w = 0; w < k; ++w)
+      acc *= 2;
+    ref[j] = rows > 3 ? -acc : acc;
+  }
+  TilusDevicePtr dSrc = upload(s, src, inBytes), dDst = upload(s, NULL, outBytes);
+  TilusArg args[] = {tilusArgPointer(dSrc), tilusArgPointer(dDst),
+                     tilusArgInteger(rows), tilusArgInteger(k)};
+  bool ok = dSrc && dDst && launch(s, artifact, name, args, 4);
+  bool guard = ok && download(s, out, dDst, outBytes);
+  ok = guard && !memcmp(out, ref, outBytes);
+  report(name, target, rows, k, ok,
+         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  TilusRuntimeError err;
+  tilusRuntimeFree(s->rt, dSrc, &err);
+  tilusRuntimeFree(s->rt, dDst, &err);
+  free(src);
+  tilusArtifactDestroy(artifact);
+}
+
+static void testWorkspace(Suite *s, const char *target) {
+  const char *name = "workspace_f32";
+  TilusArtifact *artifact = loadArtifact(s, name, target);
+  if (!artifact) {
+    report(name, target, 2048, 0, false, "no artifact");
+    return;
+  }
+  float src[2048], dst[2048], ref[2048];
+  uint32_t state = 11;
+  for (int i = 0; i < 2048; ++i) {
+    src[i] = (float)((int)(nextRandom(&state) % 2001) - 1000);
+    ref[i] = src[i] + 1;
+  }
+  TilusDevicePtr dSrc = upload(s, src, sizeof(src)),
+                 dDst = upload(s, NULL, sizeof(dst));
+  TilusArg args[] = {tilusArgPointer(dSrc), tilusArgPointer(dDst)};
+  // Twice: the runtime reuses the workspace of the first launch.
+  bool ok = dSrc && dDst && launch(s, artifact, name, args, 2) &&
+            launch(s, artifact, name, args, 2);
+  bool guard = ok && download(s, dst, dDst, sizeof(dst));
+  ok = guard && !memcmp(dst, ref, sizeof(ref)) &&
+       tilusRuntimeGetWorkspaceBytes(s->rt) >= 8192;
+  report(name, target, 2048, 0, ok,
+         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  TilusRuntimeError err;
+  tilusRuntimeFree(s->rt, dSrc, &err);
+  tilusRuntimeFree(s->rt, dDst, &err);
+  tilusArtifactDestroy(artifact);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: tilus-gpu-suite ARTIFACT_DIR\n");
@@ -265,7 +330,7 @@ int main(int argc, char **argv) {
   Suite s = {NULL, argv[1]};
   TilusRuntimeError err;
   s.rt = tilusRuntimeCreate(&err);
-  int numTests = 2 * (4 + 3 + 2);
+  int numTests = 2 * (4 + 3 + 2 + 3 + 1);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -282,6 +347,10 @@ int main(int argc, char **argv) {
       testElementwise(&s, target, shapes[k][0], shapes[k][1]);
     testIntegers(&s, target, 1000);
     testIntegers(&s, target, 256 * 40);
+    testLoops(&s, target, 3, 0);
+    testLoops(&s, target, 5, 2);
+    testLoops(&s, target, 1, 4);
+    testWorkspace(&s, target);
   }
   tilusRuntimeDestroy(s.rt);
   printf("gpu tests: %d passed, %d failed, %d skipped\n", numPassed, numFailed,
