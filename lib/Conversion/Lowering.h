@@ -75,6 +75,7 @@ void tilusAddIndexingPatterns(MlirRewritePatternSet set, MlirContext ctx);
 void tilusAddMemoryPatterns(MlirRewritePatternSet set, MlirContext ctx);
 void tilusAddRegisterPatterns(MlirRewritePatternSet set, MlirContext ctx);
 void tilusAddControlPatterns(MlirRewritePatternSet set, MlirContext ctx);
+void tilusAddDotPatterns(MlirRewritePatternSet set, MlirContext ctx);
 
 // A rewrite pattern rooted at one op.
 typedef struct {

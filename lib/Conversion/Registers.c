@@ -23,8 +23,10 @@ static bool decodeResult(MlirOperation op, TilusTensorType *t) {
       mlirValueGetType(mlirOperationGetResult(op, 0)), t, NULL));
 }
 
-static bool isByteMultiple(MlirType elementType) {
-  return tilusElementTypeGetBitWidth(elementType) % 8 == 0 &&
+// Integers of any width live in registers as LLVM integers of that width
+// (vector<4 x i6>); !tilus.float formats need the casts of a later issue.
+static bool isLowerable(MlirType elementType) {
+  return tilusElementTypeGetBitWidth(elementType) != 0 &&
          !tilusTypeIsAFloat(elementType);
 }
 
@@ -33,11 +35,10 @@ static MlirLogicalResult lowerAllocateRegister(MlirOperation op,
   TilusTensorType t;
   if (!decodeResult(op, &t))
     return mlirLogicalResultFailure();
-  if (!isByteMultiple(t.elementType)) {
+  if (!isLowerable(t.elementType)) {
     tilusTensorTypeRelease(&t);
-    return tilusLoweringError(op, "register tensors of sub-byte or "
-                                  "!tilus.float element types are not "
-                                  "lowered yet");
+    return tilusLoweringError(op, "register tensors of !tilus.float element "
+                                  "types are not lowered yet");
   }
   TilusEmitter e = tilusEmitterCreate(rewriter, op);
   MlirType vectorType = tilusRegisterStorageType(e.ctx, &t);
@@ -150,16 +151,16 @@ static MlirLogicalResult lowerCast(MlirOperation op, MlirRewriterBase rewriter) 
     tilusTensorTypeRelease(&from);
     return mlirLogicalResultFailure();
   }
-  bool supported = isByteMultiple(from.elementType) &&
-                   isByteMultiple(to.elementType);
+  bool supported = isLowerable(from.elementType) &&
+                   isLowerable(to.elementType);
   TilusEmitter e = tilusEmitterCreate(rewriter, op);
   MlirType resultType = tilusRegisterStorageType(e.ctx, &to);
   const char *name = castOp(from.elementType, to.elementType);
   tilusTensorTypeRelease(&from);
   tilusTensorTypeRelease(&to);
   if (!supported)
-    return tilusLoweringError(op, "casts of sub-byte or !tilus.float element "
-                                  "types are not lowered yet");
+    return tilusLoweringError(op, "casts of !tilus.float element types are "
+                                  "not lowered yet");
   MlirValue result = x;
   if (name && !strcmp(name, "arith.truncf_via_f32")) {
     // f16 <-> bf16: through f32, which holds both exactly.
@@ -181,16 +182,17 @@ static MlirLogicalResult lowerView(MlirOperation op, MlirRewriterBase rewriter) 
   TilusTensorType to;
   if (!decodeResult(op, &to))
     return mlirLogicalResultFailure();
-  bool supported = isByteMultiple(to.elementType);
+  bool supported = isLowerable(to.elementType);
   TilusEmitter e = tilusEmitterCreate(rewriter, op);
   MlirType resultType = tilusRegisterStorageType(e.ctx, &to);
   tilusTensorTypeRelease(&to);
   if (!supported ||
-      !isByteMultiple(mlirShapedTypeGetElementType(mlirValueGetType(x))))
-    return tilusLoweringError(op, "views of sub-byte or !tilus.float element "
-                                  "types are not lowered yet");
+      !isLowerable(mlirShapedTypeGetElementType(mlirValueGetType(x))))
+    return tilusLoweringError(op, "views of !tilus.float element types are "
+                                  "not lowered yet");
   // The same bits per thread in and out (the verifier's rule): a bit cast,
-  // which costs no instruction.
+  // which costs no instruction. LLVM packs vectors of sub-byte integers with
+  // element 0 in the least significant bits, which is Tilus's compact order.
   MlirValue result = x;
   if (!mlirTypeEqual(mlirValueGetType(x), resultType))
     result = tilusEmitValue(&e, "llvm.bitcast", 1, &x, resultType, 0, NULL);

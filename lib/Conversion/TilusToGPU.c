@@ -77,6 +77,7 @@ static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
   tilusAddMemoryPatterns(set, ctx);
   tilusAddRegisterPatterns(set, ctx);
   tilusAddControlPatterns(set, ctx);
+  tilusAddDotPatterns(set, ctx);
   MlirFrozenRewritePatternSet frozen = mlirFreezeRewritePattern(set);
   MlirGreedyRewriteDriverConfig config = mlirGreedyRewriteDriverConfigCreate();
   mlirApplyPatternsAndFoldGreedilyWithOp(module, frozen, config);

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilus-c/Layout.h"
 #include "tilus-c/Runtime.h"
 
 #include <stdio.h>
@@ -322,6 +323,85 @@ static void testWorkspace(Suite *s, const char *target) {
   tilusArtifactDestroy(artifact);
 }
 
+// The paper's Figure 2 (examples/matmul_f16_i6.mlir): C = A x B with A f16
+// [M, K] and B int6 [K, N], B pre-transformed on the host into 96-byte tiles
+// of 16 x 8 in which thread t's bytes 3t..3t+2 hold its four int6 values
+// (layout local(2,1).column_spatial(4,8).local(2,1)), least significant bits
+// first. Small integer inputs keep every sum exact in f32; the f16 result is
+// the sum rounded to nearest even, as the kernel's f32 -> f16 cast does.
+static void testMatmul(Suite *s, const char *target, int64_t M, int64_t N,
+                       int64_t K) {
+  const char *name = "matmul";
+  char path[1024];
+  snprintf(path, sizeof(path), "%s/matmul_f16_i6.%s.tilus", s->dir, target);
+  TilusRuntimeError err;
+  TilusArtifact *artifact = tilusArtifactLoadFile(path, &err);
+  if (!artifact) {
+    report(name, target, M, N, false, "no artifact");
+    return;
+  }
+  const char *layoutText = "local(2,1).column_spatial(4,8).local(2,1)";
+  TilusLayout *layoutB = tilusLayoutParse(layoutText, strlen(layoutText), NULL);
+  size_t aCount = (size_t)(M * K), bCount = (size_t)(K * N), cCount = (size_t)(M * N);
+  uint16_t *a = malloc(aCount * 2), *c = malloc(cCount * 2), *cRef = malloc(cCount * 2);
+  int *aInt = malloc(aCount * sizeof(int)), *bInt = malloc(bCount * sizeof(int));
+  uint8_t *packed = malloc(bCount * 6 / 8);
+  uint32_t state = 3;
+  for (size_t k = 0; k < aCount; ++k) {
+    aInt[k] = (int)(nextRandom(&state) % 9) - 4;
+    a[k] = tilusF16FromDouble(aInt[k]);
+  }
+  for (size_t k = 0; k < bCount; ++k)
+    bInt[k] = (int)(nextRandom(&state) % 64) - 32;
+  for (int64_t kt = 0; kt < K / 16; ++kt)
+    for (int64_t nt = 0; nt < N / 8; ++nt)
+      for (int64_t t = 0; t < 32; ++t) {
+        uint32_t bits = 0;
+        for (int64_t j = 0; j < 4; ++j) {
+          int64_t rc[2];
+          tilusLayoutEvaluate(layoutB, t, j, rc);
+          int v = bInt[(kt * 16 + rc[0]) * N + nt * 8 + rc[1]];
+          bits |= (uint32_t)(v & 63) << (6 * j);
+        }
+        uint8_t *tile = packed + (kt * (N / 8) + nt) * 96;
+        tile[3 * t] = bits & 0xff;
+        tile[3 * t + 1] = (bits >> 8) & 0xff;
+        tile[3 * t + 2] = (bits >> 16) & 0xff;
+      }
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      long sum = 0;
+      for (int64_t k = 0; k < K; ++k)
+        sum += (long)aInt[i * K + k] * bInt[k * N + j];
+      cRef[i * N + j] = tilusF16FromDouble((double)sum);
+    }
+  TilusDevicePtr dA = upload(s, a, aCount * 2),
+                 dB = upload(s, packed, bCount * 6 / 8),
+                 dC = upload(s, NULL, cCount * 2);
+  TilusArg args[] = {tilusArgPointer(dA), tilusArgPointer(dB),
+                     tilusArgPointer(dC), tilusArgInteger(M),
+                     tilusArgInteger(N),  tilusArgInteger(K)};
+  bool ok = dA && dB && dC && launch(s, artifact, name, args, 6);
+  bool guard = ok && download(s, c, dC, cCount * 2);
+  ok = guard && !memcmp(c, cRef, cCount * 2);
+  if (guard && !ok)
+    for (size_t k = 0; k < cCount; ++k)
+      if (c[k] != cRef[k]) {
+        fprintf(stderr, "  first difference at [%zu, %zu]: %g (want %g)\n",
+                k / (size_t)N, k % (size_t)N, halfToFloat(c[k]),
+                halfToFloat(cRef[k]));
+        break;
+      }
+  report(name, target, M, N, ok,
+         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  tilusRuntimeFree(s->rt, dA, &err);
+  tilusRuntimeFree(s->rt, dB, &err);
+  tilusRuntimeFree(s->rt, dC, &err);
+  free(a), free(c), free(cRef), free(aInt), free(bInt), free(packed);
+  tilusLayoutDestroy(layoutB);
+  tilusArtifactDestroy(artifact);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: tilus-gpu-suite ARTIFACT_DIR\n");
@@ -330,7 +410,7 @@ int main(int argc, char **argv) {
   Suite s = {NULL, argv[1]};
   TilusRuntimeError err;
   s.rt = tilusRuntimeCreate(&err);
-  int numTests = 2 * (4 + 3 + 2 + 3 + 1);
+  int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -351,6 +431,8 @@ int main(int argc, char **argv) {
     testLoops(&s, target, 5, 2);
     testLoops(&s, target, 1, 4);
     testWorkspace(&s, target);
+    testMatmul(&s, target, 32, 16, 64);
+    testMatmul(&s, target, 64, 64, 256);
   }
   tilusRuntimeDestroy(s.rt);
   printf("gpu tests: %d passed, %d failed, %d skipped\n", numPassed, numFailed,

@@ -1,0 +1,233 @@
+//===- Dot.c - Dot, the SIMT fallback -------------------------------------===//
+//
+// d = a x b + c for register tensors of any layouts. The operands are spread
+// over threads in arbitrary ways, so they meet in shared memory: every thread
+// stores its elements of a and b to a scratch buffer at their logical places,
+// the block synchronizes, and each thread computes its elements of d from
+// whole rows of a and columns of b, accumulating in c's element type. A
+// barrier before the stores keeps a Dot from overwriting the scratch while
+// an earlier one (in the previous loop iteration, say) still reads it.
+// Tensor-core instructions for the layouts that allow them come with
+// instruction selection (a later issue); this path works for every layout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/LLVM.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static bool opIs(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
+}
+
+// Declares a shared-memory array of `bytes` in the enclosing gpu.module and
+// returns its address.
+static MlirValue emitScratch(TilusEmitter *e, MlirOperation op, int64_t bytes) {
+  MlirOperation gpuModule = mlirOperationGetParentOperation(op);
+  while (!mlirOperationIsNull(gpuModule) && !opIs(gpuModule, "gpu.module"))
+    gpuModule = mlirOperationGetParentOperation(gpuModule);
+  if (mlirOperationIsNull(gpuModule))
+    return (MlirValue){NULL};
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule, 0));
+  int count = 0;
+  for (MlirOperation g = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(g); g = mlirOperationGetNextInBlock(g))
+    count += opIs(g, "llvm.mlir.global");
+  char name[64];
+  snprintf(name, sizeof(name), "__tilus_dot_scratch_%d", count);
+
+  char typeText[64];
+  snprintf(typeText, sizeof(typeText), "!llvm.array<%lld x i8>",
+           (long long)bytes);
+  MlirType arrayType =
+      mlirTypeParseGet(e->ctx, mlirStringRefCreateFromCString(typeText));
+  MlirType i32 = mlirIntegerTypeGet(e->ctx, 32);
+  MlirType i64 = mlirIntegerTypeGet(e->ctx, 64);
+  MlirNamedAttribute attrs[] = {
+      tilusNamedAttr(e->ctx, "addr_space", mlirIntegerAttrGet(i32, 3)),
+      tilusNamedAttr(e->ctx, "alignment", mlirIntegerAttrGet(i64, 16)),
+      tilusNamedAttr(e->ctx, "global_type", mlirTypeAttrGet(arrayType)),
+      tilusNamedAttr(e->ctx, "linkage",
+                     mlirAttributeParseGet(e->ctx, mlirStringRefCreateFromCString(
+                                                       "#llvm.linkage<internal>"))),
+      tilusNamedAttr(e->ctx, "sym_name",
+                     mlirStringAttrGet(e->ctx,
+                                       mlirStringRefCreateFromCString(name))),
+  };
+  MlirOperationState state = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("llvm.mlir.global"), e->loc);
+  mlirOperationStateAddAttributes(&state, sizeof(attrs) / sizeof(attrs[0]),
+                                  attrs);
+  MlirRegion region = mlirRegionCreate();
+  mlirOperationStateAddOwnedRegions(&state, 1, &region);
+  MlirOperation global = mlirOperationCreate(&state);
+  mlirBlockInsertOwnedOperationBefore(body, mlirBlockGetFirstOperation(body),
+                                      global);
+
+  MlirNamedAttribute ref = tilusNamedAttr(
+      e->ctx, "global_name",
+      mlirFlatSymbolRefAttrGet(e->ctx, mlirStringRefCreateFromCString(name)));
+  return tilusEmitValue(e, "llvm.mlir.addressof", 0, NULL,
+                        mlirLLVMPointerTypeGet(e->ctx, 3), 1, &ref);
+}
+
+// &base[index] for elements of `elementType`.
+static MlirValue elementAddress(TilusEmitter *e, MlirValue base,
+                                MlirType elementType, MlirValue index) {
+  MlirValue index64 = tilusEmitValue(e, "arith.index_cast", 1, &index,
+                                     mlirIntegerTypeGet(e->ctx, 64), 0, NULL);
+  MlirValue operands[2] = {base, index64};
+  int32_t dynamicIndex = INT32_MIN;
+  MlirNamedAttribute attrs[2] = {
+      tilusNamedAttr(e->ctx, "rawConstantIndices",
+                     mlirDenseI32ArrayGet(e->ctx, 1, &dynamicIndex)),
+      tilusNamedAttr(e->ctx, "elem_type", mlirTypeAttrGet(elementType)),
+  };
+  return tilusEmitValue(e, "llvm.getelementptr", 2, operands,
+                        mlirValueGetType(base), 2, attrs);
+}
+
+// Stores every element of a thread's `value` (layout of `t`) into the
+// row-major matrix at `base` with `columns` columns.
+static bool storeOperand(TilusEmitter *e, const TilusTensorType *t,
+                         MlirValue value, MlirValue base, MlirValue tid,
+                         int64_t columns) {
+  MlirValue coords[2];
+  if (!tilusEmitThreadCoords(e, t->layout, tid, coords))
+    return false;
+  MlirType storage = tilusStorageElementType(e->ctx, t->elementType);
+  int64_t m = tilusLayoutGetLocalSize(t->layout);
+  MlirValue rowStart = tilusEmitMulIndexConst(e, coords[0], columns);
+  MlirValue threadIndex = tilusEmitAddIndex(e, rowStart, coords[1]);
+  for (int64_t i = 0; i < m; ++i) {
+    int64_t local[2];
+    tilusLayoutEvaluate(t->layout, 0, i, local);
+    MlirValue index =
+        tilusEmitAddIndexConst(e, threadIndex, local[0] * columns + local[1]);
+    MlirValue operands[2] = {tilusEmitExtract(e, value, i),
+                             elementAddress(e, base, storage, index)};
+    tilusEmitOp(e, "llvm.store", 2, operands, 0, NULL, 0, NULL);
+  }
+  return true;
+}
+
+// Loads element `index` of the scratch matrix and converts it to `accType`.
+static MlirValue loadConverted(TilusEmitter *e, MlirValue base,
+                               MlirType elementType, bool isUnsigned,
+                               MlirValue index, MlirType accType) {
+  MlirType storage = tilusStorageElementType(e->ctx, elementType);
+  MlirValue ptr = elementAddress(e, base, storage, index);
+  MlirValue value = tilusEmitValue(e, "llvm.load", 1, &ptr, storage, 0, NULL);
+  if (mlirTypeEqual(storage, accType))
+    return value;
+  const char *name;
+  if (mlirTypeIsAFloat(accType))
+    name = "arith.extf";
+  else
+    name = isUnsigned ? "arith.extui" : "arith.extsi";
+  return tilusEmitValue(e, name, 1, &value, accType, 0, NULL);
+}
+
+static MlirLogicalResult lowerDot(MlirOperation op, MlirRewriterBase rewriter) {
+  MlirValue va = tilusLoweredRegister(mlirOperationGetOperand(op, 0));
+  MlirValue vb = tilusLoweredRegister(mlirOperationGetOperand(op, 1));
+  MlirValue vc = tilusLoweredRegister(mlirOperationGetOperand(op, 2));
+  if (mlirValueIsNull(va) || mlirValueIsNull(vb) || mlirValueIsNull(vc))
+    return mlirLogicalResultFailure();
+  TilusTensorType t[3];
+  for (int k = 0; k < 3; ++k)
+    if (mlirLogicalResultIsFailure(tilusTensorTypeDecode(
+            mlirValueGetType(mlirOperationGetOperand(op, k)), &t[k], NULL))) {
+      for (int j = 0; j < k; ++j)
+        tilusTensorTypeRelease(&t[j]);
+      return mlirLogicalResultFailure();
+    }
+  // Reject what cannot be lowered before emitting anything.
+  TilusLayoutThreadMode modes[32];
+  for (int k = 0; k < 3; ++k)
+    if (tilusLayoutGetThreadModes(t[k].layout, modes, 32) < 0) {
+      for (int j = 0; j < 3; ++j)
+        tilusTensorTypeRelease(&t[j]);
+      return tilusLoweringError(op, "register layouts with a swizzle are not "
+                                    "supported");
+    }
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  int64_t M = t[0].shape[0], K = t[0].shape[1], N = t[1].shape[1];
+  int64_t bytes = tilusElementTypeGetBitWidth(t[0].elementType) / 8;
+  MlirType accType = tilusStorageElementType(e.ctx, t[2].elementType);
+  bool isUnsigned = tilusElementIsUnsigned(t[0].elementType);
+  MlirValue scratch = emitScratch(&e, op, (M * K + K * N) * bytes);
+  MlirValue scratchB = elementAddress(
+      &e, scratch, tilusStorageElementType(e.ctx, t[0].elementType),
+      tilusEmitIndex(&e, M * K));
+  MlirValue tid = tilusEmitThreadIndex(&e);
+  tilusEmitOp(&e, "gpu.barrier", 0, NULL, 0, NULL, 0, NULL);
+  MlirValue cCoords[2];
+  storeOperand(&e, &t[0], va, scratch, tid, K);
+  storeOperand(&e, &t[1], vb, scratchB, tid, N);
+  tilusEmitThreadCoords(&e, t[2].layout, tid, cCoords);
+  {
+    tilusEmitOp(&e, "gpu.barrier", 0, NULL, 0, NULL, 0, NULL);
+    // for k in [0, K): acc[i] += a[row(i), k] * b[k, col(i)]
+    MlirValue lower = tilusEmitIndex(&e, 0), upper = tilusEmitIndex(&e, K),
+              step = tilusEmitIndex(&e, 1);
+    MlirValue operands[4] = {lower, upper, step, vc};
+    MlirType vcType = mlirValueGetType(vc);
+    MlirOperationState state =
+        mlirOperationStateGet(mlirStringRefCreateFromCString("scf.for"), e.loc);
+    mlirOperationStateAddOperands(&state, 4, operands);
+    mlirOperationStateAddResults(&state, 1, &vcType);
+    MlirRegion region = mlirRegionCreate();
+    MlirType blockTypes[2] = {tilusIndexType(e.ctx), vcType};
+    MlirLocation locs[2] = {e.loc, e.loc};
+    MlirBlock body = mlirBlockCreate(2, blockTypes, locs);
+    mlirRegionAppendOwnedBlock(region, body);
+    mlirOperationStateAddOwnedRegions(&state, 1, &region);
+    MlirOperation loop =
+        mlirRewriterBaseInsert(e.rewriter, mlirOperationCreate(&state));
+
+    tilusEmitterSetToEnd(&e, body);
+    MlirValue k = mlirBlockGetArgument(body, 0);
+    MlirValue acc = mlirBlockGetArgument(body, 1);
+    bool isFloat = mlirTypeIsAFloat(accType);
+    int64_t m = tilusLayoutGetLocalSize(t[2].layout);
+    for (int64_t i = 0; i < m; ++i) {
+      int64_t local[2];
+      tilusLayoutEvaluate(t[2].layout, 0, i, local);
+      MlirValue row = tilusEmitAddIndexConst(&e, cCoords[0], local[0]);
+      MlirValue col = tilusEmitAddIndexConst(&e, cCoords[1], local[1]);
+      MlirValue aIndex =
+          tilusEmitAddIndex(&e, tilusEmitMulIndexConst(&e, row, K), k);
+      MlirValue bIndex =
+          tilusEmitAddIndex(&e, tilusEmitMulIndexConst(&e, k, N), col);
+      MlirValue x = loadConverted(&e, scratch, t[0].elementType, isUnsigned,
+                                  aIndex, accType);
+      MlirValue y = loadConverted(&e, scratchB, t[1].elementType, isUnsigned,
+                                  bIndex, accType);
+      MlirValue product = tilusEmitArith(&e, isFloat ? "mulf" : "muli", x, y);
+      MlirValue sum = tilusEmitArith(&e, isFloat ? "addf" : "addi",
+                                     tilusEmitExtract(&e, acc, i), product);
+      acc = tilusEmitInsert(&e, acc, sum, i);
+    }
+    tilusEmitYield(&e, 1, &acc);
+    tilusEmitterSetAfter(&e, loop);
+    tilusReplaceWithLowered(rewriter, &e, op, mlirOperationGetResult(loop, 0));
+  }
+  for (int j = 0; j < 3; ++j)
+    tilusTensorTypeRelease(&t[j]);
+  return mlirLogicalResultSuccess();
+}
+
+static const TilusPattern kPatterns[] = {
+    {"tilus.dot", lowerDot},
+};
+
+void tilusAddDotPatterns(MlirRewritePatternSet set, MlirContext ctx) {
+  tilusAddPatterns(set, ctx, kPatterns, sizeof(kPatterns) / sizeof(kPatterns[0]));
+}
