@@ -124,12 +124,15 @@ irdl.dialect @tilus {
   // of the memory tensor; `offsets` has one index per memory dimension.
   //===--------------------------------------------------------------------===//
 
-  // LoadGlobal(global_tensor, layout, offset), with an optional `out`.
+  // LoadGlobal(global_tensor, layout, offset), with an optional `fill` (the
+  // value of elements outside the tensor, 0 by default) and `out`.
   irdl.operation @load_global {
     %global = irdl.base @tilus::@global
     %index = irdl.is index
+    %fill = irdl.any
     %reg = irdl.base @tilus::@register
-    irdl.operands(src: %global, offsets: variadic %index, out: optional %reg)
+    irdl.operands(src: %global, offsets: variadic %index, fill: optional %fill,
+                  out: optional %reg)
     irdl.results(result: %reg)
   }
 

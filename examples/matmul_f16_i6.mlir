@@ -36,10 +36,10 @@ module {
     %acc = scf.for %kk = %c0 to %kt step %c1 iter_args(%acc_it = %acc0)
         -> (!tilus.register<f32, array<i64: 16, 8>, #tilus.layout<"local(2,1).spatial(8,4).local(1,2)">>) {
       %ok = arith.muli %kk, %c16 : index
-      %ra = "tilus.load_global"(%ga, %om, %ok) {operandSegmentSizes = array<i32: 1, 2, 0>}
+      %ra = "tilus.load_global"(%ga, %om, %ok) {operandSegmentSizes = array<i32: 1, 2, 0, 0>}
           : (!tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>, index, index)
           -> !tilus.register<f16, array<i64: 16, 16>, #tilus.layout<"column_local(2,2).spatial(8,4).local(1,2)">>
-      %rbt = "tilus.load_global"(%gb, %kk, %bj, %c0) {operandSegmentSizes = array<i32: 1, 3, 0>}
+      %rbt = "tilus.load_global"(%gb, %kk, %bj, %c0) {operandSegmentSizes = array<i32: 1, 3, 0, 0>}
           : (!tilus.global<ui8, array<i64: -1, -1, 96>, #tilus.row_major>, index, index, index)
           -> !tilus.register<ui8, array<i64: 96>, #tilus.layout<"spatial(32).local(3)">>
       %rb6 = "tilus.view"(%rbt) {operandSegmentSizes = array<i32: 1, 0>}

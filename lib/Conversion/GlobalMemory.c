@@ -127,6 +127,7 @@ typedef struct {
   int64_t vectorWidth;            // elements per access
   MlirType storage;               // the element type as accessed
   int64_t elementBytes;
+  MlirValue fill;                 // loads: the value of masked elements
 } AccessPlan;
 
 static bool lastDimIsMultipleOf(const AccessPlan *p, int64_t v) {
@@ -287,7 +288,9 @@ static MlirValue emitMaskedLoad(TilusEmitter *e, const AccessPlan *p,
   MlirValue loaded = tilusEmitValue(e, "llvm.load", 1, &ptr, type, 1, &align);
   tilusEmitYield(e, 1, &loaded);
   tilusEmitterSetToEnd(e, elseBlock);
-  MlirValue fill = tilusEmitSplatConstant(e, type, 0);
+  MlirValue fill = n == 1 ? p->fill
+                          : tilusEmitValue(e, "vector.broadcast", 1, &p->fill,
+                                           type, 0, NULL);
   tilusEmitYield(e, 1, &fill);
   tilusEmitterSetAfter(e, ifOp);
   return mlirOperationGetResult(ifOp, 0);
@@ -383,6 +386,15 @@ static MlirLogicalResult lowerLoadGlobal(MlirOperation op,
   MlirType resultType = mlirValueGetType(mlirOperationGetResult(op, 0));
   if (!planAccess(&e, op, global, resultType, 1, &p))
     return mlirLogicalResultFailure();
+  // Operands: src, offsets (one per dimension), then fill and out if given.
+  intptr_t afterOffsets = 1 + p.view.rank;
+  MlirAttribute segments = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("operandSegmentSizes"));
+  bool hasFill = !mlirAttributeIsNull(segments) &&
+                 mlirDenseArrayGetNumElements(segments) == 4 &&
+                 mlirDenseI32ArrayGetElement(segments, 2) == 1;
+  p.fill = hasFill ? mlirOperationGetOperand(op, afterOffsets)
+                   : tilusEmitSplatConstant(&e, p.storage, 0);
   int64_t m = tilusLayoutGetLocalSize(p.tile.layout);
   MlirValue result =
       tilusEmitSplatConstant(&e, tilusRegisterStorageType(e.ctx, &p.tile), 0);

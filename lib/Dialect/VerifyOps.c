@@ -193,10 +193,11 @@ static void verifySameElementType(TilusVerifier *v, MlirOperation op,
                      memoryRole, a, tileRole, b);
 }
 
-static void verifyLoad(TilusVerifier *v, MlirOperation op) {
-  static const bool variadic[] = {false, true, true};
+// LoadGlobal has (src, offsets, fill, out), LoadShared (src, offsets, out).
+static void verifyLoad(TilusVerifier *v, MlirOperation op, bool hasFill) {
+  static const bool variadic[] = {false, true, true, true};
   OperandGroups g;
-  if (!getOperandGroups(op, 3, variadic, &g))
+  if (!getOperandGroups(op, hasFill ? 4 : 3, variadic, &g))
     return;
   TilusTensorType src, dst;
   if (!decode(operandType(op, 0), &src))
@@ -206,6 +207,17 @@ static void verifyLoad(TilusVerifier *v, MlirOperation op) {
                           "result");
     verifyTileAccess(v, op, &src, "source", dst.rank, dst.shape, g.start[1],
                      g.size[1]);
+    MlirType fill = hasFill && g.size[2] == 1 ? operandType(op, g.start[2])
+                                              : (MlirType){NULL};
+    if (!mlirTypeIsNull(fill) && !mlirTypeEqual(fill, dst.elementType)) {
+      char a[96], b[96];
+      typeText(fill, a, sizeof(a));
+      typeText(dst.elementType, b, sizeof(b));
+      tilusVerifierError(v, op,
+                         "the fill value has type '%s' but the element type "
+                         "is '%s'",
+                         a, b);
+    }
     tilusTensorTypeRelease(&dst);
   }
   tilusTensorTypeRelease(&src);
@@ -530,9 +542,10 @@ void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
     verifyDynamicSizes(v, op, mlirOperationGetNumOperands(op) - 1);
   else if (nameIs(name, "tilus.allocate_register"))
     verifyAllocateRegister(v, op);
-  else if (nameIs(name, "tilus.load_global") ||
-           nameIs(name, "tilus.load_shared"))
-    verifyLoad(v, op);
+  else if (nameIs(name, "tilus.load_global"))
+    verifyLoad(v, op, true);
+  else if (nameIs(name, "tilus.load_shared"))
+    verifyLoad(v, op, false);
   else if (nameIs(name, "tilus.store_global") ||
            nameIs(name, "tilus.store_shared"))
     verifyStore(v, op);

@@ -26,7 +26,7 @@ func.func @vectorized(%src: !tilus.ptr<f32>, %dst: !tilus.ptr<f32>, %n: i32)
   %off = arith.muli %bi, %c512 : index
   %gs = "tilus.view_global"(%src, %N) : (!tilus.ptr<f32>, index) -> !g
   %gd = "tilus.view_global"(%dst, %N) : (!tilus.ptr<f32>, index) -> !g
-  %r = "tilus.load_global"(%gs, %off) {operandSegmentSizes = array<i32: 1, 1, 0>} : (!g, index) -> !r
+  %r = "tilus.load_global"(%gs, %off) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g, index) -> !r
   "tilus.store_global"(%r, %gd, %off) : (!r, !g, index) -> ()
   return
 }
@@ -51,7 +51,7 @@ func.func @static_rows(%src: !tilus.ptr<f16>, %dst: !tilus.ptr<f16>, %m: i32)
   %row = arith.muli %bi, %c32 : index
   %gs = "tilus.view_global"(%src, %M) : (!tilus.ptr<f16>, index) -> !g
   %gd = "tilus.view_global"(%dst, %M) : (!tilus.ptr<f16>, index) -> !g
-  %r = "tilus.load_global"(%gs, %row, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!g, index, index) -> !r
+  %r = "tilus.load_global"(%gs, %row, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g, index, index) -> !r
   "tilus.store_global"(%r, %gd, %row, %c0) : (!r, !g, index, index) -> ()
   return
 }
@@ -74,7 +74,7 @@ func.func @scalar(%src: !tilus.ptr<f32>, %dst: !tilus.ptr<f32>, %n: i32, %o: i32
   %off = arith.index_cast %o : i32 to index
   %gs = "tilus.view_global"(%src, %N) : (!tilus.ptr<f32>, index) -> !g
   %gd = "tilus.view_global"(%dst, %N) : (!tilus.ptr<f32>, index) -> !g
-  %r = "tilus.load_global"(%gs, %off) {operandSegmentSizes = array<i32: 1, 1, 0>} : (!g, index) -> !r
+  %r = "tilus.load_global"(%gs, %off) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g, index) -> !r
   "tilus.store_global"(%r, %gd, %off) : (!r, !g, index) -> ()
   return
 }

@@ -6,7 +6,7 @@ func.func @sub_byte(%p: !tilus.ptr<i4>) attributes {tilus.kernel, tilus.block_si
   %c0 = arith.constant 0 : index
   %g = "tilus.view_global"(%p) : (!tilus.ptr<i4>) -> !tilus.global<i4, array<i64: 64>, #tilus.row_major>
   // expected-error@+1 {{'tilus.load_global' op cannot be lowered: loads and stores of sub-byte element types are not lowered yet}}
-  %r = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0>} : (!tilus.global<i4, array<i64: 64>, #tilus.row_major>, index) -> !tilus.register<i4, array<i64: 64>, #tilus.layout<"spatial(32).local(2)">>
+  %r = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<i4, array<i64: 64>, #tilus.row_major>, index) -> !tilus.register<i4, array<i64: 64>, #tilus.layout<"spatial(32).local(2)">>
   return
 }
 

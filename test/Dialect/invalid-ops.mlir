@@ -30,7 +30,7 @@ func.func @offset_count(%p: !tilus.ptr<f16>, %n: index) attributes {tilus.kernel
   %c0 = arith.constant 0 : index
   %g = "tilus.view_global"(%p, %n) : (!tilus.ptr<f16>, index) -> !tilus.global<f16, array<i64: -1, 64>, #tilus.row_major>
   // expected-error@+1 {{'tilus.load_global' op expects 2 offsets for the source tensor (one per dimension), got 1}}
-  %r = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0>} : (!tilus.global<f16, array<i64: -1, 64>, #tilus.row_major>, index) -> !tilus.register<f16, array<i64: 32>, #tilus.layout<"spatial(32)">>
+  %r = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<f16, array<i64: -1, 64>, #tilus.row_major>, index) -> !tilus.register<f16, array<i64: 32>, #tilus.layout<"spatial(32)">>
   return
 }
 
@@ -40,7 +40,7 @@ func.func @tile_rank(%p: !tilus.ptr<f16>) attributes {tilus.kernel, tilus.block_
   %c0 = arith.constant 0 : index
   %g = "tilus.view_global"(%p) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 64>, #tilus.row_major>
   // expected-error@+1 {{'tilus.load_global' op a tile of rank 2 cannot address the source tensor of rank 1}}
-  %r = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0>} : (!tilus.global<f16, array<i64: 64>, #tilus.row_major>, index) -> !tilus.register<f16, array<i64: 8, 4>, #tilus.layout<"spatial(8,4)">>
+  %r = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<f16, array<i64: 64>, #tilus.row_major>, index) -> !tilus.register<f16, array<i64: 8, 4>, #tilus.layout<"spatial(8,4)">>
   return
 }
 
@@ -50,7 +50,17 @@ func.func @load_dtype(%p: !tilus.ptr<f16>) attributes {tilus.kernel, tilus.block
   %c0 = arith.constant 0 : index
   %g = "tilus.view_global"(%p) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 64>, #tilus.row_major>
   // expected-error@+1 {{'tilus.load_global' op element types differ: the source has 'f16', the result has 'f32'}}
-  %r = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0>} : (!tilus.global<f16, array<i64: 64>, #tilus.row_major>, index) -> !tilus.register<f32, array<i64: 32>, #tilus.layout<"spatial(32)">>
+  %r = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<f16, array<i64: 64>, #tilus.row_major>, index) -> !tilus.register<f32, array<i64: 32>, #tilus.layout<"spatial(32)">>
+  return
+}
+
+// -----
+
+func.func @fill_type(%p: !tilus.ptr<f16>, %x: f32) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 64>, #tilus.row_major>
+  // expected-error@+1 {{'tilus.load_global' op the fill value has type 'f32' but the element type is 'f16'}}
+  %r = "tilus.load_global"(%g, %c0, %x) {operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (!tilus.global<f16, array<i64: 64>, #tilus.row_major>, index, f32) -> !tilus.register<f16, array<i64: 32>, #tilus.layout<"spatial(32)">>
   return
 }
 
@@ -60,7 +70,7 @@ func.func @global_offset(%p: !tilus.ptr<f16>) attributes {tilus.kernel, tilus.bl
   %c64 = arith.constant 64 : index
   %g = "tilus.view_global"(%p) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 64>, #tilus.row_major>
   // expected-error@+1 {{'tilus.load_global' op offset 64 with tile extent 32 is out of bounds in dimension 0 of the source tensor (size 64)}}
-  %r = "tilus.load_global"(%g, %c64) {operandSegmentSizes = array<i32: 1, 1, 0>} : (!tilus.global<f16, array<i64: 64>, #tilus.row_major>, index) -> !tilus.register<f16, array<i64: 32>, #tilus.layout<"spatial(32)">>
+  %r = "tilus.load_global"(%g, %c64) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<f16, array<i64: 64>, #tilus.row_major>, index) -> !tilus.register<f16, array<i64: 32>, #tilus.layout<"spatial(32)">>
   return
 }
 
@@ -70,7 +80,7 @@ func.func @negative_offset(%p: !tilus.ptr<f16>) attributes {tilus.kernel, tilus.
   %cm1 = arith.constant -1 : index
   %g = "tilus.view_global"(%p) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 64>, #tilus.row_major>
   // expected-error@+1 {{'tilus.load_global' op offset -1 in dimension 0 of the source tensor is negative}}
-  %r = "tilus.load_global"(%g, %cm1) {operandSegmentSizes = array<i32: 1, 1, 0>} : (!tilus.global<f16, array<i64: 64>, #tilus.row_major>, index) -> !tilus.register<f16, array<i64: 32>, #tilus.layout<"spatial(32)">>
+  %r = "tilus.load_global"(%g, %cm1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<f16, array<i64: 64>, #tilus.row_major>, index) -> !tilus.register<f16, array<i64: 32>, #tilus.layout<"spatial(32)">>
   return
 }
 

@@ -31,10 +31,13 @@ func.func @all_ops(%p: !tilus.ptr<f16>, %q: !tilus.ptr<f32>, %n: i32)
   // CHECK: "tilus.allocate_register"(%{{.*}}) : (f16) -> !tilus.register<f16, array<i64: 16, 8>
   %r1 = "tilus.allocate_register"(%one) : (f16) -> !tilus.register<f16, array<i64: 16, 8>, #tilus.layout<"local(2,1).spatial(8,4).local(1,2)">>
 
-  // CHECK: "tilus.load_global"(%{{.*}}, %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 2, 0>}
-  %l = "tilus.load_global"(%g, %bi, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!tilus.global<f16, array<i64: -1, 64>, #tilus.row_major>, index, index) -> !tilus.register<f16, array<i64: 16, 8>, #tilus.layout<"local(2,1).spatial(8,4).local(1,2)">>
-  // CHECK: "tilus.load_global"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 2, 1>}
-  %lo = "tilus.load_global"(%g, %bi, %c0, %l) {operandSegmentSizes = array<i32: 1, 2, 1>} : (!tilus.global<f16, array<i64: -1, 64>, #tilus.row_major>, index, index, !tilus.register<f16, array<i64: 16, 8>, #tilus.layout<"local(2,1).spatial(8,4).local(1,2)">>) -> !tilus.register<f16, array<i64: 16, 8>, #tilus.layout<"local(2,1).spatial(8,4).local(1,2)">>
+  // CHECK: "tilus.load_global"(%{{.*}}, %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 2, 0, 0>}
+  %l = "tilus.load_global"(%g, %bi, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!tilus.global<f16, array<i64: -1, 64>, #tilus.row_major>, index, index) -> !tilus.register<f16, array<i64: 16, 8>, #tilus.layout<"local(2,1).spatial(8,4).local(1,2)">>
+  // CHECK: "tilus.load_global"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 2, 0, 1>}
+  %lo = "tilus.load_global"(%g, %bi, %c0, %l) {operandSegmentSizes = array<i32: 1, 2, 0, 1>} : (!tilus.global<f16, array<i64: -1, 64>, #tilus.row_major>, index, index, !tilus.register<f16, array<i64: 16, 8>, #tilus.layout<"local(2,1).spatial(8,4).local(1,2)">>) -> !tilus.register<f16, array<i64: 16, 8>, #tilus.layout<"local(2,1).spatial(8,4).local(1,2)">>
+  // The fill value of elements outside the tensor.
+  // CHECK: "tilus.load_global"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 2, 1, 0>}
+  %lf = "tilus.load_global"(%g, %bi, %c0, %one) {operandSegmentSizes = array<i32: 1, 2, 1, 0>} : (!tilus.global<f16, array<i64: -1, 64>, #tilus.row_major>, index, index, f16) -> !tilus.register<f16, array<i64: 16, 8>, #tilus.layout<"local(2,1).spatial(8,4).local(1,2)">>
   // CHECK: "tilus.store_shared"
   "tilus.store_shared"(%l, %s, %c1, %c0, %c0) : (!tilus.register<f16, array<i64: 16, 8>, #tilus.layout<"local(2,1).spatial(8,4).local(1,2)">>, !tilus.shared<f16, array<i64: 2, 16, 64>, #tilus.layout<"local(2,1,1).swizzle(local(16,8),dim=1).local(1,8)">>, index, index, index) -> ()
   // CHECK: "tilus.load_shared"

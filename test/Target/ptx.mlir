@@ -48,7 +48,7 @@ func.func @copy(%src: !tilus.ptr<f32>, %dst: !tilus.ptr<f32>, %n: i32)
   %off = arith.muli %bi, %c1024 : index
   %gs = "tilus.view_global"(%src, %N) : (!tilus.ptr<f32>, index) -> !g
   %gd = "tilus.view_global"(%dst, %N) : (!tilus.ptr<f32>, index) -> !g
-  %r = "tilus.load_global"(%gs, %off) {operandSegmentSizes = array<i32: 1, 1, 0>} : (!g, index) -> !r
+  %r = "tilus.load_global"(%gs, %off) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g, index) -> !r
   "tilus.store_global"(%r, %gd, %off) : (!r, !g, index) -> ()
   return
 }

@@ -402,6 +402,91 @@ static void testMatmul(Suite *s, const char *target, int64_t M, int64_t N,
   tilusArtifactDestroy(artifact);
 }
 
+static void testPad(Suite *s, const char *target, int64_t n, int64_t padded) {
+  const char *name = "pad_f32";
+  TilusArtifact *artifact = loadArtifact(s, name, target);
+  if (!artifact) {
+    report(name, target, n, padded, false, "no artifact");
+    return;
+  }
+  float *src = malloc((size_t)n * 4), *dst = malloc((size_t)padded * 4),
+        *ref = malloc((size_t)padded * 4);
+  const float fill = -7.25f;
+  for (int64_t i = 0; i < padded; ++i) {
+    if (i < n)
+      src[i] = (float)i * 0.5f;
+    ref[i] = i < n ? (float)i * 0.5f : fill;
+  }
+  TilusDevicePtr dSrc = upload(s, src, (size_t)n * 4),
+                 dDst = upload(s, NULL, (size_t)padded * 4);
+  TilusArg args[] = {tilusArgPointer(dSrc), tilusArgPointer(dDst),
+                     tilusArgInteger(n), tilusArgInteger(padded),
+                     tilusArgFloat(fill)};
+  bool ok = dSrc && dDst && launch(s, artifact, name, args, 5);
+  bool guard = ok && download(s, dst, dDst, (size_t)padded * 4);
+  ok = guard && !memcmp(dst, ref, (size_t)padded * 4);
+  report(name, target, n, padded, ok,
+         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  TilusRuntimeError err;
+  tilusRuntimeFree(s->rt, dSrc, &err);
+  tilusRuntimeFree(s->rt, dDst, &err);
+  free(src), free(dst), free(ref);
+  tilusArtifactDestroy(artifact);
+}
+
+static uint16_t bf16Bits(float value) { // exact for the values used
+  uint32_t bits;
+  memcpy(&bits, &value, 4);
+  return (uint16_t)(bits >> 16);
+}
+
+static void testCasts(Suite *s, const char *target, int64_t n) {
+  const char *name = "casts_std";
+  TilusArtifact *artifact = loadArtifact(s, name, target);
+  if (!artifact) {
+    report(name, target, n, 0, false, "no artifact");
+    return;
+  }
+  float *src = malloc((size_t)n * 4);
+  uint16_t *b = malloc((size_t)n * 2), *h = malloc((size_t)n * 2),
+           *bRef = malloc((size_t)n * 2), *hRef = malloc((size_t)n * 2);
+  int8_t *i8 = malloc((size_t)n), *i8Ref = malloc((size_t)n);
+  uint8_t *u8 = malloc((size_t)n), *u8Ref = malloc((size_t)n);
+  for (int64_t k = 0; k < n; ++k) {
+    src[k] = (float)(k % 240) * 0.5f; // 0 .. 119.5: exact in bf16 and f16
+    bRef[k] = bf16Bits(src[k]);
+    hRef[k] = tilusF16FromDouble(src[k]);
+    i8Ref[k] = (int8_t)src[k]; // toward zero
+    u8Ref[k] = (uint8_t)src[k];
+  }
+  TilusDevicePtr dSrc = upload(s, src, (size_t)n * 4),
+                 dB = upload(s, NULL, (size_t)n * 2),
+                 dH = upload(s, NULL, (size_t)n * 2),
+                 dI = upload(s, NULL, (size_t)n), dU = upload(s, NULL, (size_t)n);
+  TilusArg args[] = {tilusArgPointer(dSrc), tilusArgPointer(dB),
+                     tilusArgPointer(dH),   tilusArgPointer(dI),
+                     tilusArgPointer(dU),   tilusArgInteger(n)};
+  bool ok = dSrc && dB && dH && dI && dU && launch(s, artifact, name, args, 6);
+  bool guard = ok && download(s, b, dB, (size_t)n * 2) &&
+               download(s, h, dH, (size_t)n * 2) &&
+               download(s, i8, dI, (size_t)n) && download(s, u8, dU, (size_t)n);
+  ok = guard && !memcmp(b, bRef, (size_t)n * 2) &&
+       !memcmp(h, hRef, (size_t)n * 2) && !memcmp(i8, i8Ref, (size_t)n) &&
+       !memcmp(u8, u8Ref, (size_t)n);
+  report(name, target, n, 0, ok,
+         ok ? NULL : guard ? "output differs (or a store after Exit ran)"
+                           : "guard written or launch failed");
+  TilusRuntimeError err;
+  tilusRuntimeFree(s->rt, dSrc, &err);
+  tilusRuntimeFree(s->rt, dB, &err);
+  tilusRuntimeFree(s->rt, dH, &err);
+  tilusRuntimeFree(s->rt, dI, &err);
+  tilusRuntimeFree(s->rt, dU, &err);
+  free(src), free(b), free(h), free(bRef), free(hRef);
+  free(i8), free(i8Ref), free(u8), free(u8Ref);
+  tilusArtifactDestroy(artifact);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: tilus-gpu-suite ARTIFACT_DIR\n");
@@ -410,7 +495,7 @@ int main(int argc, char **argv) {
   Suite s = {NULL, argv[1]};
   TilusRuntimeError err;
   s.rt = tilusRuntimeCreate(&err);
-  int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2);
+  int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -431,6 +516,11 @@ int main(int argc, char **argv) {
     testLoops(&s, target, 5, 2);
     testLoops(&s, target, 1, 4);
     testWorkspace(&s, target);
+    testPad(&s, target, 1000, 1024);
+    testPad(&s, target, 1, 512);
+    testPad(&s, target, 3 * 512 + 2, 4 * 512);
+    testCasts(&s, target, 1000);
+    testCasts(&s, target, 256);
     testMatmul(&s, target, 32, 16, 64);
     testMatmul(&s, target, 64, 64, 256);
   }

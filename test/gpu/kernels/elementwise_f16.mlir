@@ -22,8 +22,8 @@ func.func @elementwise_f16(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %y: !tilus.
   %gb = "tilus.view_global"(%b, %M, %N) : (!tilus.ptr<f16>, index, index) -> !gh
   %gy = "tilus.view_global"(%y, %M, %N) : (!tilus.ptr<f16>, index, index) -> !gh
   %gz = "tilus.view_global"(%z, %M, %N) : (!tilus.ptr<f32>, index, index) -> !gf
-  %ra = "tilus.load_global"(%ga, %row, %col) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!gh, index, index) -> !h
-  %rb = "tilus.load_global"(%gb, %row, %col) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!gh, index, index) -> !h
+  %ra = "tilus.load_global"(%ga, %row, %col) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!gh, index, index) -> !h
+  %rb = "tilus.load_global"(%gb, %row, %col) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!gh, index, index) -> !h
   %sum = "tilus.add"(%ra, %rb) : (!h, !h) -> !h
   %ry = "tilus.mul"(%sum, %s) : (!h, f16) -> !h
   %yf = "tilus.cast"(%ry) : (!h) -> !f

@@ -20,8 +20,8 @@ func.func @integer_ops(%a: !tilus.ptr<i32>, %d: !tilus.ptr<i32>, %q: !tilus.ptr<
   %gr = "tilus.view_global"(%r, %N) : (!tilus.ptr<i32>, index) -> !gi
   %gn = "tilus.view_global"(%neg, %N) : (!tilus.ptr<i32>, index) -> !gi
   %gu = "tilus.view_global"(%u, %N) : (!tilus.ptr<i32>, index) -> !gi
-  %ra = "tilus.load_global"(%ga, %off) {operandSegmentSizes = array<i32: 1, 1, 0>} : (!gi, index) -> !i
-  %rd = "tilus.load_global"(%gd, %off) {operandSegmentSizes = array<i32: 1, 1, 0>} : (!gi, index) -> !i
+  %ra = "tilus.load_global"(%ga, %off) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!gi, index) -> !i
+  %rd = "tilus.load_global"(%gd, %off) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!gi, index) -> !i
   %rq = "tilus.div"(%ra, %rd) : (!i, !i) -> !i
   %rr = "tilus.mod"(%ra, %rd) : (!i, !i) -> !i
   %rn = "tilus.neg"(%ra) : (!i) -> !i

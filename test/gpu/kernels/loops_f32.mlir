@@ -18,7 +18,7 @@ func.func @loops_f32(%src: !tilus.ptr<f32>, %dst: !tilus.ptr<f32>, %rows: i32, %
   %two = arith.constant 2.0 : f32
   %acc0 = "tilus.allocate_register"(%zero) : (f32) -> !r
   %sum = scf.for %i = %c0 to %R step %c1 iter_args(%a = %acc0) -> (!r) {
-    %x = "tilus.load_global"(%gs, %i, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!g, index, index) -> !r
+    %x = "tilus.load_global"(%gs, %i, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g, index, index) -> !r
     %s = "tilus.add"(%a, %x) : (!r, !r) -> !r
     scf.yield %s : !r
   }

@@ -18,10 +18,10 @@ func.func @workspace_f32(%src: !tilus.ptr<f32>, %dst: !tilus.ptr<f32>)
   %gs = "tilus.view_global"(%src, %c2048) : (!tilus.ptr<f32>, index) -> !g
   %gd = "tilus.view_global"(%dst, %c2048) : (!tilus.ptr<f32>, index) -> !g
   %ws = "tilus.allocate_global"() : () -> !w
-  %x = "tilus.load_global"(%gs, %off) {operandSegmentSizes = array<i32: 1, 1, 0>} : (!g, index) -> !a
+  %x = "tilus.load_global"(%gs, %off) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g, index) -> !a
   "tilus.store_global"(%x, %ws, %bi, %c0) : (!a, !w, index, index) -> ()
   "tilus.synchronize"() : () -> ()
-  %y = "tilus.load_global"(%ws, %bi, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!w, index, index) -> !b
+  %y = "tilus.load_global"(%ws, %bi, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!w, index, index) -> !b
   %z = "tilus.add"(%y, %one) : (!b, f32) -> !b
   "tilus.store_global"(%z, %gd, %off) : (!b, !g, index) -> ()
   return
