@@ -274,8 +274,24 @@ static MlirNamedAttribute alignmentAttr(TilusEmitter *e, const AccessPlan *p,
                                            elements * p->elementBytes));
 }
 
-// Loads local slots [i, i + n) as one access of n elements, or zeros where
-// masked: `inBounds` says whether the whole group is inside the tensor.
+// One unmasked access of n elements at `linear`.
+static MlirValue emitLoad(TilusEmitter *e, const AccessPlan *p,
+                          MlirValue linear, int64_t n) {
+  MlirValue ptr = elementPointer(e, p, linear);
+  MlirNamedAttribute align = alignmentAttr(e, p, n);
+  return tilusEmitValue(e, "llvm.load", 1, &ptr,
+                        tilusVectorOrScalarType(p->storage, n), 1, &align);
+}
+
+static void emitStore(TilusEmitter *e, const AccessPlan *p, MlirValue value,
+                      MlirValue linear, int64_t n) {
+  MlirValue operands[2] = {value, elementPointer(e, p, linear)};
+  MlirNamedAttribute align = alignmentAttr(e, p, n);
+  tilusEmitOp(e, "llvm.store", 2, operands, 0, NULL, 1, &align);
+}
+
+// Loads local slots [i, i + n) as one access of n elements, or the fill
+// value where masked: `inBounds` says whether the whole group is inside.
 static MlirValue emitMaskedLoad(TilusEmitter *e, const AccessPlan *p,
                                 MlirValue linear, MlirValue inBounds,
                                 int64_t n) {
@@ -283,9 +299,7 @@ static MlirValue emitMaskedLoad(TilusEmitter *e, const AccessPlan *p,
   MlirBlock thenBlock, elseBlock;
   MlirOperation ifOp = tilusEmitIf(e, inBounds, 1, &type, &thenBlock, &elseBlock);
   tilusEmitterSetToEnd(e, thenBlock);
-  MlirValue ptr = elementPointer(e, p, linear);
-  MlirNamedAttribute align = alignmentAttr(e, p, n);
-  MlirValue loaded = tilusEmitValue(e, "llvm.load", 1, &ptr, type, 1, &align);
+  MlirValue loaded = emitLoad(e, p, linear, n);
   tilusEmitYield(e, 1, &loaded);
   tilusEmitterSetToEnd(e, elseBlock);
   MlirValue fill = n == 1 ? p->fill
@@ -313,9 +327,7 @@ static MlirValue emitLoadGroup(TilusEmitter *e, const AccessPlan *p,
   MlirBlock thenBlock, elseBlock;
   MlirOperation ifOp = tilusEmitIf(e, whole, 1, &type, &thenBlock, &elseBlock);
   tilusEmitterSetToEnd(e, thenBlock);
-  MlirValue ptr = elementPointer(e, p, linear);
-  MlirNamedAttribute align = alignmentAttr(e, p, v);
-  MlirValue loaded = tilusEmitValue(e, "llvm.load", 1, &ptr, type, 1, &align);
+  MlirValue loaded = emitLoad(e, p, linear, v);
   tilusEmitYield(e, 1, &loaded);
   tilusEmitterSetToEnd(e, elseBlock);
   MlirValue partial = tilusEmitSplatConstant(e, type, 0);
@@ -335,10 +347,7 @@ static void emitMaskedStore(TilusEmitter *e, const AccessPlan *p,
   MlirBlock thenBlock;
   MlirOperation ifOp = tilusEmitIf(e, inBounds, 0, NULL, &thenBlock, NULL);
   tilusEmitterSetToEnd(e, thenBlock);
-  MlirValue ptr = elementPointer(e, p, linear);
-  MlirValue operands[2] = {value, ptr};
-  MlirNamedAttribute align = alignmentAttr(e, p, n);
-  tilusEmitOp(e, "llvm.store", 2, operands, 0, NULL, 1, &align);
+  emitStore(e, p, value, linear, n);
   tilusEmitYield(e, 0, NULL);
   tilusEmitterSetAfter(e, ifOp);
 }
@@ -360,10 +369,7 @@ static void emitStoreGroup(TilusEmitter *e, const AccessPlan *p, int64_t i,
   MlirBlock thenBlock, elseBlock;
   MlirOperation ifOp = tilusEmitIf(e, whole, 0, NULL, &thenBlock, &elseBlock);
   tilusEmitterSetToEnd(e, thenBlock);
-  MlirValue ptr = elementPointer(e, p, linear);
-  MlirValue operands[2] = {part, ptr};
-  MlirNamedAttribute align = alignmentAttr(e, p, v);
-  tilusEmitOp(e, "llvm.store", 2, operands, 0, NULL, 1, &align);
+  emitStore(e, p, part, linear, v);
   tilusEmitYield(e, 0, NULL);
   tilusEmitterSetToEnd(e, elseBlock);
   for (int64_t k = 0; k < v; ++k) {
