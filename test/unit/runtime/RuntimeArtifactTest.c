@@ -1,0 +1,249 @@
+//===- RuntimeArtifactTest.c - Parsing artifacts: valid, cubin, malformed, files ---===//
+
+#include "RuntimeTestSupport.h"
+
+void testParseSample(void) {
+  TilusRuntimeError err;
+  TilusArtifact *a = parse(sampleArtifact, &err);
+  CHECK(a != NULL);
+  if (!a) {
+    fprintf(stderr, "  %s\n", err.message);
+    return;
+  }
+  CHECK(!strcmp(tilusArtifactGetTarget(a), "sm_90a"));
+  CHECK(tilusArtifactGetImageKind(a) == TilusImagePTX);
+  size_t size = 0;
+  const char *ptx = tilusArtifactGetImage(a, &size);
+  CHECK(!strncmp(ptx, samplePtxStart, strlen(samplePtxStart)));
+  CHECK(size == strlen(ptx));
+  CHECK(ptx[size - 1] == '\n');
+  CHECK(!strcmp(ptx + size - 33, ".visible .entry other() { ret; }\n"));
+
+  CHECK(tilusArtifactGetNumKernels(a) == 2);
+  CHECK(tilusArtifactFindKernel(a, "matmul") == 0);
+  CHECK(tilusArtifactFindKernel(a, "other") == 1);
+  CHECK(tilusArtifactFindKernel(a, "nope") == -1);
+  CHECK(!strcmp(tilusKernelGetName(a, 0), "matmul"));
+
+  uint32_t block[3];
+  tilusKernelGetBlock(a, 0, block);
+  CHECK(block[0] == 128 && block[1] == 1 && block[2] == 1);
+  tilusKernelGetBlock(a, 1, block);
+  CHECK(block[0] == 32 && block[1] == 4 && block[2] == 1);
+  CHECK(tilusKernelGetNumGridDims(a, 0) == 2);
+  CHECK(!strcmp(tilusKernelGetGridExpr(a, 0, 0), "s3 ceildiv 16"));
+  CHECK(!strcmp(tilusKernelGetGridExpr(a, 0, 1), "s4 floordiv 8"));
+  CHECK(tilusKernelGetGridExpr(a, 0, 2) == NULL);
+  CHECK(tilusKernelGetNumGridDims(a, 1) == 1);
+  CHECK(tilusKernelGetSharedBytes(a, 0) == 0);
+  CHECK(tilusKernelGetSharedBytes(a, 1) == 65536);
+  CHECK(tilusKernelGetWorkspaceBytes(a, 0) == 0);
+  CHECK(tilusKernelGetWorkspaceBytes(a, 1) == 1024);
+
+  CHECK(tilusKernelGetNumParams(a, 0) == 6);
+  TilusParamInfo p = tilusKernelGetParam(a, 0, 1);
+  CHECK(p.kind == TilusParamPointer && p.byteSize == 8);
+  CHECK(!strcmp(p.typeName, "ptr") && !strcmp(p.elementType, "ui8"));
+  p = tilusKernelGetParam(a, 0, 5);
+  CHECK(p.kind == TilusParamInteger && p.bitWidth == 32 && p.byteSize == 4);
+  CHECK(p.signedness == TilusSignless && !strcmp(p.elementType, ""));
+
+  CHECK(tilusKernelGetNumParams(a, 1) == 8);
+  static const struct {
+    TilusParamKind kind;
+    int bits, bytes;
+    TilusSignedness signedness;
+    const char *name;
+  } expected[] = {
+      {TilusParamFloat, 16, 2, TilusSignless, "f16"},
+      {TilusParamFloat, 16, 2, TilusSignless, "bf16"},
+      {TilusParamInteger, 8, 1, TilusSigned, "si8"},
+      {TilusParamInteger, 16, 2, TilusUnsigned, "ui16"},
+      {TilusParamInteger, 1, 1, TilusSignless, "i1"},
+      {TilusParamInteger, 64, 8, TilusSignless, "index"},
+      {TilusParamFloat, 32, 4, TilusSignless, "f32"},
+      {TilusParamFloat, 64, 8, TilusSignless, "f64"},
+  };
+  for (int i = 0; i < 8; i++) {
+    p = tilusKernelGetParam(a, 1, i);
+    CHECK(p.kind == expected[i].kind && p.bitWidth == expected[i].bits &&
+          p.byteSize == expected[i].bytes &&
+          !strcmp(p.typeName, expected[i].name));
+    if (p.kind == TilusParamInteger)
+      CHECK(p.signedness == expected[i].signedness);
+  }
+  // Out-of-range accessors answer "nothing" instead of crashing.
+  CHECK(tilusKernelGetName(a, 2) == NULL);
+  CHECK(tilusKernelGetParam(a, 0, 6).typeName == NULL);
+  tilusArtifactDestroy(a);
+  tilusArtifactDestroy(NULL);
+}
+
+void testParseCubin(void) {
+  // A cubin section is binary: NUL bytes and all, up to the given length.
+  static const char text[] = "tilus-artifact 1\n"
+                             "target sm_90\n"
+                             "kernel k\n"
+                             "block 64 1 1\n"
+                             "grid 1\n"
+                             "end\n"
+                             "cubin:\n"
+                             "\x7f"
+                             "ELF\0\0\x01\x02";
+  TilusRuntimeError err;
+  TilusArtifact *a = tilusArtifactParse(text, sizeof(text) - 1, &err);
+  CHECK(a != NULL);
+  if (!a)
+    return;
+  size_t size = 0;
+  const unsigned char *image = tilusArtifactGetImage(a, &size);
+  CHECK(tilusArtifactGetImageKind(a) == TilusImageCubin);
+  CHECK(size == 8 && image[0] == 0x7f && image[4] == 0 && image[7] == 2);
+  CHECK(tilusKernelGetNumParams(a, 0) == 0);
+  tilusArtifactDestroy(a);
+}
+
+// A header prefix and a kernel body, to build malformed artifacts compactly.
+void testParseErrors(void) {
+  static const struct {
+    const char *text;
+    const char *message;
+  } cases[] = {
+      {"", "not a Tilus artifact: the input is empty"},
+      {"# only a comment\n", "not a Tilus artifact: the input is empty"},
+      {"hello\n", "line 1: not a Tilus artifact: the first line must be "
+                  "'tilus-artifact 1'"},
+      {"tilus-artifact 2\n",
+       "line 1: unsupported artifact version 2 (this runtime reads version "
+       "1)"},
+      {"tilus-artifact 1\ntarget sm_75\n",
+       "line 2: unknown target 'sm_75' (expected sm_80, sm_89, sm_90 or "
+       "sm_90a)"},
+      {HEAD "target sm_90\n", "line 3: duplicate 'target' line"},
+      {"tilus-artifact 1\nkernel k\nblock 1 1 1\ngrid 1\nend\n" PTX_K,
+       "line 6: the artifact has no 'target' line"},
+      {HEAD "ptx:\n.version 8.0\n", "line 3: the artifact declares no kernel"},
+      {HEAD "kernel k\nblock 1 1 1\ngrid 1\nend\n",
+       "line 6: missing the 'ptx:' line that starts the module image"},
+      {HEAD "kernel k\nblock 1 1 1\ngrid 1\n" PTX_K,
+       "line 6: kernel 'k' is missing its 'end' line"},
+      {HEAD "kernel k\nblock 1 1 1\ngrid 1\n",
+       "line 5: kernel 'k' is missing its 'end' line"},
+      {HEAD "kernel k\ngrid 1\nend\n" PTX_K,
+       "line 5: kernel 'k' has no 'block' line"},
+      {HEAD "kernel k\nblock 1 1 1\nend\n" PTX_K,
+       "line 5: kernel 'k' has no 'grid' line"},
+      {HEAD "kernel k\nblock 2048 1 1\n",
+       "line 4: block 2048 x 1 x 1 is not a valid block (x, y in 1..1024, z "
+       "in 1..64, at most 1024 threads)"},
+      {HEAD "kernel k\nblock 64 32 1\n",
+       "line 4: block 64 x 32 x 1 is not a valid block (x, y in 1..1024, z in "
+       "1..64, at most 1024 threads)"},
+      {HEAD "kernel k\nblock 0 1 1\n",
+       "line 4: block 0 x 1 x 1 is not a valid block (x, y in 1..1024, z in "
+       "1..64, at most 1024 threads)"},
+      {HEAD "kernel k\nblock 32 1\n",
+       "line 4: expected 'block <x> <y> <z>' with three numbers"},
+      {HEAD "kernel k\nblock 32 1 1\nblock 32 1 1\n",
+       "line 5: duplicate 'block' line in kernel 'k'"},
+      {HEAD "kernel k\nshared -1\n",
+       "line 4: expected 'shared <bytes>' with a number below 2^32"},
+      {HEAD "kernel k\nworkspace 12kb\n",
+       "line 4: expected 'workspace <bytes>' with a number below 2^63"},
+      {HEAD "kernel k\nparam i4\n",
+       "line 4: unknown parameter type 'i4' (expected ptr, i1, i8, i16, i32, "
+       "i64, si*, ui*, index, f16, bf16, f32 or f64)"},
+      {HEAD "kernel k\nparam ptr\n",
+       "line 4: expected 'param ptr <element type>'"},
+      {HEAD "kernel k\nparam i32 i32\n",
+       "line 4: expected 'param <type>' or 'param ptr <element type>'"},
+      {HEAD "kernel k\nthreads 4\n",
+       "line 4: unknown line 'threads' in kernel 'k' (expected block, grid, "
+       "shared, workspace, param or end)"},
+      {HEAD "block 1 1 1\n", "line 3: 'block' outside a kernel block"},
+      {HEAD "frobnicate\n",
+       "line 3: unknown line 'frobnicate' (expected target, kernel, ptx: or "
+       "cubin:)"},
+      {HEAD "kernel k\nblock 1 1 1\ngrid 1\nend\nkernel k\n",
+       "line 7: duplicate kernel 'k'"},
+      {HEAD "kernel\n", "line 3: expected 'kernel <name>'"},
+      {HEAD "kernel k\ngrid s0 +\n",
+       "line 4: grid expression 1 ('s0 +'): expected an operand, found the "
+       "end at column 5"},
+      {HEAD "kernel k\ngrid 1 ; (2\n",
+       "line 4: grid expression 2 ('(2'): expected ')' at column 3"},
+      {HEAD "kernel k\ngrid d0\n",
+       "line 4: grid expression 1 ('d0'): unknown identifier 'd0' (only "
+       "symbols s0, s1, ... may appear) at column 1"},
+      {HEAD "kernel k\ngrid 1 ; 1 ; 1 ; 1\n",
+       "line 4: a grid has at most 3 expressions"},
+      {HEAD "kernel k\ngrid 1 ;\n",
+       "line 4: grid expression 2 (''): empty expression at column 1"},
+      {HEAD "kernel k\nblock 1 1 1\ngrid s1\nparam i32\nend\n",
+       "line 7: the grid of kernel 'k' uses s1 but the kernel has 1 "
+       "parameters"},
+      {HEAD "kernel k\nblock 1 1 1\ngrid s0 + s1\nparam ptr f32\nparam "
+            "i32\nend\n",
+       "line 8: the grid of kernel 'k' uses s0, but parameter 0 has type "
+       "'ptr' (grid symbols must be integer parameters)"},
+      {HEAD "kernel k\nblock 1 1 1\ngrid s0\nparam f32\nend\n",
+       "line 7: the grid of kernel 'k' uses s0, but parameter 0 has type "
+       "'f32' (grid symbols must be integer parameters)"},
+      {HEAD "kernel k\nblock 1 1 1\ngrid 1\nend\nptx:\n \n\t\n",
+       "line 7: the PTX after 'ptx:' is empty"},
+      {HEAD "kernel k\nblock 1 1 1\ngrid 1\nend\nptx: now\n",
+       "line 7: nothing may follow 'ptx:' on its line"},
+      {HEAD "kernel k\nblock 1 1 1\ngrid 1\nend\nptx:\n.entry kk() {}\n",
+       "line 7: kernel 'k' has no '.entry k' in the PTX"},
+      {HEAD "kernel k\nblock 1 1 1\ngrid 1\nend\ncubin:\nPTX?\n",
+       "line 7: the bytes after 'cubin:' are not an ELF file"},
+      {HEAD "kernel k\nblock 1 1 1\ngrid 1\nend x\n",
+       "line 6: 'end' takes no operands"},
+  };
+  int n = (int)(sizeof(cases) / sizeof(cases[0]));
+  for (int i = 0; i < n; i++) {
+    TilusRuntimeError err;
+    memset(&err, 0, sizeof(err));
+    TilusArtifact *a = parse(cases[i].text, &err);
+    CHECK(a == NULL);
+    tilusArtifactDestroy(a);
+    CHECK_ERROR(err, TilusStatusParseError, cases[i].message);
+  }
+  // A NULL error pointer is allowed everywhere.
+  CHECK(parse("garbage", NULL) == NULL);
+}
+
+void testLoadFile(void) {
+  TilusRuntimeError err;
+  CHECK(tilusArtifactLoadFile("/nonexistent/dir/k.tilus", &err) == NULL);
+  CHECK_ERROR(err, TilusStatusIOError,
+              "cannot open '/nonexistent/dir/k.tilus': No such file or "
+              "directory");
+
+  char path[] = "/tmp/tilus-runtime-test-XXXXXX";
+  FILE *f = NULL;
+  int fd = mkstemp(path);
+  if (fd >= 0)
+    f = fdopen(fd, "w");
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  fputs(sampleArtifact, f);
+  fclose(f);
+  TilusArtifact *a = tilusArtifactLoadFile(path, &err);
+  CHECK(a && tilusArtifactGetNumKernels(a) == 2);
+  tilusArtifactDestroy(a);
+
+  // Parse errors from files name the file first.
+  f = fopen(path, "w");
+  fputs("tilus-artifact 1\ntarget sm_80\nkernel k\nblock 0 0 0\n", f);
+  fclose(f);
+  CHECK(tilusArtifactLoadFile(path, &err) == NULL);
+  char expected[512];
+  snprintf(expected, sizeof(expected),
+           "%s: line 4: block 0 x 0 x 0 is not a valid block (x, y in "
+           "1..1024, z in 1..64, at most 1024 threads)",
+           path);
+  CHECK_ERROR(err, TilusStatusParseError, expected);
+  remove(path);
+}

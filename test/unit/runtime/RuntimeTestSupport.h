@@ -1,0 +1,93 @@
+//===- RuntimeTestSupport.h - Shared pieces of the runtime tests -*- C -*-===//
+//
+// Check macros and counters, the sample artifact, and the test groups (one
+// file each) of the runtime's CPU tests.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILUS_TEST_RUNTIMETESTSUPPORT_H
+#define TILUS_TEST_RUNTIMETESTSUPPORT_H
+
+// mkstemp and fdopen.
+#define _POSIX_C_SOURCE 200809L
+
+#include "tilus-c/Runtime.h"
+
+// The private driver table, to plug in the fake driver below. Included by
+// relative path so that the test builds with nothing but -Iinclude.
+#include "../../../runtime/DriverApi.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+extern int numPassed, numFailed;
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (cond) {                                                                \
+      numPassed++;                                                             \
+    } else {                                                                   \
+      numFailed++;                                                             \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+    }                                                                          \
+  } while (0)
+
+// Checks that `err` holds `code` and a message equal to `message`.
+#define CHECK_ERROR(err, expectedCode, expected)                               \
+  do {                                                                         \
+    CHECK((err).code == (expectedCode));                                       \
+    if (strcmp((err).message, (expected)) != 0) {                              \
+      numFailed++;                                                             \
+      fprintf(stderr, "%s:%d: message\n  got:      %s\n  expected: %s\n",      \
+              __FILE__, __LINE__, (err).message, (expected));                  \
+    } else {                                                                   \
+      numPassed++;                                                             \
+    }                                                                          \
+  } while (0)
+
+// Checks that `err`'s message contains `part`.
+#define CHECK_CONTAINS(err, part)                                              \
+  do {                                                                         \
+    if (!strstr((err).message, (part))) {                                      \
+      numFailed++;                                                             \
+      fprintf(stderr, "%s:%d: message\n  got:      %s\n  lacks:    %s\n",      \
+              __FILE__, __LINE__, (err).message, (part));                      \
+    } else {                                                                   \
+      numPassed++;                                                             \
+    }                                                                          \
+  } while (0)
+
+
+TilusArtifact *parse(const char *text, TilusRuntimeError *err);
+
+// A valid artifact with several kernels, and how its PTX starts.
+extern const char *const sampleArtifact;
+extern const char *const samplePtxStart;
+
+#define HEAD "tilus-artifact 1\ntarget sm_80\n"
+#define PTX_K "ptx:\n.visible .entry k() {}\n"
+
+// The six arguments of the sample's matmul kernel for sizes m, n, k.
+void matmulArgs(TilusArg args[6], int64_t m, int64_t n, int64_t k);
+
+void testParseSample(void);
+void testParseCubin(void);
+void testParseErrors(void);
+void testLoadFile(void);
+void testGridValues(void);
+void testGridErrors(void);
+void testHalfConversion(void);
+void testHalfConversionExhaustive(int expBits, int mantBits,
+                                  uint16_t (*convert)(double));
+void testCheckLaunch(void);
+void testNoDriver(void);
+void testFakeCreate(void);
+void testFakeLaunch(void);
+void testFakeWorkspaceGrowth(void);
+void testFakeModuleErrors(void);
+
+#endif // TILUS_TEST_RUNTIMETESTSUPPORT_H
