@@ -10,6 +10,9 @@
 MlirType tilusStorageElementType(MlirContext ctx, MlirType elementType) {
   if (mlirTypeIsAInteger(elementType))
     return mlirIntegerTypeGet(ctx, mlirIntegerTypeGetWidth(elementType));
+  if (tilusTypeIsAFloat(elementType))
+    return mlirIntegerTypeGet(
+        ctx, (unsigned)tilusElementTypeGetBitWidth(elementType));
   return elementType;
 }
 

@@ -35,7 +35,8 @@ MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
                                           MlirOperation kernel);
 
 // The type a Tilus element type is computed in: integers become signless
-// (arith's rule; signedness stays with the Tilus type), others are kept.
+// (arith's rule; signedness stays with the Tilus type), !tilus.float<e, m>
+// an integer of its width, others are kept.
 MlirType tilusStorageElementType(MlirContext ctx, MlirType elementType);
 // Whether a Tilus integer element type is unsigned (uiN).
 bool tilusElementIsUnsigned(MlirType elementType);
@@ -43,6 +44,13 @@ bool tilusElementIsUnsigned(MlirType elementType);
 // Rebuilds every scf.for/if/while under `root` that carries register
 // tensors with the lowered types (ControlFlow.c).
 void tilusConvertControlFlowTypes(MlirOperation root);
+
+// Casts of !tilus.float<e, m> vectors (stored as integers of their width)
+// to and from vector<n x f32> (FloatCast.c).
+MlirValue tilusEmitFloatDecode(TilusEmitter *e, MlirType format,
+                               MlirValue value);
+MlirValue tilusEmitFloatEncode(TilusEmitter *e, MlirType format,
+                               MlirValue value);
 
 // vector<m x T> for a register tensor (T its storage element type).
 MlirType tilusRegisterStorageType(MlirContext ctx, const TilusTensorType *t);

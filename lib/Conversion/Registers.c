@@ -24,10 +24,9 @@ static bool decodeResult(MlirOperation op, TilusTensorType *t) {
 }
 
 // Integers of any width live in registers as LLVM integers of that width
-// (vector<4 x i6>); !tilus.float formats need the casts of a later issue.
+// (vector<4 x i6>), and so do !tilus.float formats (FloatCast.c converts).
 static bool isLowerable(MlirType elementType) {
-  return tilusElementTypeGetBitWidth(elementType) != 0 &&
-         !tilusTypeIsAFloat(elementType);
+  return tilusElementTypeGetBitWidth(elementType) != 0;
 }
 
 static MlirLogicalResult lowerAllocateRegister(MlirOperation op,
@@ -35,10 +34,10 @@ static MlirLogicalResult lowerAllocateRegister(MlirOperation op,
   TilusTensorType t;
   if (!decodeResult(op, &t))
     return mlirLogicalResultFailure();
-  if (!isLowerable(t.elementType)) {
+  if (tilusTypeIsAFloat(t.elementType) && mlirOperationGetNumOperands(op)) {
     tilusTensorTypeRelease(&t);
-    return tilusLoweringError(op, "register tensors of !tilus.float element "
-                                  "types are not lowered yet");
+    return tilusLoweringError(op, "an init value of a !tilus.float tensor is "
+                                  "not lowered yet; cast an f32 tensor instead");
   }
   TilusEmitter e = tilusEmitterCreate(rewriter, op);
   MlirType vectorType = tilusRegisterStorageType(e.ctx, &t);
@@ -81,6 +80,11 @@ static MlirLogicalResult lowerBinary(MlirOperation op,
   TilusTensorType t;
   if (!decodeResult(op, &t))
     return mlirLogicalResultFailure();
+  if (tilusTypeIsAFloat(t.elementType)) {
+    tilusTensorTypeRelease(&t);
+    return tilusLoweringError(op, "arithmetic on !tilus.float tensors is not "
+                                  "lowered yet; cast them to f16 or f32 first");
+  }
   TilusEmitter e = tilusEmitterCreate(rewriter, op);
   if (!rhsIsTensor) {
     // A scalar operand is splat across the thread's elements; an unsigned
@@ -139,6 +143,26 @@ static const char *castOp(MlirType from, MlirType to) {
   return tilusElementIsUnsigned(to) ? "arith.fptoui" : "arith.fptosi";
 }
 
+// Converts a standard-typed vector `x` (Tilus element type `from`) to
+// `toType`, a vector of the standard Tilus element type `to`.
+static MlirValue convertStandard(TilusEmitter *e, MlirValue x, MlirType from,
+                                 MlirType to, MlirType toType) {
+  const char *name = castOp(from, to);
+  if (!name)
+    return x;
+  if (!strcmp(name, "arith.truncf_via_f32")) {
+    // f16 <-> bf16: through f32, which holds both exactly.
+    int64_t m = mlirShapedTypeGetDimSize(toType, 0);
+    MlirType f32 = mlirVectorTypeGet(1, &m, mlirF32TypeGet(e->ctx));
+    x = tilusEmitValue(e, "arith.extf", 1, &x, f32, 0, NULL);
+    return tilusEmitValue(e, "arith.truncf", 1, &x, toType, 0, NULL);
+  }
+  return tilusEmitValue(e, name, 1, &x, toType, 0, NULL);
+}
+
+// Casts that involve a !tilus.float go through f32: the format's values are
+// exact in f32, and encoding rounds once (to nearest even) from f32. (A cast
+// from f64 or from integers wider than 24 bits rounds to f32 first.)
 static MlirLogicalResult lowerCast(MlirOperation op, MlirRewriterBase rewriter) {
   MlirValue x = tilusLoweredRegister(mlirOperationGetOperand(op, 0));
   if (mlirValueIsNull(x))
@@ -151,25 +175,24 @@ static MlirLogicalResult lowerCast(MlirOperation op, MlirRewriterBase rewriter) 
     tilusTensorTypeRelease(&from);
     return mlirLogicalResultFailure();
   }
-  bool supported = isLowerable(from.elementType) &&
-                   isLowerable(to.elementType);
   TilusEmitter e = tilusEmitterCreate(rewriter, op);
   MlirType resultType = tilusRegisterStorageType(e.ctx, &to);
-  const char *name = castOp(from.elementType, to.elementType);
+  MlirType fromElement = from.elementType, toElement = to.elementType;
   tilusTensorTypeRelease(&from);
   tilusTensorTypeRelease(&to);
-  if (!supported)
-    return tilusLoweringError(op, "casts of !tilus.float element types are "
-                                  "not lowered yet");
-  MlirValue result = x;
-  if (name && !strcmp(name, "arith.truncf_via_f32")) {
-    // f16 <-> bf16: through f32, which holds both exactly.
+  MlirValue result;
+  if (!tilusTypeIsAFloat(fromElement) && !tilusTypeIsAFloat(toElement)) {
+    result = convertStandard(&e, x, fromElement, toElement, resultType);
+  } else {
     int64_t m = mlirShapedTypeGetDimSize(resultType, 0);
-    MlirType f32 = mlirVectorTypeGet(1, &m, mlirF32TypeGet(e.ctx));
-    result = tilusEmitValue(&e, "arith.extf", 1, &result, f32, 0, NULL);
-    result = tilusEmitValue(&e, "arith.truncf", 1, &result, resultType, 0, NULL);
-  } else if (name) {
-    result = tilusEmitValue(&e, name, 1, &result, resultType, 0, NULL);
+    MlirType f32Element = mlirF32TypeGet(e.ctx);
+    MlirType f32 = mlirVectorTypeGet(1, &m, f32Element);
+    MlirValue wide = tilusTypeIsAFloat(fromElement)
+                         ? tilusEmitFloatDecode(&e, fromElement, x)
+                         : convertStandard(&e, x, fromElement, f32Element, f32);
+    result = tilusTypeIsAFloat(toElement)
+                 ? tilusEmitFloatEncode(&e, toElement, wide)
+                 : convertStandard(&e, wide, f32Element, toElement, resultType);
   }
   tilusReplaceWithLowered(rewriter, &e, op, result);
   return mlirLogicalResultSuccess();

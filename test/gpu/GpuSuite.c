@@ -14,9 +14,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilus-c/FloatFormat.h"
 #include "tilus-c/Layout.h"
 #include "tilus-c/Runtime.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -487,15 +489,153 @@ static void testCasts(Suite *s, const char *target, int64_t n) {
   tilusArtifactDestroy(artifact);
 }
 
+// Element g of a compact stream of `bits`-bit values: bits [g*bits, ...).
+static uint32_t unpackBits(const uint8_t *bytes, int64_t g, int bits) {
+  uint32_t value = 0;
+  for (int k = 0; k < bits; ++k) {
+    int64_t bit = g * bits + k;
+    value |= (uint32_t)((bytes[bit / 8] >> (bit % 8)) & 1) << k;
+  }
+  return value;
+}
+
+static void packBits(uint8_t *bytes, int64_t g, int bits, uint32_t value) {
+  for (int k = 0; k < bits; ++k) {
+    int64_t bit = g * bits + k;
+    bytes[bit / 8] = (uint8_t)((bytes[bit / 8] & ~(1u << (bit % 8))) |
+                               ((value >> k) & 1) << (bit % 8));
+  }
+}
+
+static bool sameFloat(float a, float b) {
+  return (isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof(float));
+}
+
+// !tilus.float<e, m> in registers: View from packed bytes and Cast to f32
+// over every encoding (decode), and Cast from f32 to the format then View
+// as bytes (encode) over every value of the format, the midpoints between
+// neighbours (ties), values just beside them, values past the largest, and
+// zeros, infinities and NaN, all with both signs. Compared bit for bit with
+// lib/Types/FloatFormat.c (NaN compared as NaN).
+static void testFloatFormat(Suite *s, const char *target, int e, int m) {
+  char name[32], path[1024];
+  snprintf(name, sizeof(name), "float_e%dm%d", e, m);
+  snprintf(path, sizeof(path), "%s/%s.%s.tilus", s->dir, name, target);
+  TilusRuntimeError err;
+  TilusArtifact *artifact = tilusArtifactLoadFile(path, &err);
+  if (!artifact) {
+    report(name, target, e, m, false, "no artifact");
+    return;
+  }
+  TilusFloatFormat f = {e, m};
+  int bits = 1 + e + m, encodings = 1 << bits;
+  int perThread = 1;
+  while ((perThread * bits) % 8)
+    perThread *= 2;
+  int64_t perBlock = 32 * perThread;
+
+  // Decode: every encoding, padded to whole blocks.
+  int64_t n = (encodings + perBlock - 1) / perBlock * perBlock;
+  int64_t nbytes = n * bits / 8;
+  uint8_t *packed = calloc((size_t)nbytes, 1);
+  float *decoded = malloc((size_t)n * 4);
+  for (int64_t g = 0; g < n; ++g)
+    packBits(packed, g, bits, (uint32_t)(g % encodings));
+  TilusDevicePtr dIn = upload(s, packed, (size_t)nbytes),
+                 dOut = upload(s, NULL, (size_t)n * 4);
+  TilusArg decodeArgs[] = {tilusArgPointer(dIn), tilusArgPointer(dOut),
+                           tilusArgInteger(nbytes), tilusArgInteger(n)};
+  bool ok = dIn && dOut && launch(s, artifact, "decode", decodeArgs, 4);
+  bool guard = ok && download(s, decoded, dOut, (size_t)n * 4);
+  ok = guard;
+  for (int64_t g = 0; ok && g < n; ++g) {
+    float want = (float)tilusFloatFormatDecode(f, (uint32_t)(g % encodings));
+    if (!sameFloat(decoded[g], want)) {
+      fprintf(stderr, "  decode of 0x%x: %g (want %g)\n", (unsigned)(g % encodings),
+              decoded[g], want);
+      ok = false;
+    }
+  }
+  TilusRuntimeError ignored;
+  tilusRuntimeFree(s->rt, dIn, &ignored);
+  tilusRuntimeFree(s->rt, dOut, &ignored);
+
+  // Encode: the interesting f32 values.
+  // At most 6 values per encoding and 4 more, both signs, padded to a block.
+  int64_t capacity = 2 * (6 * encodings + 4) + perBlock;
+  float *values = malloc((size_t)capacity * 4);
+  int64_t count = 0;
+  for (int code = 0; code < encodings / 2; ++code) {
+    double v = tilusFloatFormatDecode(f, (uint32_t)code);
+    double next = tilusFloatFormatDecode(f, (uint32_t)code + 1);
+    if (isnan(v) || isinf(v))
+      continue;
+    float candidates[] = {(float)v, nextafterf((float)v, INFINITY),
+                          nextafterf((float)v, -INFINITY)};
+    for (int c = 0; c < 3; ++c)
+      values[count++] = candidates[c];
+    if (!isnan(next) && !isinf(next) && code + 1 < encodings / 2) {
+      float mid = (float)((v + next) / 2); // exact: few mantissa bits
+      values[count++] = mid;
+      values[count++] = nextafterf(mid, INFINITY);
+      values[count++] = nextafterf(mid, -INFINITY);
+    } else {
+      values[count++] = (float)(v * 1.5);
+      values[count++] = (float)(v * 2);
+      values[count++] = (float)(v * 1e6);
+    }
+  }
+  values[count++] = INFINITY;
+  values[count++] = NAN;
+  values[count++] = 1e-30f;
+  values[count++] = 1e-45f; // an f32 subnormal
+  int64_t half = count;
+  for (int64_t k = 0; k < half; ++k)
+    values[count++] = -values[k];
+  int64_t m2 = (count + perBlock - 1) / perBlock * perBlock;
+  for (int64_t k = count; k < m2; ++k)
+    values[k] = 0;
+  int64_t outBytes = m2 * bits / 8;
+  uint8_t *encoded = malloc((size_t)outBytes);
+  TilusDevicePtr dValues = upload(s, values, (size_t)m2 * 4),
+                 dEncoded = upload(s, NULL, (size_t)outBytes);
+  TilusArg encodeArgs[] = {tilusArgPointer(dValues), tilusArgPointer(dEncoded),
+                           tilusArgInteger(m2), tilusArgInteger(outBytes)};
+  bool encodeOk = dValues && dEncoded &&
+                  launch(s, artifact, "encode", encodeArgs, 4) &&
+                  download(s, encoded, dEncoded, (size_t)outBytes);
+  guard = guard && encodeOk;
+  for (int64_t k = 0; encodeOk && k < m2; ++k) {
+    uint32_t got = unpackBits(encoded, k, bits);
+    uint32_t want = tilusFloatFormatEncode(f, values[k]);
+    if (got != want) {
+      fprintf(stderr, "  encode of %.9g: 0x%x (want 0x%x)\n", values[k], got,
+              want);
+      encodeOk = false;
+    }
+  }
+  ok = ok && encodeOk;
+  report(name, target, e, m, ok,
+         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  tilusRuntimeFree(s->rt, dValues, &ignored);
+  tilusRuntimeFree(s->rt, dEncoded, &ignored);
+  free(packed), free(decoded), free(values), free(encoded);
+  tilusArtifactDestroy(artifact);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: tilus-gpu-suite ARTIFACT_DIR\n");
     return 2;
   }
+  setvbuf(stdout, NULL, _IOLBF, 0); // keep every line if a test crashes
   Suite s = {NULL, argv[1]};
   TilusRuntimeError err;
   s.rt = tilusRuntimeCreate(&err);
-  int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2);
+  static const int formats[][2] = {{4, 3}, {5, 2}, {3, 4}, {3, 3}, {2, 4}, {3, 2},
+                                   {2, 3}, {2, 2}, {1, 3}, {2, 1}, {1, 2}, {1, 1}};
+  int numFormats = (int)(sizeof(formats) / sizeof(formats[0]));
+  int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -521,6 +661,8 @@ int main(int argc, char **argv) {
     testPad(&s, target, 3 * 512 + 2, 4 * 512);
     testCasts(&s, target, 1000);
     testCasts(&s, target, 256);
+    for (int k = 0; k < numFormats; ++k)
+      testFloatFormat(&s, target, formats[k][0], formats[k][1]);
     testMatmul(&s, target, 32, 16, 64);
     testMatmul(&s, target, 64, 64, 256);
   }

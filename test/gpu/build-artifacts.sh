@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# build-artifacts.sh SRC_ROOT OUT_DIR: compiles every kernel the GPU suite
+# runs (test/gpu/kernels, examples/, and the generated float-format kernels)
+# with the tilus-opt on PATH into OUT_DIR/<name>.<target>.tilus, for sm_80
+# and sm_90a.
+set -euo pipefail
+root=$1
+out=$2
+mkdir -p "$out/generated"
+bash "$root/test/gpu/float-kernels.sh" "$out/generated"
+for kernel in "$root"/test/gpu/kernels/*.mlir "$root"/examples/*.mlir "$out"/generated/*.mlir; do
+  name=$(basename "$kernel" .mlir)
+  for target in sm_80 sm_90a; do
+    tilus-opt "$kernel" --lower-to-nvvm --emit-artifact --target=$target \
+      -o "$out/$name.$target.tilus"
+  done
+done
+echo "built $(ls "$out"/*.tilus | wc -l) artifacts in $out"
