@@ -1,9 +1,11 @@
 // The paper's Figure 2: C[M, N] = A[M, K] x B[K, N] with A in f16 and B in
 // int6, one 16x8 tile of C per thread block of 32 threads, no shared memory.
 //
-// B is pre-transformed on the host ("Change Layout", Figure 8) from
-// i6[K, N] to u8[K / 16, N / 8, 96]: each 16x8 tile of B is 96 bytes, laid out
-// so that thread t reads its 3 bytes (= 4 x int6) from bytes 3t .. 3t+2.
+// B is pre-transformed on the host ("Change Layout", Figure 8;
+// tilusWeightPack in include/tilus-c/WeightPack.h) from i6[K, N] to
+// u8[K / 16, N / 8, 96]: each 16x8 tile of B is 96 bytes, laid out as
+// local(3).spatial(32), so thread t's 3 bytes (= 4 x int6) are bytes t,
+// 32 + t and 64 + t of the tile, and each load is coalesced.
 //
 // Arguments: %a, %b, %c, M, N, K. The grid is (M / 16, N / 8): symbol s_k of
 // the grid map is kernel argument k.
@@ -41,9 +43,9 @@ module {
           -> !tilus.register<f16, array<i64: 16, 16>, #tilus.layout<"column_local(2,2).spatial(8,4).local(1,2)">>
       %rbt = "tilus.load_global"(%gb, %kk, %bj, %c0) {operandSegmentSizes = array<i32: 1, 3, 0, 0>}
           : (!tilus.global<ui8, array<i64: -1, -1, 96>, #tilus.row_major>, index, index, index)
-          -> !tilus.register<ui8, array<i64: 96>, #tilus.layout<"spatial(32).local(3)">>
+          -> !tilus.register<ui8, array<i64: 96>, #tilus.layout<"local(3).spatial(32)">>
       %rb6 = "tilus.view"(%rbt) {operandSegmentSizes = array<i32: 1, 0>}
-          : (!tilus.register<ui8, array<i64: 96>, #tilus.layout<"spatial(32).local(3)">>)
+          : (!tilus.register<ui8, array<i64: 96>, #tilus.layout<"local(3).spatial(32)">>)
           -> !tilus.register<i6, array<i64: 16, 8>, #tilus.layout<"local(2,1).column_spatial(4,8).local(2,1)">>
       %rb = "tilus.cast"(%rb6) {operandSegmentSizes = array<i32: 1, 0>}
           : (!tilus.register<i6, array<i64: 16, 8>, #tilus.layout<"local(2,1).column_spatial(4,8).local(2,1)">>)

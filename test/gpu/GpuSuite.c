@@ -17,6 +17,7 @@
 #include "tilus-c/FloatFormat.h"
 #include "tilus-c/Layout.h"
 #include "tilus-c/Runtime.h"
+#include "tilus-c/WeightPack.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -122,6 +123,24 @@ static float halfToFloat(uint16_t h) {
   float f;
   memcpy(&f, &bits, 4);
   return f;
+}
+
+// Element g of a compact stream of `bits`-bit values: bits [g*bits, ...).
+static uint32_t unpackBits(const uint8_t *bytes, int64_t g, int bits) {
+  uint32_t value = 0;
+  for (int k = 0; k < bits; ++k) {
+    int64_t bit = g * bits + k;
+    value |= (uint32_t)((bytes[bit / 8] >> (bit % 8)) & 1) << k;
+  }
+  return value;
+}
+
+static void packBits(uint8_t *bytes, int64_t g, int bits, uint32_t value) {
+  for (int k = 0; k < bits; ++k) {
+    int64_t bit = g * bits + k;
+    bytes[bit / 8] = (uint8_t)((bytes[bit / 8] & ~(1u << (bit % 8))) |
+                               ((value >> k) & 1) << (bit % 8));
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -326,10 +345,8 @@ static void testWorkspace(Suite *s, const char *target) {
 }
 
 // The paper's Figure 2 (examples/matmul_f16_i6.mlir): C = A x B with A f16
-// [M, K] and B int6 [K, N], B pre-transformed on the host into 96-byte tiles
-// of 16 x 8 in which thread t's bytes 3t..3t+2 hold its four int6 values
-// (layout local(2,1).column_spatial(4,8).local(2,1)), least significant bits
-// first. Small integer inputs keep every sum exact in f32; the f16 result is
+// [M, K] and B int6 [K, N], B pre-transformed on the host by tilusWeightPack
+// for the register layout local(2,1).column_spatial(4,8).local(2,1). Small integer inputs keep every sum exact in f32; the f16 result is
 // the sum rounded to nearest even, as the kernel's f32 -> f16 cast does.
 static void testMatmul(Suite *s, const char *target, int64_t M, int64_t N,
                        int64_t K) {
@@ -355,21 +372,15 @@ static void testMatmul(Suite *s, const char *target, int64_t M, int64_t N,
   }
   for (size_t k = 0; k < bCount; ++k)
     bInt[k] = (int)(nextRandom(&state) % 64) - 32;
-  for (int64_t kt = 0; kt < K / 16; ++kt)
-    for (int64_t nt = 0; nt < N / 8; ++nt)
-      for (int64_t t = 0; t < 32; ++t) {
-        uint32_t bits = 0;
-        for (int64_t j = 0; j < 4; ++j) {
-          int64_t rc[2];
-          tilusLayoutEvaluate(layoutB, t, j, rc);
-          int v = bInt[(kt * 16 + rc[0]) * N + nt * 8 + rc[1]];
-          bits |= (uint32_t)(v & 63) << (6 * j);
-        }
-        uint8_t *tile = packed + (kt * (N / 8) + nt) * 96;
-        tile[3 * t] = bits & 0xff;
-        tile[3 * t + 1] = (bits >> 8) & 0xff;
-        tile[3 * t + 2] = (bits >> 16) & 0xff;
-      }
+  // The int6 matrix, compact, then the library's pre-transform.
+  uint8_t *compact = calloc(bCount * 6 / 8, 1);
+  for (size_t k = 0; k < bCount; ++k)
+    packBits(compact, (int64_t)k, 6, (uint32_t)bInt[k] & 63);
+  TilusWeightPacking packing = {K, N, 16, 8, 6, layoutB};
+  TilusLayoutError packError;
+  if (!tilusWeightPack(&packing, compact, packed, &packError))
+    fprintf(stderr, "  packing: %s\n", packError.message);
+  free(compact);
   for (int64_t i = 0; i < M; ++i)
     for (int64_t j = 0; j < N; ++j) {
       long sum = 0;
@@ -487,24 +498,6 @@ static void testCasts(Suite *s, const char *target, int64_t n) {
   free(src), free(b), free(h), free(bRef), free(hRef);
   free(i8), free(i8Ref), free(u8), free(u8Ref);
   tilusArtifactDestroy(artifact);
-}
-
-// Element g of a compact stream of `bits`-bit values: bits [g*bits, ...).
-static uint32_t unpackBits(const uint8_t *bytes, int64_t g, int bits) {
-  uint32_t value = 0;
-  for (int k = 0; k < bits; ++k) {
-    int64_t bit = g * bits + k;
-    value |= (uint32_t)((bytes[bit / 8] >> (bit % 8)) & 1) << k;
-  }
-  return value;
-}
-
-static void packBits(uint8_t *bytes, int64_t g, int bits, uint32_t value) {
-  for (int k = 0; k < bits; ++k) {
-    int64_t bit = g * bits + k;
-    bytes[bit / 8] = (uint8_t)((bytes[bit / 8] & ~(1u << (bit % 8))) |
-                               ((value >> k) & 1) << (bit % 8));
-  }
 }
 
 static bool sameFloat(float a, float b) {
