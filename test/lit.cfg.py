@@ -9,7 +9,8 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".test"]
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs",
                    "kernels", "GpuSuite.c", "RuntimeSmokeTest.c", "kernels.cu",
-                   "build-artifacts.sh", "float-kernels.sh"]
+                   "build-artifacts.sh", "float-kernels.sh",
+                   "matmul-kernels.sh"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilus_obj_root, "test")
 
