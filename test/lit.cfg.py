@@ -10,7 +10,7 @@ config.suffixes = [".mlir", ".test"]
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs",
                    "kernels", "GpuSuite.c", "RuntimeSmokeTest.c", "kernels.cu",
                    "build-artifacts.sh", "float-kernels.sh",
-                   "matmul-kernels.sh"]
+                   "matmul-kernels.sh", "subbyte-kernels.sh"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilus_obj_root, "test")
 

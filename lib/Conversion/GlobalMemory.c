@@ -126,7 +126,8 @@ typedef struct {
   MlirValue baseLinear;           // sum of base * strides
   int64_t vectorWidth;            // elements per access
   MlirType storage;               // the element type as accessed
-  int64_t elementBytes;
+  int64_t elementBytes;           // 0 for sub-byte elements
+  int64_t bits;                   // bits per element
   MlirValue fill;                 // loads: the value of masked elements
 } AccessPlan;
 
@@ -157,20 +158,21 @@ static int64_t chooseVectorWidth(const AccessPlan *p, MlirValue lastOffset,
 }
 
 static bool planAccess(TilusEmitter *e, MlirOperation op, MlirValue global,
-                       MlirType tileType, intptr_t offsetsStart,
+                       MlirType tileType, intptr_t offsetsStart, bool isStore,
                        AccessPlan *p) {
   if (!getGlobalView(e, global, &p->view))
     return false;
   if (mlirLogicalResultIsFailure(tilusTensorTypeDecode(tileType, &p->tile, NULL)))
     return false;
   int64_t bits = tilusElementTypeGetBitWidth(p->view.elementType);
-  if (bits % 8 != 0) {
+  if (bits % 8 != 0 && isStore) {
     tilusTensorTypeRelease(&p->tile);
-    tilusLoweringError(op, "loads and stores of sub-byte element types are "
-                           "not lowered yet");
+    tilusLoweringError(op, "stores of sub-byte element types are not lowered "
+                           "yet");
     return false;
   }
-  p->elementBytes = bits / 8;
+  p->bits = bits;
+  p->elementBytes = bits % 8 ? 0 : bits / 8;
   p->storage = tilusStorageElementType(e->ctx, p->view.elementType);
   intptr_t R = p->view.rank, r = p->tile.rank;
   p->lead = R - r;
@@ -217,8 +219,11 @@ static bool planAccess(TilusEmitter *e, MlirOperation op, MlirValue global,
                                     : threadStrideLast);
   if (threadStrideLast == 0)
     threadStrideLast = 1 << 30; // no thread digit on the last dimension
-  p->vectorWidth = chooseVectorWidth(
-      p, mlirOperationGetOperand(op, offsetsStart + R - 1), threadStrideLast);
+  p->vectorWidth =
+      p->elementBytes == 0
+          ? 1 // sub-byte elements are extracted one by one
+          : chooseVectorWidth(p, mlirOperationGetOperand(op, offsetsStart + R - 1),
+                              threadStrideLast);
   return true;
 }
 
@@ -290,6 +295,45 @@ static void emitStore(TilusEmitter *e, const AccessPlan *p, MlirValue value,
   tilusEmitOp(e, "llvm.store", 2, operands, 0, NULL, 1, &align);
 }
 
+// A compact sub-byte element (paper, Figure 7): bits [g*b, (g+1)*b) of the
+// byte stream, least significant first, read from its byte and, when it
+// straddles, the next one.
+static MlirValue emitSubByteLoad(TilusEmitter *e, const AccessPlan *p,
+                                 MlirValue linear) {
+  MlirType i8 = mlirIntegerTypeGet(e->ctx, 8), i32 = mlirIntegerTypeGet(e->ctx, 32);
+  MlirValue bit = tilusEmitMulIndexConst(e, linear, p->bits);
+  MlirValue byte = tilusEmitArith(e, "divui", bit, tilusEmitIndex(e, 8));
+  MlirValue shiftIndex = tilusEmitArith(e, "remui", bit, tilusEmitIndex(e, 8));
+  MlirValue shift =
+      tilusEmitValue(e, "arith.index_cast", 1, &shiftIndex, i32, 0, NULL);
+  AccessPlan bytes = *p;
+  bytes.storage = i8;
+  bytes.elementBytes = 1;
+  MlirValue low = emitLoad(e, &bytes, byte, 1);
+  low = tilusEmitValue(e, "arith.extui", 1, &low, i32, 0, NULL);
+  MlirNamedAttribute ugt = tilusNamedAttr(
+      e->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 8));
+  MlirValue operands[2] = {shift, tilusEmitIntConstant(e, i32, 8 - p->bits)};
+  MlirValue straddles = tilusEmitValue(e, "arith.cmpi", 2, operands,
+                                       mlirIntegerTypeGet(e->ctx, 1), 1, &ugt);
+  MlirBlock thenBlock, elseBlock;
+  MlirOperation ifOp = tilusEmitIf(e, straddles, 1, &i32, &thenBlock, &elseBlock);
+  tilusEmitterSetToEnd(e, thenBlock);
+  MlirValue high = emitLoad(e, &bytes, tilusEmitAddIndexConst(e, byte, 1), 1);
+  high = tilusEmitValue(e, "arith.extui", 1, &high, i32, 0, NULL);
+  high = tilusEmitArith(e, "shli", high, tilusEmitIntConstant(e, i32, 8));
+  tilusEmitYield(e, 1, &high);
+  tilusEmitterSetToEnd(e, elseBlock);
+  MlirValue zero = tilusEmitIntConstant(e, i32, 0);
+  tilusEmitYield(e, 1, &zero);
+  tilusEmitterSetAfter(e, ifOp);
+  MlirValue word = tilusEmitArith(e, "ori", low, mlirOperationGetResult(ifOp, 0));
+  word = tilusEmitArith(e, "shrui", word, shift);
+  word = tilusEmitArith(e, "andi", word,
+                        tilusEmitIntConstant(e, i32, (1 << p->bits) - 1));
+  return tilusEmitValue(e, "arith.trunci", 1, &word, p->storage, 0, NULL);
+}
+
 // Loads local slots [i, i + n) as one access of n elements, or the fill
 // value where masked: `inBounds` says whether the whole group is inside.
 static MlirValue emitMaskedLoad(TilusEmitter *e, const AccessPlan *p,
@@ -299,7 +343,8 @@ static MlirValue emitMaskedLoad(TilusEmitter *e, const AccessPlan *p,
   MlirBlock thenBlock, elseBlock;
   MlirOperation ifOp = tilusEmitIf(e, inBounds, 1, &type, &thenBlock, &elseBlock);
   tilusEmitterSetToEnd(e, thenBlock);
-  MlirValue loaded = emitLoad(e, p, linear, n);
+  MlirValue loaded =
+      p->elementBytes ? emitLoad(e, p, linear, n) : emitSubByteLoad(e, p, linear);
   tilusEmitYield(e, 1, &loaded);
   tilusEmitterSetToEnd(e, elseBlock);
   MlirValue fill = n == 1 ? p->fill
@@ -390,7 +435,7 @@ static MlirLogicalResult lowerLoadGlobal(MlirOperation op,
     return mlirLogicalResultFailure(); // the tensor is not lowered yet
   AccessPlan p;
   MlirType resultType = mlirValueGetType(mlirOperationGetResult(op, 0));
-  if (!planAccess(&e, op, global, resultType, 1, &p))
+  if (!planAccess(&e, op, global, resultType, 1, false, &p))
     return mlirLogicalResultFailure();
   // Operands: src, offsets (one per dimension), then fill and out if given.
   intptr_t afterOffsets = 1 + p.view.rank;
@@ -428,7 +473,7 @@ static MlirLogicalResult lowerStoreGlobal(MlirOperation op,
     return mlirLogicalResultFailure();
   AccessPlan p;
   if (!planAccess(&e, op, global,
-                  mlirValueGetType(mlirOperationGetOperand(op, 0)), 2, &p))
+                  mlirValueGetType(mlirOperationGetOperand(op, 0)), 2, true, &p))
     return mlirLogicalResultFailure();
   int64_t m = tilusLayoutGetLocalSize(p.tile.layout);
   MlirType accessType = tilusVectorOrScalarType(p.storage, p.vectorWidth);

@@ -585,6 +585,49 @@ static void testLowBitMatmul(Suite *s, const char *target, const char *type,
   tilusArtifactDestroy(artifact);
 }
 
+// LoadGlobal of a compact sub-byte tensor (test/gpu/subbyte-kernels.sh):
+// elements straddle bytes, tiles overhang both edges, and the values are
+// cast to f32.
+static void testSubByteLoad(Suite *s, const char *target, const char *type,
+                            int bits, WeightKind kind, int64_t M, int64_t N) {
+  char name[64], path[1024];
+  snprintf(name, sizeof(name), "load_%s", type);
+  snprintf(path, sizeof(path), "%s/%s.%s.tilus", s->dir, name, target);
+  TilusRuntimeError err;
+  TilusArtifact *artifact = tilusArtifactLoadFile(path, &err);
+  if (!artifact) {
+    report(name, target, M, N, false, "no artifact");
+    return;
+  }
+  size_t count = (size_t)(M * N), bytes = (count * (size_t)bits + 7) / 8;
+  uint8_t *compact = calloc(bytes, 1);
+  float *out = malloc(count * 4), *ref = malloc(count * 4);
+  uint32_t state = (uint32_t)bits * 31u;
+  TilusFloatFormat e3m2 = {3, 2};
+  for (size_t k = 0; k < count; ++k) {
+    uint32_t code = nextRandom(&state) & ((1u << bits) - 1);
+    packBits(compact, (int64_t)k, bits, code);
+    if (kind == WeightFloatE3M2)
+      ref[k] = (float)tilusFloatFormatDecode(e3m2, code);
+    else if (kind == WeightSigned && (code >> (bits - 1)))
+      ref[k] = (float)((int)code - (1 << bits));
+    else
+      ref[k] = (float)code;
+  }
+  TilusDevicePtr dIn = upload(s, compact, bytes), dOut = upload(s, NULL, count * 4);
+  TilusArg args[] = {tilusArgPointer(dIn), tilusArgPointer(dOut),
+                     tilusArgInteger(M), tilusArgInteger(N)};
+  bool ok = dIn && dOut && launch(s, artifact, "load", args, 4);
+  bool guard = ok && download(s, out, dOut, count * 4);
+  ok = guard && !memcmp(out, ref, count * 4);
+  report(name, target, M, N, ok,
+         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  tilusRuntimeFree(s->rt, dIn, &err);
+  tilusRuntimeFree(s->rt, dOut, &err);
+  free(compact), free(out), free(ref);
+  tilusArtifactDestroy(artifact);
+}
+
 // !tilus.float<e, m> in registers: View from packed bytes and Cast to f32
 // over every encoding (decode), and Cast from f32 to the format then View
 // as bytes (encode) over every value of the format, the midpoints between
@@ -720,7 +763,7 @@ int main(int argc, char **argv) {
                  {"u8", 8, WeightUnsigned}};
   int numWeights = (int)(sizeof(weights) / sizeof(weights[0]));
   int numTests =
-      2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats + numWeights);
+      2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats + numWeights + 4);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -751,6 +794,10 @@ int main(int argc, char **argv) {
     for (int k = 0; k < numWeights; ++k)
       testLowBitMatmul(&s, target, weights[k].type, weights[k].bits,
                        weights[k].kind, 48, 64, 128);
+    testSubByteLoad(&s, target, "i4", 4, WeightSigned, 37, 53);
+    testSubByteLoad(&s, target, "u3", 3, WeightUnsigned, 37, 53);
+    testSubByteLoad(&s, target, "u1", 1, WeightUnsigned, 37, 53);
+    testSubByteLoad(&s, target, "f6e3m2", 6, WeightFloatE3M2, 37, 53);
     testMatmul(&s, target, 32, 16, 64);
     testMatmul(&s, target, 64, 64, 256);
   }

@@ -10,6 +10,7 @@ out=$2
 mkdir -p "$out/generated"
 bash "$root/test/gpu/float-kernels.sh" "$out/generated"
 bash "$root/test/gpu/matmul-kernels.sh" "$out/generated"
+bash "$root/test/gpu/subbyte-kernels.sh" "$out/generated"
 for kernel in "$root"/test/gpu/kernels/*.mlir "$root"/examples/*.mlir "$out"/generated/*.mlir; do
   name=$(basename "$kernel" .mlir)
   for target in sm_80 sm_90a; do
