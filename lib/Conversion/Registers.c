@@ -150,6 +150,17 @@ static MlirValue convertStandard(TilusEmitter *e, MlirValue x, MlirType from,
   const char *name = castOp(from, to);
   if (!name)
     return x;
+  // Narrow integers are widened to i32 before going to float: the GPU
+  // converts from 32-bit integers natively, while a vector of i4 or i8 to
+  // float would be split element by element through odd widths.
+  int64_t fromBits = tilusElementTypeGetBitWidth(from);
+  if (mlirTypeIsAInteger(from) && mlirTypeIsAFloat(to) && fromBits < 32) {
+    int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(x), 0);
+    MlirType i32 = mlirVectorTypeGet(1, &m, mlirIntegerTypeGet(e->ctx, 32));
+    x = tilusEmitValue(e, tilusElementIsUnsigned(from) ? "arith.extui"
+                                                       : "arith.extsi",
+                       1, &x, i32, 0, NULL);
+  }
   if (!strcmp(name, "arith.truncf_via_f32")) {
     // f16 <-> bf16: through f32, which holds both exactly.
     int64_t m = mlirShapedTypeGetDimSize(toType, 0);

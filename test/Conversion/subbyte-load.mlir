@@ -15,4 +15,5 @@
 // CHECK: arith.shrui
 // CHECK: arith.andi %{{.*}}, %c7_i32 : i32
 // CHECK: arith.trunci %{{.*}} : i32 to i3
-// CHECK: arith.uitofp %{{.*}} : vector<12xi3> to vector<12xf32>
+// CHECK: arith.extui %{{.*}} : vector<12xi3> to vector<12xi32>
+// CHECK-NEXT: arith.uitofp %{{.*}} : vector<12xi32> to vector<12xf32>
