@@ -77,22 +77,6 @@ static MlirValue emitScratch(TilusEmitter *e, MlirOperation op, int64_t bytes) {
                         mlirLLVMPointerTypeGet(e->ctx, 3), 1, &ref);
 }
 
-// &base[index] for elements of `elementType`.
-static MlirValue elementAddress(TilusEmitter *e, MlirValue base,
-                                MlirType elementType, MlirValue index) {
-  MlirValue index64 = tilusEmitValue(e, "arith.index_cast", 1, &index,
-                                     mlirIntegerTypeGet(e->ctx, 64), 0, NULL);
-  MlirValue operands[2] = {base, index64};
-  int32_t dynamicIndex = INT32_MIN;
-  MlirNamedAttribute attrs[2] = {
-      tilusNamedAttr(e->ctx, "rawConstantIndices",
-                     mlirDenseI32ArrayGet(e->ctx, 1, &dynamicIndex)),
-      tilusNamedAttr(e->ctx, "elem_type", mlirTypeAttrGet(elementType)),
-  };
-  return tilusEmitValue(e, "llvm.getelementptr", 2, operands,
-                        mlirValueGetType(base), 2, attrs);
-}
-
 // Stores every element of a thread's `value` (layout of `t`) into the
 // row-major matrix at `base` with `columns` columns.
 static bool storeOperand(TilusEmitter *e, const TilusTensorType *t,
@@ -111,7 +95,7 @@ static bool storeOperand(TilusEmitter *e, const TilusTensorType *t,
     MlirValue index =
         tilusEmitAddIndexConst(e, threadIndex, local[0] * columns + local[1]);
     MlirValue operands[2] = {tilusEmitExtract(e, value, i),
-                             elementAddress(e, base, storage, index)};
+                             tilusEmitElementPointer(e, base, storage, index)};
     tilusEmitOp(e, "llvm.store", 2, operands, 0, NULL, 0, NULL);
   }
   return true;
@@ -122,7 +106,7 @@ static MlirValue loadConverted(TilusEmitter *e, MlirValue base,
                                MlirType elementType, bool isUnsigned,
                                MlirValue index, MlirType accType) {
   MlirType storage = tilusStorageElementType(e->ctx, elementType);
-  MlirValue ptr = elementAddress(e, base, storage, index);
+  MlirValue ptr = tilusEmitElementPointer(e, base, storage, index);
   MlirValue value = tilusEmitValue(e, "llvm.load", 1, &ptr, storage, 0, NULL);
   if (mlirTypeEqual(storage, accType))
     return value;
@@ -163,7 +147,7 @@ static MlirLogicalResult lowerDot(MlirOperation op, MlirRewriterBase rewriter) {
   MlirType accType = tilusStorageElementType(e.ctx, t[2].elementType);
   bool isUnsigned = tilusElementIsUnsigned(t[0].elementType);
   MlirValue scratch = emitScratch(&e, op, (M * K + K * N) * bytes);
-  MlirValue scratchB = elementAddress(
+  MlirValue scratchB = tilusEmitElementPointer(
       &e, scratch, tilusStorageElementType(e.ctx, t[0].elementType),
       tilusEmitIndex(&e, M * K));
   MlirValue tid = tilusEmitThreadIndex(&e);

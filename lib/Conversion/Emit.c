@@ -117,6 +117,21 @@ MlirValue tilusEmitMulIndexConst(TilusEmitter *e, MlirValue a, int64_t c) {
   return tilusEmitArith(e, "muli", a, tilusEmitIndex(e, c));
 }
 
+MlirValue tilusEmitElementPointer(TilusEmitter *e, MlirValue base,
+                                  MlirType elementType, MlirValue index) {
+  MlirValue index64 = tilusEmitValue(e, "arith.index_cast", 1, &index,
+                                     mlirIntegerTypeGet(e->ctx, 64), 0, NULL);
+  MlirValue operands[2] = {base, index64};
+  int32_t dynamicIndex = INT32_MIN; // "take the index from the operands"
+  MlirNamedAttribute attrs[2] = {
+      tilusNamedAttr(e->ctx, "rawConstantIndices",
+                     mlirDenseI32ArrayGet(e->ctx, 1, &dynamicIndex)),
+      tilusNamedAttr(e->ctx, "elem_type", mlirTypeAttrGet(elementType)),
+  };
+  return tilusEmitValue(e, "llvm.getelementptr", 2, operands,
+                        mlirValueGetType(base), 2, attrs);
+}
+
 MlirValue tilusEmitCast(TilusEmitter *e, intptr_t numInputs,
                         const MlirValue *inputs, MlirType resultType) {
   return tilusEmitValue(e, "builtin.unrealized_conversion_cast", numInputs,

@@ -57,6 +57,11 @@ MlirValue tilusEmitAddIndexConst(TilusEmitter *e, MlirValue a, int64_t c);
 // Whether `v` is an index/integer constant; its value in *out.
 bool tilusGetConstantIndex(MlirValue v, int64_t *out);
 
+// &base[index] (llvm.getelementptr) for elements of `elementType`; `index`
+// is an index value.
+MlirValue tilusEmitElementPointer(TilusEmitter *e, MlirValue base,
+                                  MlirType elementType, MlirValue index);
+
 // builtin.unrealized_conversion_cast from `inputs` to `resultType`.
 MlirValue tilusEmitCast(TilusEmitter *e, intptr_t numInputs,
                         const MlirValue *inputs, MlirType resultType);

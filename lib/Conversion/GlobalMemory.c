@@ -95,18 +95,9 @@ static MlirLogicalResult lowerAllocateGlobal(MlirOperation op,
   MlirValue workspace =
       mlirBlockGetArgument(entry, mlirBlockGetNumArguments(entry) - 1);
   TilusEmitter e = tilusEmitterCreate(rewriter, op);
-  MlirType i8 = mlirIntegerTypeGet(e.ctx, 8);
-  MlirValue index = tilusEmitIntConstant(&e, mlirIntegerTypeGet(e.ctx, 64),
-                                         mlirIntegerAttrGetValueInt(offset));
-  MlirValue operands[2] = {workspace, index};
-  int32_t dynamicIndex = INT32_MIN;
-  MlirNamedAttribute attrs[2] = {
-      tilusNamedAttr(e.ctx, "rawConstantIndices",
-                     mlirDenseI32ArrayGet(e.ctx, 1, &dynamicIndex)),
-      tilusNamedAttr(e.ctx, "elem_type", mlirTypeAttrGet(i8)),
-  };
-  MlirValue ptr = tilusEmitValue(&e, "llvm.getelementptr", 2, operands,
-                                 mlirValueGetType(workspace), 2, attrs);
+  MlirValue ptr = tilusEmitElementPointer(
+      &e, workspace, mlirIntegerTypeGet(e.ctx, 8),
+      tilusEmitIndex(&e, mlirIntegerAttrGetValueInt(offset)));
   MlirValue cast = tilusEmitCast(
       &e, 1, &ptr, mlirValueGetType(mlirOperationGetResult(op, 0)));
   mlirRewriterBaseReplaceOpWithValues(rewriter, op, 1, &cast);
@@ -258,18 +249,7 @@ static void elementAddress(TilusEmitter *e, const AccessPlan *p, int64_t i,
 
 static MlirValue elementPointer(TilusEmitter *e, const AccessPlan *p,
                                 MlirValue linear) {
-  MlirType i64 = mlirIntegerTypeGet(e->ctx, 64);
-  MlirValue index64 =
-      tilusEmitValue(e, "arith.index_cast", 1, &linear, i64, 0, NULL);
-  MlirValue operands[2] = {p->view.ptr, index64};
-  int32_t dynamicIndex = INT32_MIN; // "take the index from the operands"
-  MlirNamedAttribute attrs[2] = {
-      tilusNamedAttr(e->ctx, "rawConstantIndices",
-                     mlirDenseI32ArrayGet(e->ctx, 1, &dynamicIndex)),
-      tilusNamedAttr(e->ctx, "elem_type", mlirTypeAttrGet(p->storage)),
-  };
-  return tilusEmitValue(e, "llvm.getelementptr", 2, operands,
-                        mlirValueGetType(p->view.ptr), 2, attrs);
+  return tilusEmitElementPointer(e, p->view.ptr, p->storage, linear);
 }
 
 static MlirNamedAttribute alignmentAttr(TilusEmitter *e, const AccessPlan *p,
