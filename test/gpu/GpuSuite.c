@@ -45,10 +45,19 @@ static void report(const char *name, const char *target, int64_t a, int64_t b,
     numFailed++;
 }
 
-static TilusArtifact *loadArtifact(const Suite *s, const char *kernel,
+// Reports a test from whether its outputs matched (`ok`) and whether the
+// launch and the guard check succeeded (`guard`).
+static void reportOutcome(const char *name, const char *target, int64_t a,
+                          int64_t b, bool ok, bool guard) {
+  report(name, target, a, b, ok,
+         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+}
+
+// The artifact <dir>/<stem>.<target>.tilus.
+static TilusArtifact *loadArtifact(const Suite *s, const char *stem,
                                    const char *target) {
   char path[1024];
-  snprintf(path, sizeof(path), "%s/%s.%s.tilus", s->dir, kernel, target);
+  snprintf(path, sizeof(path), "%s/%s.%s.tilus", s->dir, stem, target);
   TilusRuntimeError err;
   TilusArtifact *artifact = tilusArtifactLoadFile(path, &err);
   if (!artifact)
@@ -165,8 +174,7 @@ static void testCopy(Suite *s, const char *target, int64_t n) {
   bool ok = dSrc && dDst && launch(s, artifact, name, args, 3);
   bool guard = ok && download(s, dst, dDst, bytes);
   ok = guard && !memcmp(src, dst, bytes);
-  report(name, target, n, 0, ok,
-         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  reportOutcome(name, target, n, 0, ok, guard);
   TilusRuntimeError err;
   tilusRuntimeFree(s->rt, dSrc, &err);
   tilusRuntimeFree(s->rt, dDst, &err);
@@ -216,8 +224,7 @@ static void testElementwise(Suite *s, const char *target, int64_t m,
                 k, halfToFloat(y[k]), halfToFloat(yRef[k]), z[k], zRef[k]);
         break;
       }
-  report(name, target, m, n, ok,
-         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  reportOutcome(name, target, m, n, ok, guard);
   TilusRuntimeError err;
   tilusRuntimeFree(s->rt, dA, &err);
   tilusRuntimeFree(s->rt, dB, &err);
@@ -265,8 +272,7 @@ static void testIntegers(Suite *s, const char *target, int64_t n) {
   ok = guard;
   for (int k = 0; k < 4 && ok; ++k)
     ok = !memcmp(out[k], ref[k], bytes);
-  report(name, target, n, 0, ok,
-         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  reportOutcome(name, target, n, 0, ok, guard);
   TilusRuntimeError err;
   tilusRuntimeFree(s->rt, dA, &err);
   tilusRuntimeFree(s->rt, dD, &err);
@@ -305,8 +311,7 @@ static void testLoops(Suite *s, const char *target, int64_t rows, int64_t k) {
   bool ok = dSrc && dDst && launch(s, artifact, name, args, 4);
   bool guard = ok && download(s, out, dDst, outBytes);
   ok = guard && !memcmp(out, ref, outBytes);
-  report(name, target, rows, k, ok,
-         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  reportOutcome(name, target, rows, k, ok, guard);
   TilusRuntimeError err;
   tilusRuntimeFree(s->rt, dSrc, &err);
   tilusRuntimeFree(s->rt, dDst, &err);
@@ -336,8 +341,7 @@ static void testWorkspace(Suite *s, const char *target) {
   bool guard = ok && download(s, dst, dDst, sizeof(dst));
   ok = guard && !memcmp(dst, ref, sizeof(ref)) &&
        tilusRuntimeGetWorkspaceBytes(s->rt) >= 8192;
-  report(name, target, 2048, 0, ok,
-         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  reportOutcome(name, target, 2048, 0, ok, guard);
   TilusRuntimeError err;
   tilusRuntimeFree(s->rt, dSrc, &err);
   tilusRuntimeFree(s->rt, dDst, &err);
@@ -351,10 +355,8 @@ static void testWorkspace(Suite *s, const char *target) {
 static void testMatmul(Suite *s, const char *target, int64_t M, int64_t N,
                        int64_t K) {
   const char *name = "matmul";
-  char path[1024];
-  snprintf(path, sizeof(path), "%s/matmul_f16_i6.%s.tilus", s->dir, target);
   TilusRuntimeError err;
-  TilusArtifact *artifact = tilusArtifactLoadFile(path, &err);
+  TilusArtifact *artifact = loadArtifact(s, "matmul_f16_i6", target);
   if (!artifact) {
     report(name, target, M, N, false, "no artifact");
     return;
@@ -405,8 +407,7 @@ static void testMatmul(Suite *s, const char *target, int64_t M, int64_t N,
                 halfToFloat(cRef[k]));
         break;
       }
-  report(name, target, M, N, ok,
-         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  reportOutcome(name, target, M, N, ok, guard);
   tilusRuntimeFree(s->rt, dA, &err);
   tilusRuntimeFree(s->rt, dB, &err);
   tilusRuntimeFree(s->rt, dC, &err);
@@ -438,8 +439,7 @@ static void testPad(Suite *s, const char *target, int64_t n, int64_t padded) {
   bool ok = dSrc && dDst && launch(s, artifact, name, args, 5);
   bool guard = ok && download(s, dst, dDst, (size_t)padded * 4);
   ok = guard && !memcmp(dst, ref, (size_t)padded * 4);
-  report(name, target, n, padded, ok,
-         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  reportOutcome(name, target, n, padded, ok, guard);
   TilusRuntimeError err;
   tilusRuntimeFree(s->rt, dSrc, &err);
   tilusRuntimeFree(s->rt, dDst, &err);
@@ -513,11 +513,10 @@ typedef enum { WeightUnsigned, WeightSigned, WeightFloatE3M2 } WeightKind;
 static void testLowBitMatmul(Suite *s, const char *target, const char *type,
                              int bits, WeightKind kind, int64_t M, int64_t N,
                              int64_t K) {
-  char name[64], path[1024];
+  char name[64];
   snprintf(name, sizeof(name), "matmul_f16_%s", type);
-  snprintf(path, sizeof(path), "%s/%s.%s.tilus", s->dir, name, target);
   TilusRuntimeError err;
-  TilusArtifact *artifact = tilusArtifactLoadFile(path, &err);
+  TilusArtifact *artifact = loadArtifact(s, name, target);
   if (!artifact) {
     report(name, target, M, N, false, "no artifact");
     return;
@@ -574,8 +573,7 @@ static void testLowBitMatmul(Suite *s, const char *target, const char *type,
                 halfToFloat(cRef[k]));
         break;
       }
-  report(name, target, M, N, ok,
-         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  reportOutcome(name, target, M, N, ok, guard);
   tilusRuntimeFree(s->rt, dA, &err);
   tilusRuntimeFree(s->rt, dB, &err);
   tilusRuntimeFree(s->rt, dC, &err);
@@ -590,11 +588,10 @@ static void testLowBitMatmul(Suite *s, const char *target, const char *type,
 // cast to f32.
 static void testSubByteLoad(Suite *s, const char *target, const char *type,
                             int bits, WeightKind kind, int64_t M, int64_t N) {
-  char name[64], path[1024];
+  char name[64];
   snprintf(name, sizeof(name), "load_%s", type);
-  snprintf(path, sizeof(path), "%s/%s.%s.tilus", s->dir, name, target);
   TilusRuntimeError err;
-  TilusArtifact *artifact = tilusArtifactLoadFile(path, &err);
+  TilusArtifact *artifact = loadArtifact(s, name, target);
   if (!artifact) {
     report(name, target, M, N, false, "no artifact");
     return;
@@ -620,8 +617,7 @@ static void testSubByteLoad(Suite *s, const char *target, const char *type,
   bool ok = dIn && dOut && launch(s, artifact, "load", args, 4);
   bool guard = ok && download(s, out, dOut, count * 4);
   ok = guard && !memcmp(out, ref, count * 4);
-  report(name, target, M, N, ok,
-         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  reportOutcome(name, target, M, N, ok, guard);
   tilusRuntimeFree(s->rt, dIn, &err);
   tilusRuntimeFree(s->rt, dOut, &err);
   free(compact), free(out), free(ref);
@@ -635,11 +631,9 @@ static void testSubByteLoad(Suite *s, const char *target, const char *type,
 // zeros, infinities and NaN, all with both signs. Compared bit for bit with
 // lib/Types/FloatFormat.c (NaN compared as NaN).
 static void testFloatFormat(Suite *s, const char *target, int e, int m) {
-  char name[32], path[1024];
+  char name[32];
   snprintf(name, sizeof(name), "float_e%dm%d", e, m);
-  snprintf(path, sizeof(path), "%s/%s.%s.tilus", s->dir, name, target);
-  TilusRuntimeError err;
-  TilusArtifact *artifact = tilusArtifactLoadFile(path, &err);
+  TilusArtifact *artifact = loadArtifact(s, name, target);
   if (!artifact) {
     report(name, target, e, m, false, "no artifact");
     return;
@@ -732,8 +726,7 @@ static void testFloatFormat(Suite *s, const char *target, int e, int m) {
     }
   }
   ok = ok && encodeOk;
-  report(name, target, e, m, ok,
-         ok ? NULL : guard ? "output differs" : "guard written or launch failed");
+  reportOutcome(name, target, e, m, ok, guard);
   tilusRuntimeFree(s->rt, dValues, &ignored);
   tilusRuntimeFree(s->rt, dEncoded, &ignored);
   free(packed), free(decoded), free(values), free(encoded);
