@@ -52,6 +52,12 @@ MlirValue tilusEmitFloatDecode(TilusEmitter *e, MlirType format,
 MlirValue tilusEmitFloatEncode(TilusEmitter *e, MlirType format,
                                MlirValue value);
 
+// The fast Cast from uiN/siN (N <= 8) or !tilus.float to f16, bf16 or f32
+// (FastCast.c): `x` is the source vector, `resultType` the result vector
+// type. Null when no fast path applies; the generic path then converts.
+MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
+                            MlirType to, MlirType resultType);
+
 // vector<m x T> for a register tensor (T its storage element type).
 MlirType tilusRegisterStorageType(MlirContext ctx, const TilusTensorType *t);
 

@@ -191,8 +191,12 @@ static MlirLogicalResult lowerCast(MlirOperation op, MlirRewriterBase rewriter) 
   MlirType fromElement = from.elementType, toElement = to.elementType;
   tilusTensorTypeRelease(&from);
   tilusTensorTypeRelease(&to);
-  MlirValue result;
-  if (!tilusTypeIsAFloat(fromElement) && !tilusTypeIsAFloat(toElement)) {
+  MlirValue result =
+      tilusEmitFastCast(&e, x, fromElement, toElement, resultType);
+  if (!mlirValueIsNull(result)) {
+    // FastCast.c chose a fast path.
+  } else if (!tilusTypeIsAFloat(fromElement) &&
+             !tilusTypeIsAFloat(toElement)) {
     result = convertStandard(&e, x, fromElement, toElement, resultType);
   } else {
     int64_t m = mlirShapedTypeGetDimSize(resultType, 0);

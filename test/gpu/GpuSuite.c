@@ -733,6 +733,116 @@ static void testFloatFormat(Suite *s, const char *target, int e, int m) {
   tilusArtifactDestroy(artifact);
 }
 
+// The 16-bit IEEE-style encoding (f16: 5, 10; bf16: 8, 7) of `v`, rounded to
+// nearest even, overflowing to inf.
+static uint16_t roundTo16(double v, int exponentBits, int mantissaBits) {
+  int bias = (1 << (exponentBits - 1)) - 1;
+  uint32_t sign = signbit(v) ? 0x8000u : 0;
+  uint32_t expOnes = ((1u << exponentBits) - 1) << mantissaBits;
+  if (isnan(v))
+    return (uint16_t)(sign | expOnes | 1u << (mantissaBits - 1));
+  double a = fabs(v);
+  if (isinf(a))
+    return (uint16_t)(sign | expOnes);
+  if (a == 0)
+    return (uint16_t)sign;
+  int ex;
+  frexp(a, &ex);
+  int E = ex - 1 < 1 - bias ? 1 - bias : ex - 1; // a < 2^(E+1)
+  double q = rint(ldexp(a, mantissaBits - E));   // in quanta 2^(E - m)
+  if (q >= ldexp(1, mantissaBits + 1)) {
+    E += 1;
+    q /= 2;
+  }
+  if (E + bias >= (1 << exponentBits) - 1)
+    return (uint16_t)(sign | expOnes);
+  uint32_t code = q < ldexp(1, mantissaBits)
+                      ? (uint32_t)q // subnormal
+                      : (uint32_t)(E + bias) << mantissaBits |
+                            ((uint32_t)q - (1u << mantissaBits));
+  return (uint16_t)(sign | code);
+}
+
+// Every encoding of a low-precision type (uN, iN or eXmY, `bits` wide) Cast
+// to f16, bf16 and f32 by the widen_<type> kernels (test/gpu/widen-kernels.sh)
+// against the CPU reference, bit for bit (NaN compared as NaN). The first
+// block holds the encodings in order, the second random ones.
+static void testWiden(Suite *s, const char *target, const char *type) {
+  char stem[32];
+  snprintf(stem, sizeof(stem), "widen_%s", type);
+  int bits = atoi(type + 1), e = 0, m = 0;
+  bool isFloat = type[0] == 'e', isSigned = type[0] == 'i';
+  if (isFloat) {
+    sscanf(type, "e%dm%d", &e, &m);
+    bits = 1 + e + m;
+  }
+  TilusArtifact *artifact = loadArtifact(s, stem, target);
+  const int64_t n = 2048;
+  int encodings = 1 << bits;
+  int64_t nbytes = n * bits / 8;
+  uint8_t *packed = calloc((size_t)nbytes, 1);
+  double *want = malloc(n * sizeof(double));
+  uint32_t state = (uint32_t)bits * 977u + (uint32_t)e;
+  for (int64_t g = 0; g < n; ++g) {
+    uint32_t code = (g < n / 2 ? (uint32_t)g : nextRandom(&state)) %
+                    (uint32_t)encodings;
+    packBits(packed, g, bits, code);
+    if (isFloat)
+      want[g] = tilusFloatFormatDecode((TilusFloatFormat){e, m}, code);
+    else if (isSigned && code >> (bits - 1))
+      want[g] = (double)code - encodings;
+    else
+      want[g] = code;
+  }
+  static const char *const kinds[] = {"to_f16", "to_bf16", "to_f32"};
+  for (int k = 0; k < 3; ++k) {
+    char name[48];
+    snprintf(name, sizeof(name), "%s.%s", stem, kinds[k]);
+    if (!artifact) {
+      report(name, target, n, bits, false, "no artifact");
+      continue;
+    }
+    size_t outBytes = (size_t)n * (k == 2 ? 4 : 2);
+    uint8_t *out = malloc(outBytes);
+    TilusDevicePtr dIn = upload(s, packed, (size_t)nbytes),
+                   dOut = upload(s, NULL, outBytes);
+    TilusArg args[] = {tilusArgPointer(dIn), tilusArgPointer(dOut),
+                       tilusArgInteger(n)};
+    bool guard = dIn && dOut && launch(s, artifact, kinds[k], args, 3) &&
+                 download(s, out, dOut, outBytes);
+    bool ok = guard;
+    for (int64_t g = 0; ok && g < n; ++g) {
+      uint32_t got, expect;
+      bool nan;
+      if (k == 2) {
+        float f = (float)want[g];
+        memcpy(&got, out + 4 * g, 4);
+        memcpy(&expect, &f, 4);
+        nan = isnan(f) && (got & 0x7fffffffu) > 0x7f800000u;
+      } else {
+        uint16_t h;
+        memcpy(&h, out + 2 * g, 2);
+        got = h;
+        expect = k == 0 ? roundTo16(want[g], 5, 10) : roundTo16(want[g], 8, 7);
+        uint32_t ones = k == 0 ? 0x7c00u : 0x7f80u;
+        nan = isnan(want[g]) && (got & 0x7fffu) > ones;
+      }
+      if (!nan && got != expect) {
+        fprintf(stderr, "  %s %s element %lld: 0x%x (want 0x%x)\n", name,
+                target, (long long)g, got, expect);
+        ok = false;
+      }
+    }
+    reportOutcome(name, target, n, bits, ok, guard);
+    TilusRuntimeError ignored;
+    tilusRuntimeFree(s->rt, dIn, &ignored);
+    tilusRuntimeFree(s->rt, dOut, &ignored);
+    free(out);
+  }
+  free(packed), free(want);
+  tilusArtifactDestroy(artifact);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: tilus-gpu-suite ARTIFACT_DIR\n");
@@ -755,8 +865,13 @@ int main(int argc, char **argv) {
                  {"f6e3m2", 6, WeightFloatE3M2}, {"u7", 7, WeightUnsigned},
                  {"u8", 8, WeightUnsigned}};
   int numWeights = (int)(sizeof(weights) / sizeof(weights[0]));
-  int numTests =
-      2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats + numWeights + 4);
+  static const char *const widened[] = {
+      "u1", "u2", "u3", "u4", "u5", "u6", "u7", "u8", "i2", "i3",
+      "i4", "i5", "i6", "i7", "i8", "e4m3", "e5m2", "e3m4", "e3m3", "e2m4",
+      "e3m2", "e2m3", "e2m2", "e1m3", "e2m1", "e1m2", "e1m1", "e6m1"};
+  int numWidened = (int)(sizeof(widened) / sizeof(widened[0]));
+  int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats + numWeights +
+                      4 + 3 * numWidened);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -791,6 +906,8 @@ int main(int argc, char **argv) {
     testSubByteLoad(&s, target, "u3", 3, WeightUnsigned, 37, 53);
     testSubByteLoad(&s, target, "u1", 1, WeightUnsigned, 37, 53);
     testSubByteLoad(&s, target, "f6e3m2", 6, WeightFloatE3M2, 37, 53);
+    for (int k = 0; k < numWidened; ++k)
+      testWiden(&s, target, widened[k]);
     testMatmul(&s, target, 32, 16, 64);
     testMatmul(&s, target, 64, 64, 256);
   }

@@ -1,0 +1,219 @@
+// Cast from low-precision types to f16, bf16 and f32 takes the fast paths of
+// lib/Conversion/FastCast.c: fields cut out of 32-bit words (never vectors
+// of odd-width integers), magic-number conversion for integers, field
+// placement and one power-of-two multiplication for floats.
+// RUN: tilus-opt %s --tilus-to-gpu | FileCheck %s
+// RUN: tilus-opt %s --lower-to-nvvm --emit-ptx --target=sm_90a | FileCheck %s --check-prefix=PTX
+
+!g8 = !tilus.global<ui8, array<i64: 256>, #tilus.row_major>
+
+// uint4 -> f16: two fields per 32-bit word ORed into 0x6400 (1024.0) halves,
+// then one f16x2 subtraction of 1024; no vector of i4 and no conversion.
+// CHECK-LABEL: gpu.func @u4_f16
+// CHECK: %[[MAGIC:.*]] = arith.constant dense<1.024000e+03> : vector<8xf16>
+// CHECK-NOT: xi4>
+// CHECK: arith.ori %{{.*}}, %c1677747200_i32 : i32
+// CHECK: %[[W:.*]] = llvm.bitcast %{{.*}} : vector<4xi32> to vector<8xf16>
+// CHECK-NEXT: arith.subf %[[W]], %[[MAGIC]] : vector<8xf16>
+// CHECK-NOT: itofp
+// PTX-LABEL: .entry u4_f16(
+// PTX-NOT: cvt.rn
+// PTX: add.rn.f16x2
+func.func @u4_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !g8
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 256>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g8, index) -> !tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>) -> !tilus.register<ui4, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<ui4, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, !tilus.global<f16, array<i64: 256>, #tilus.row_major>, index) -> ()
+  return
+}
+
+// int4 -> f16: the sign bits are flipped (0x00080008), and 1024 + 8 is
+// subtracted.
+// CHECK-LABEL: gpu.func @i4_f16
+// CHECK: %[[MAGIC:.*]] = arith.constant dense<1.032000e+03> : vector<8xf16>
+// CHECK: arith.xori %{{.*}}, %c524296_i32 : i32
+// CHECK: arith.ori %{{.*}}, %c1677747200_i32 : i32
+// CHECK: arith.subf %{{.*}}, %[[MAGIC]] : vector<8xf16>
+// CHECK-NOT: itofp
+// PTX-LABEL: .entry i4_f16(
+// PTX-NOT: cvt.rn
+// PTX: add.rn.f16x2
+func.func @i4_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !g8
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 256>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g8, index) -> !tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>) -> !tilus.register<si4, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<si4, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, !tilus.global<f16, array<i64: 256>, #tilus.row_major>, index) -> ()
+  return
+}
+
+// int6 (fields straddle bytes): flip 0x00200020, subtract 1024 + 32.
+// CHECK-LABEL: gpu.func @i6_f16
+// CHECK: %[[MAGIC:.*]] = arith.constant dense<1.056000e+03> : vector<8xf16>
+// CHECK-NOT: xi6>
+// CHECK: arith.xori %{{.*}}, %c2097184_i32 : i32
+// CHECK: arith.subf %{{.*}}, %[[MAGIC]] : vector<8xf16>
+// CHECK-NOT: itofp
+// PTX-LABEL: .entry i6_f16(
+// PTX-NOT: cvt.rn
+// PTX: add.rn.f16x2
+func.func @i6_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !g8
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 256>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g8, index) -> !tilus.register<ui8, array<i64: 192>, #tilus.layout<"spatial(32).local(6)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 192>, #tilus.layout<"spatial(32).local(6)">>) -> !tilus.register<si6, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<si6, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, !tilus.global<f16, array<i64: 256>, #tilus.row_major>, index) -> ()
+  return
+}
+
+// uint8 -> bf16: f32 magic 0x4B000000 (2^23), then the upper halves.
+// CHECK-LABEL: gpu.func @u8_bf16
+// CHECK: arith.ori %{{.*}}, %c1258291200_i32 : i32
+// CHECK: arith.subf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK: arith.shrui
+// CHECK: arith.trunci %{{.*}} : vector<8xi32> to vector<8xi16>
+// CHECK: arith.bitcast %{{.*}} : vector<8xi16> to vector<8xbf16>
+// CHECK-NOT: itofp
+// PTX-LABEL: .entry u8_bf16(
+// PTX-NOT: cvt.rn
+// PTX: prmt.b32 {{.*}}0x7632U
+func.func @u8_bf16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<bf16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !g8
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<bf16>) -> !tilus.global<bf16, array<i64: 256>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g8, index) -> !tilus.register<ui8, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<ui8, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<ui8, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<bf16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<bf16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, !tilus.global<bf16, array<i64: 256>, #tilus.row_major>, index) -> ()
+  return
+}
+
+// uint2 -> f32: the f32 magic number.
+// CHECK-LABEL: gpu.func @u2_f32
+// CHECK: arith.ori %{{.*}}, %c1258291200_i32 : i32
+// CHECK: arith.subf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK-NOT: itofp
+// PTX-LABEL: .entry u2_f32(
+// PTX-NOT: cvt.rn
+func.func @u2_f32(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f32>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !g8
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<f32>) -> !tilus.global<f32, array<i64: 256>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g8, index) -> !tilus.register<ui8, array<i64: 64>, #tilus.layout<"spatial(32).local(2)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 64>, #tilus.layout<"spatial(32).local(2)">>) -> !tilus.register<ui2, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<ui2, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<f32, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<f32, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, !tilus.global<f32, array<i64: 256>, #tilus.row_major>, index) -> ()
+  return
+}
+
+// float4_e2m1 -> f16: fields placed in f16 position, times 2^(15 - 1).
+// CHECK-LABEL: gpu.func @e2m1_f16
+// CHECK: %[[SCALE:.*]] = arith.constant dense<1.638400e+04> : vector<8xf16>
+// CHECK: %[[W:.*]] = llvm.bitcast %{{.*}} : vector<4xi32> to vector<8xf16>
+// CHECK-NEXT: arith.mulf %[[W]], %[[SCALE]] : vector<8xf16>
+// PTX-LABEL: .entry e2m1_f16(
+// PTX-NOT: cvt.rn
+// PTX: mul.rn.f16x2
+func.func @e2m1_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !g8
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 256>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g8, index) -> !tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>) -> !tilus.register<!tilus.float<2, 1>, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<!tilus.float<2, 1>, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, !tilus.global<f16, array<i64: 256>, #tilus.row_major>, index) -> ()
+  return
+}
+
+// float8_e4m3 (FN) -> f16: S.1111.111 selected as NaN, times 2^(15 - 7).
+// CHECK-LABEL: gpu.func @e4m3_f16
+// CHECK: %[[SCALE:.*]] = arith.constant dense<2.560000e+02> : vector<8xf16>
+// CHECK: arith.cmpi eq, %{{.*}}, %c127_i32 : i32
+// CHECK: arith.select
+// CHECK: arith.mulf %{{.*}}, %[[SCALE]] : vector<8xf16>
+// PTX-LABEL: .entry e4m3_f16(
+// PTX-NOT: cvt.rn
+// PTX: mul.rn.f16x2
+func.func @e4m3_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !g8
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 256>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g8, index) -> !tilus.register<ui8, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<!tilus.float<4, 3>, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<!tilus.float<4, 3>, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, !tilus.global<f16, array<i64: 256>, #tilus.row_major>, index) -> ()
+  return
+}
+
+// float8_e5m2 -> f16: the same exponent, so only the placement.
+// CHECK-LABEL: gpu.func @e5m2_f16
+// CHECK-NOT: arith.mulf
+// CHECK: llvm.bitcast %{{.*}} : vector<4xi32> to vector<8xf16>
+// CHECK-NOT: arith.mulf
+// PTX-LABEL: .entry e5m2_f16(
+// PTX-NOT: cvt.rn
+// PTX-NOT: mul.rn
+func.func @e5m2_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !g8
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 256>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g8, index) -> !tilus.register<ui8, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<!tilus.float<5, 2>, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<!tilus.float<5, 2>, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, !tilus.global<f16, array<i64: 256>, #tilus.row_major>, index) -> ()
+  return
+}
+
+// float8_e6m1 does not fit f16: exact in f32 (exponent all ones selected
+// as inf/NaN, times 2^(127 - 31)), then one rounding truncf.
+// CHECK-LABEL: gpu.func @e6m1_f16
+// CHECK: arith.cmpi eq, %{{.*}}, %c126_i32 : i32
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK-NEXT: arith.truncf %{{.*}} : vector<8xf32> to vector<8xf16>
+// PTX-LABEL: .entry e6m1_f16(
+// PTX: cvt.rn.f16x2.f32
+func.func @e6m1_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !g8
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 256>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g8, index) -> !tilus.register<ui8, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<!tilus.float<6, 1>, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<!tilus.float<6, 1>, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, !tilus.global<f16, array<i64: 256>, #tilus.row_major>, index) -> ()
+  return
+}
+
+// float6_e3m2 -> bf16: exact f32, then the upper halves.
+// CHECK-LABEL: gpu.func @e3m2_bf16
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK: arith.trunci %{{.*}} : vector<8xi32> to vector<8xi16>
+// CHECK: arith.bitcast %{{.*}} : vector<8xi16> to vector<8xbf16>
+// PTX-LABEL: .entry e3m2_bf16(
+// PTX-NOT: cvt.rn
+func.func @e3m2_bf16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<bf16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !g8
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<bf16>) -> !tilus.global<bf16, array<i64: 256>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g8, index) -> !tilus.register<ui8, array<i64: 192>, #tilus.layout<"spatial(32).local(6)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 192>, #tilus.layout<"spatial(32).local(6)">>) -> !tilus.register<!tilus.float<3, 2>, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<!tilus.float<3, 2>, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<bf16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<bf16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, !tilus.global<bf16, array<i64: 256>, #tilus.row_major>, index) -> ()
+  return
+}
