@@ -2,7 +2,7 @@
 # The GPU suite, run on the GPU machine from artifacts built elsewhere
 # (scripts/gpu-artifacts.sh): builds the runtime and the suite with the host
 # C compiler (no MLIR needed), runs the suite, then again under
-# compute-sanitizer memcheck and racecheck, then the runtime's own smoke
+# compute-sanitizer memcheck, racecheck and synccheck, then the runtime's own smoke
 # test. Without a GPU every test reports skipped (exit 77).
 #
 #   scripts/gpu-test.sh [ARTIFACT_DIR]     (default build/gpu-artifacts)
@@ -43,7 +43,7 @@ for target in sm_80 sm_90a; do
 done
 sanitizer=${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer
 if [ $status -eq 0 ] && [ -x "$sanitizer" ]; then
-  for tool in memcheck racecheck; do
+  for tool in memcheck racecheck synccheck; do
     echo "=== compute-sanitizer --tool $tool"
     "$sanitizer" --tool $tool --error-exitcode 3 "$work/tilus-gpu-suite" "$artifacts" \
       > "$work/$tool.log" 2>&1 || status=$?

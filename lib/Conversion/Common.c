@@ -26,6 +26,18 @@ MlirType tilusRegisterStorageType(MlirContext ctx, const TilusTensorType *t) {
   return mlirVectorTypeGet(1, &m, tilusStorageElementType(ctx, t->elementType));
 }
 
+MlirValue tilusEmitWidenSubByte(TilusEmitter *e, MlirValue vector,
+                                bool isUnsigned) {
+  MlirType type = mlirValueGetType(vector);
+  MlirType element = mlirShapedTypeGetElementType(type);
+  if (!mlirTypeIsAInteger(element) || mlirIntegerTypeGetWidth(element) >= 8)
+    return vector;
+  int64_t m = mlirShapedTypeGetDimSize(type, 0);
+  MlirType wide = mlirVectorTypeGet(1, &m, mlirIntegerTypeGet(e->ctx, 32));
+  return tilusEmitValue(e, isUnsigned ? "arith.extui" : "arith.extsi", 1,
+                        &vector, wide, 0, NULL);
+}
+
 MlirValue tilusLoweredRegister(MlirValue value) {
   MlirValue inputs[1];
   if (tilusLookThroughCast(value, inputs, 1) != 1)

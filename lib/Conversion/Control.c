@@ -98,6 +98,7 @@ static MlirLogicalResult lowerPrint(MlirOperation op, MlirRewriterBase rewriter)
   }
   int64_t m = tilusLayoutGetLocalSize(t.layout);
   bool isUnsigned = tilusElementIsUnsigned(t.elementType);
+  value = tilusEmitWidenSubByte(&e, value, isUnsigned);
   for (int64_t i = 0; i < m; ++i) {
     int64_t local[TILUS_LAYOUT_MAX_RANK];
     tilusLayoutEvaluate(t.layout, 0, i, local);

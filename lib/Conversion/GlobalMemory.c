@@ -149,19 +149,13 @@ static int64_t chooseVectorWidth(const AccessPlan *p, MlirValue lastOffset,
 }
 
 static bool planAccess(TilusEmitter *e, MlirOperation op, MlirValue global,
-                       MlirType tileType, intptr_t offsetsStart, bool isStore,
+                       MlirType tileType, intptr_t offsetsStart,
                        AccessPlan *p) {
   if (!getGlobalView(e, global, &p->view))
     return false;
   if (mlirLogicalResultIsFailure(tilusTensorTypeDecode(tileType, &p->tile, NULL)))
     return false;
   int64_t bits = tilusElementTypeGetBitWidth(p->view.elementType);
-  if (bits % 8 != 0 && isStore) {
-    tilusTensorTypeRelease(&p->tile);
-    tilusLoweringError(op, "stores of sub-byte element types are not lowered "
-                           "yet");
-    return false;
-  }
   p->bits = bits;
   p->elementBytes = bits % 8 ? 0 : bits / 8;
   p->storage = tilusStorageElementType(e->ctx, p->view.elementType);
@@ -268,8 +262,87 @@ static MlirValue emitLoad(TilusEmitter *e, const AccessPlan *p,
                         tilusVectorOrScalarType(p->storage, n), 1, &align);
 }
 
+// llvm.atomicrmw (monotonic) of `value` at `ptr`. The LLVM dialect keeps
+// the operation and the ordering as integer enums (LLVM's AtomicRMWInst
+// numbering: 3 is And, 5 is Or; 2 is monotonic).
+enum { ATOMIC_AND = 3, ATOMIC_OR = 5, ORDERING_MONOTONIC = 2 };
+
+static void emitAtomic(TilusEmitter *e, int64_t binOp, MlirValue ptr,
+                       MlirValue value) {
+  MlirType i64 = mlirIntegerTypeGet(e->ctx, 64);
+  MlirNamedAttribute attrs[2] = {
+      tilusNamedAttr(e->ctx, "bin_op", mlirIntegerAttrGet(i64, binOp)),
+      tilusNamedAttr(e->ctx, "ordering",
+                     mlirIntegerAttrGet(i64, ORDERING_MONOTONIC))};
+  MlirValue operands[2] = {ptr, value};
+  tilusEmitValue(e, "llvm.atomicrmw", 2, operands, mlirValueGetType(value), 2,
+                 attrs);
+}
+
+// Stores a compact sub-byte element: its bits are cleared and then set in
+// the 32-bit word (or two) holding them, with atomic AND and OR, so that
+// threads writing neighbouring elements of one word never lose each other's
+// bits. (So the tensor's bytes are accessed as whole aligned words: its
+// allocation must extend to a multiple of 4 bytes; bits outside the element
+// are never changed.)
+static void emitSubByteStore(TilusEmitter *e, const AccessPlan *p,
+                             MlirValue value, MlirValue linear) {
+  MlirType i32 = mlirIntegerTypeGet(e->ctx, 32), i64 = mlirIntegerTypeGet(e->ctx, 64);
+  MlirValue bit = tilusEmitMulIndexConst(e, linear, p->bits);
+  MlirValue word = tilusEmitArith(e, "divui", bit, tilusEmitIndex(e, 32));
+  MlirValue shiftIndex = tilusEmitArith(e, "remui", bit, tilusEmitIndex(e, 32));
+  MlirValue shift =
+      tilusEmitValue(e, "arith.index_cast", 1, &shiftIndex, i64, 0, NULL);
+  MlirValue bits = tilusEmitValue(e, "arith.extui", 1, &value, i64, 0, NULL);
+  bits = tilusEmitArith(e, "andi", bits,
+                        tilusEmitIntConstant(e, i64, (1 << p->bits) - 1));
+  bits = tilusEmitArith(e, "shli", bits, shift);
+  MlirValue mask = tilusEmitArith(
+      e, "shli", tilusEmitIntConstant(e, i64, (1 << p->bits) - 1), shift);
+  AccessPlan words = *p;
+  words.storage = i32;
+  words.elementBytes = 4;
+  MlirValue allOnes = tilusEmitIntConstant(e, i32, -1);
+  for (int half = 0; half < 2; ++half) {
+    if (half == 1 && 32 % p->bits == 0)
+      break; // elements never straddle words
+    MlirBlock thenBlock;
+    MlirOperation ifOp = {NULL};
+    if (half == 1) {
+      // Only an element whose bits pass bit 32 of its word touches the next.
+      MlirNamedAttribute ugt = tilusNamedAttr(
+          e->ctx, "predicate", mlirIntegerAttrGet(i64, 8));
+      MlirValue operands[2] = {shiftIndex, tilusEmitIndex(e, 32 - p->bits)};
+      MlirValue straddles = tilusEmitValue(
+          e, "arith.cmpi", 2, operands, mlirIntegerTypeGet(e->ctx, 1), 1, &ugt);
+      ifOp = tilusEmitIf(e, straddles, 0, NULL, &thenBlock, NULL);
+      tilusEmitterSetToEnd(e, thenBlock);
+    }
+    MlirValue part = bits, partMask = mask;
+    if (half == 1) {
+      MlirValue c32 = tilusEmitIntConstant(e, i64, 32);
+      part = tilusEmitArith(e, "shrui", part, c32);
+      partMask = tilusEmitArith(e, "shrui", partMask, c32);
+    }
+    part = tilusEmitValue(e, "arith.trunci", 1, &part, i32, 0, NULL);
+    partMask = tilusEmitValue(e, "arith.trunci", 1, &partMask, i32, 0, NULL);
+    MlirValue ptr =
+        elementPointer(e, &words, tilusEmitAddIndexConst(e, word, half));
+    emitAtomic(e, ATOMIC_AND, ptr, tilusEmitArith(e, "xori", partMask, allOnes));
+    emitAtomic(e, ATOMIC_OR, ptr, part);
+    if (half == 1) {
+      tilusEmitYield(e, 0, NULL);
+      tilusEmitterSetAfter(e, ifOp);
+    }
+  }
+}
+
 static void emitStore(TilusEmitter *e, const AccessPlan *p, MlirValue value,
                       MlirValue linear, int64_t n) {
+  if (!p->elementBytes) {
+    emitSubByteStore(e, p, value, linear);
+    return;
+  }
   MlirValue operands[2] = {value, elementPointer(e, p, linear)};
   MlirNamedAttribute align = alignmentAttr(e, p, n);
   tilusEmitOp(e, "llvm.store", 2, operands, 0, NULL, 1, &align);
@@ -415,7 +488,7 @@ static MlirLogicalResult lowerLoadGlobal(MlirOperation op,
     return mlirLogicalResultFailure(); // the tensor is not lowered yet
   AccessPlan p;
   MlirType resultType = mlirValueGetType(mlirOperationGetResult(op, 0));
-  if (!planAccess(&e, op, global, resultType, 1, false, &p))
+  if (!planAccess(&e, op, global, resultType, 1, &p))
     return mlirLogicalResultFailure();
   // Operands: src, offsets (one per dimension), then fill and out if given.
   intptr_t afterOffsets = 1 + p.view.rank;
@@ -453,10 +526,12 @@ static MlirLogicalResult lowerStoreGlobal(MlirOperation op,
     return mlirLogicalResultFailure();
   AccessPlan p;
   if (!planAccess(&e, op, global,
-                  mlirValueGetType(mlirOperationGetOperand(op, 0)), 2, true, &p))
+                  mlirValueGetType(mlirOperationGetOperand(op, 0)), 2, &p))
     return mlirLogicalResultFailure();
   int64_t m = tilusLayoutGetLocalSize(p.tile.layout);
   MlirType accessType = tilusVectorOrScalarType(p.storage, p.vectorWidth);
+  if (!p.elementBytes) // sub-byte elements are stored one by one, from i32
+    value = tilusEmitWidenSubByte(&e, value, true);
   for (int64_t i = 0; i < m; i += p.vectorWidth) {
     MlirValue part;
     if (p.vectorWidth == 1) {

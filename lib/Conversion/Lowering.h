@@ -61,6 +61,14 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
 // vector<m x T> for a register tensor (T its storage element type).
 MlirType tilusRegisterStorageType(MlirContext ctx, const TilusTensorType *t);
 
+// A register vector of sub-byte integers widened (zero- or sign-extended) to
+// vector<m x i32>; other vectors unchanged. Elements are then extracted from
+// the wide vector: the NVPTX back end miscompiles extractelement on some
+// vectors of odd-width integers (vector<8xi3> from a bit cast, vector<12xi1>
+// from fptoui), while whole-vector extensions of them are right.
+MlirValue tilusEmitWidenSubByte(TilusEmitter *e, MlirValue vector,
+                                bool isUnsigned);
+
 // The lowered value behind a register tensor operand, or null if its
 // producer is not lowered yet.
 MlirValue tilusLoweredRegister(MlirValue value);

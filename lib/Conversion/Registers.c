@@ -161,6 +161,16 @@ static MlirValue convertStandard(TilusEmitter *e, MlirValue x, MlirType from,
                                                        : "arith.extsi",
                        1, &x, i32, 0, NULL);
   }
+  // Floats to integers narrower than 32 bits go through i32 too: LLVM 22's
+  // NVPTX back end inverts fptoui to i1 (it emitted x == 0 ? 1 : 0), and
+  // the truncation of an in-range i32 is exact for every width.
+  int64_t toBits = tilusElementTypeGetBitWidth(to);
+  if (mlirTypeIsAFloat(from) && mlirTypeIsAInteger(to) && toBits < 32) {
+    int64_t m = mlirShapedTypeGetDimSize(toType, 0);
+    MlirType i32 = mlirVectorTypeGet(1, &m, mlirIntegerTypeGet(e->ctx, 32));
+    x = tilusEmitValue(e, name, 1, &x, i32, 0, NULL);
+    return tilusEmitValue(e, "arith.trunci", 1, &x, toType, 0, NULL);
+  }
   if (!strcmp(name, "arith.truncf_via_f32")) {
     // f16 <-> bf16: through f32, which holds both exactly.
     int64_t m = mlirShapedTypeGetDimSize(toType, 0);

@@ -583,11 +583,13 @@ static void testLowBitMatmul(Suite *s, const char *target, const char *type,
   tilusArtifactDestroy(artifact);
 }
 
-// LoadGlobal of a compact sub-byte tensor (test/gpu/subbyte-kernels.sh):
-// elements straddle bytes, tiles overhang both edges, and the values are
-// cast to f32.
-static void testSubByteLoad(Suite *s, const char *target, const char *type,
-                            int bits, WeightKind kind, int64_t M, int64_t N) {
+// LoadGlobal of a compact [M, N] tensor of a sub-byte type (Cast to f32),
+// and StoreGlobal of the same values back into compact storage (Cast from
+// f32), both tiled 16 x 24 with masked edges (test/gpu/subbyte-kernels.sh).
+// The store's buffer starts as sentinel bytes: the bits after the last
+// element must keep them.
+static void testSubByte(Suite *s, const char *target, const char *type,
+                        int bits, WeightKind kind, int64_t M, int64_t N) {
   char name[64];
   snprintf(name, sizeof(name), "load_%s", type);
   TilusRuntimeError err;
@@ -620,7 +622,27 @@ static void testSubByteLoad(Suite *s, const char *target, const char *type,
   reportOutcome(name, target, M, N, ok, guard);
   tilusRuntimeFree(s->rt, dIn, &err);
   tilusRuntimeFree(s->rt, dOut, &err);
-  free(compact), free(out), free(ref);
+
+  snprintf(name, sizeof(name), "store_%s", type);
+  uint8_t *stored = malloc(bytes);
+  TilusDevicePtr dValues = upload(s, ref, count * 4), dCompact = upload(s, NULL, bytes);
+  TilusArg storeArgs[] = {tilusArgPointer(dValues), tilusArgPointer(dCompact),
+                          tilusArgInteger(M), tilusArgInteger(N)};
+  ok = dValues && dCompact && launch(s, artifact, "store", storeArgs, 4);
+  guard = ok && download(s, stored, dCompact, bytes);
+  ok = guard;
+  for (size_t k = 0; ok && k < count; ++k) {
+    ok = unpackBits(stored, (int64_t)k, bits) == unpackBits(compact, (int64_t)k, bits);
+    if (!ok)
+      fprintf(stderr, "  %s: element %zu is 0x%x (want 0x%x)\n", name, k,
+              unpackBits(stored, (int64_t)k, bits), unpackBits(compact, (int64_t)k, bits));
+  }
+  for (size_t bit = count * (size_t)bits; ok && bit < bytes * 8; ++bit)
+    ok = ((stored[bit / 8] ^ SENTINEL) >> (bit % 8) & 1) == 0;
+  reportOutcome(name, target, M, N, ok, guard);
+  tilusRuntimeFree(s->rt, dValues, &err);
+  tilusRuntimeFree(s->rt, dCompact, &err);
+  free(compact), free(out), free(ref), free(stored);
   tilusArtifactDestroy(artifact);
 }
 
@@ -733,6 +755,14 @@ static void testFloatFormat(Suite *s, const char *target, int e, int m) {
   tilusArtifactDestroy(artifact);
 }
 
+// The width of a type named uN, iN or eXmY.
+static int typeBits(const char *type) {
+  int e = 0, m = 0;
+  if (type[0] == 'e' && sscanf(type, "e%dm%d", &e, &m) == 2)
+    return 1 + e + m;
+  return atoi(type + 1);
+}
+
 // The 16-bit IEEE-style encoding (f16: 5, 10; bf16: 8, 7) of `v`, rounded to
 // nearest even, overflowing to inf.
 static uint16_t roundTo16(double v, int exponentBits, int mantissaBits) {
@@ -770,12 +800,10 @@ static uint16_t roundTo16(double v, int exponentBits, int mantissaBits) {
 static void testWiden(Suite *s, const char *target, const char *type) {
   char stem[32];
   snprintf(stem, sizeof(stem), "widen_%s", type);
-  int bits = atoi(type + 1), e = 0, m = 0;
+  int bits = typeBits(type), e = 0, m = 0;
   bool isFloat = type[0] == 'e', isSigned = type[0] == 'i';
-  if (isFloat) {
+  if (isFloat)
     sscanf(type, "e%dm%d", &e, &m);
-    bits = 1 + e + m;
-  }
   TilusArtifact *artifact = loadArtifact(s, stem, target);
   const int64_t n = 2048;
   int encodings = 1 << bits;
@@ -843,6 +871,56 @@ static void testWiden(Suite *s, const char *target, const char *type) {
   tilusArtifactDestroy(artifact);
 }
 
+// The weight pre-transform as a Tilus program (test/gpu/pack-kernels.sh for
+// every low-precision type, 16 x 16 tiles; examples/weight_pack_i6.mlir):
+// `pack` must write exactly what tilusWeightPack writes for the same tile
+// layout, and `unpack` must restore the compact matrix from it.
+static void testPack(Suite *s, const char *target, const char *stem, int bits,
+                     const char *layoutText, int64_t tileCols) {
+  const int64_t K = 64, N = 96;
+  TilusArtifact *artifact = loadArtifact(s, stem, target);
+  if (!artifact) {
+    report(stem, target, K, N, false, "no artifact");
+    report(stem, target, K, N, false, "no artifact");
+    return;
+  }
+  TilusLayout *layout = tilusLayoutParse(layoutText, strlen(layoutText), NULL);
+  size_t bytes = (size_t)(K * N * bits / 8);
+  uint8_t *compact = calloc(bytes, 1), *packed = malloc(bytes),
+          *out = malloc(bytes);
+  uint32_t state = (uint32_t)bits * 131u + (uint32_t)strlen(stem);
+  for (int64_t g = 0; g < K * N; ++g)
+    packBits(compact, g, bits, nextRandom(&state) & ((1u << bits) - 1));
+  TilusWeightPacking packing = {K, N, 16, tileCols, bits, layout};
+  TilusLayoutError packError;
+  bool hostOk = tilusWeightPack(&packing, compact, packed, &packError);
+  static const char *const kernels[] = {"pack", "unpack"};
+  for (int k = 0; k < 2; ++k) {
+    char name[48];
+    snprintf(name, sizeof(name), "%s.%s", stem, kernels[k]);
+    const uint8_t *in = k == 0 ? compact : packed, *want = k == 0 ? packed : compact;
+    TilusDevicePtr dIn = upload(s, in, bytes), dOut = upload(s, NULL, bytes);
+    TilusArg args[] = {tilusArgPointer(dIn), tilusArgPointer(dOut),
+                       tilusArgInteger(K), tilusArgInteger(N)};
+    bool guard = hostOk && dIn && dOut && launch(s, artifact, kernels[k], args, 4) &&
+                 download(s, out, dOut, bytes);
+    bool ok = guard && !memcmp(out, want, bytes);
+    for (size_t b = 0; guard && !ok && b < bytes; ++b)
+      if (out[b] != want[b]) {
+        fprintf(stderr, "  %s: byte %zu is 0x%02x (want 0x%02x)\n", name, b,
+                out[b], want[b]);
+        break;
+      }
+    reportOutcome(name, target, K, N, ok, guard);
+    TilusRuntimeError ignored;
+    tilusRuntimeFree(s->rt, dIn, &ignored);
+    tilusRuntimeFree(s->rt, dOut, &ignored);
+  }
+  free(compact), free(packed), free(out);
+  tilusLayoutDestroy(layout);
+  tilusArtifactDestroy(artifact);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: tilus-gpu-suite ARTIFACT_DIR\n");
@@ -871,7 +949,7 @@ int main(int argc, char **argv) {
       "e3m2", "e2m3", "e2m2", "e1m3", "e2m1", "e1m2", "e1m1", "e6m1"};
   int numWidened = (int)(sizeof(widened) / sizeof(widened[0]));
   int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats + numWeights +
-                      4 + 3 * numWidened);
+                      8 + 5 * numWidened + 2);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -902,12 +980,20 @@ int main(int argc, char **argv) {
     for (int k = 0; k < numWeights; ++k)
       testLowBitMatmul(&s, target, weights[k].type, weights[k].bits,
                        weights[k].kind, 48, 64, 128);
-    testSubByteLoad(&s, target, "i4", 4, WeightSigned, 37, 53);
-    testSubByteLoad(&s, target, "u3", 3, WeightUnsigned, 37, 53);
-    testSubByteLoad(&s, target, "u1", 1, WeightUnsigned, 37, 53);
-    testSubByteLoad(&s, target, "f6e3m2", 6, WeightFloatE3M2, 37, 53);
+    testSubByte(&s, target, "i4", 4, WeightSigned, 37, 53);
+    testSubByte(&s, target, "u3", 3, WeightUnsigned, 37, 53);
+    testSubByte(&s, target, "u1", 1, WeightUnsigned, 37, 53);
+    testSubByte(&s, target, "f6e3m2", 6, WeightFloatE3M2, 37, 53);
     for (int k = 0; k < numWidened; ++k)
       testWiden(&s, target, widened[k]);
+    for (int k = 0; k < numWidened; ++k) {
+      char stem[32];
+      snprintf(stem, sizeof(stem), "pack_%s", widened[k]);
+      testPack(&s, target, stem, typeBits(widened[k]),
+               "local(2,2).column_spatial(4,8).local(2,1)", 16);
+    }
+    testPack(&s, target, "weight_pack_i6", 6,
+             "local(2,1).column_spatial(4,8).local(2,1)", 8);
     testMatmul(&s, target, 32, 16, 64);
     testMatmul(&s, target, 64, 64, 256);
   }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # build-artifacts.sh SRC_ROOT OUT_DIR: compiles every kernel the GPU suite
 # runs (test/gpu/kernels, examples/, and the generated float-format and
-# low-precision matmul kernels, the widening casts, and the dequantization benchmark's kernels)
+# low-precision matmul kernels, the widening casts, the pre-transform, and
+# the dequantization benchmark's kernels)
 # with the tilus-opt on PATH into OUT_DIR/<name>.<target>.tilus, for sm_80
 # and sm_90a.
 set -euo pipefail
@@ -12,6 +13,7 @@ bash "$root/test/gpu/float-kernels.sh" "$out/generated"
 bash "$root/test/gpu/matmul-kernels.sh" "$out/generated"
 bash "$root/test/gpu/subbyte-kernels.sh" "$out/generated"
 bash "$root/test/gpu/widen-kernels.sh" "$out/generated"
+bash "$root/test/gpu/pack-kernels.sh" "$out/generated"
 bash "$root/bench/dequant/dequant-kernels.sh" "$out/generated"
 for kernel in "$root"/test/gpu/kernels/*.mlir "$root"/examples/*.mlir "$out"/generated/*.mlir; do
   name=$(basename "$kernel" .mlir)

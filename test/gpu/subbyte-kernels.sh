@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# subbyte-kernels.sh OUT_DIR: LoadGlobal of compact sub-byte tensors (the
-# generic bit-extraction path, elements straddling bytes) for int4, uint3,
-# uint1 and float6_e3m2: a [M, N] tensor of run-time size, one 16 x 24 tile
-# per block at offsets from BlockIndices (edges masked), Cast to f32, stored.
+# subbyte-kernels.sh OUT_DIR: LoadGlobal and StoreGlobal of compact sub-byte
+# tensors (the generic bit-field paths, elements straddling bytes) for int4,
+# uint3, uint1 and float6_e3m2: a [M, N] tensor of run-time size, one 16 x 24
+# tile per block at offsets from BlockIndices (edges masked).
+#   load:  sub-byte tile -> Cast to f32 -> stored as f32
+#   store: f32 tile -> Cast to the type -> stored compactly (neighbouring
+#          threads write bits of one 32-bit word)
 set -eu
 out=$1
 mkdir -p "$out"
@@ -29,6 +32,23 @@ func.func @load(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f32>, %m: i32, %n: i32)
   %r = "tilus.load_global"(%g, %row, %col) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g, index, index) -> !r
   %f = "tilus.cast"(%r) : (!r) -> !rf
   "tilus.store_global"(%f, %gf, %row, %col) : (!rf, !gf, index, index) -> ()
+  return
+}
+func.func @store(%q: !tilus.ptr<f32>, %p: !tilus.ptr<ui8>, %m: i32, %n: i32)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64,
+                tilus.grid = affine_map<()[s0, s1, s2, s3] -> (s2 ceildiv 16, s3 ceildiv 24)>} {
+  %M = arith.index_cast %m : i32 to index
+  %N = arith.index_cast %n : i32 to index
+  %bi, %bj = "tilus.block_indices"() : () -> (index, index)
+  %c16 = arith.constant 16 : index
+  %c24 = arith.constant 24 : index
+  %row = arith.muli %bi, %c16 : index
+  %col = arith.muli %bj, %c24 : index
+  %g = "tilus.view_global"(%p, %M, %N) : (!tilus.ptr<ui8>, index, index) -> !g
+  %gf = "tilus.view_global"(%q, %M, %N) : (!tilus.ptr<f32>, index, index) -> !gf
+  %f = "tilus.load_global"(%gf, %row, %col) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!gf, index, index) -> !rf
+  %r = "tilus.cast"(%f) : (!rf) -> !r
+  "tilus.store_global"(%r, %g, %row, %col) : (!r, !g, index, index) -> ()
   return
 }
 MLIR
