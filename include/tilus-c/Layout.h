@@ -136,6 +136,37 @@ intptr_t tilusLayoutGetThreadModes(const TilusLayout *layout,
                                    TilusLayoutThreadMode *modes,
                                    intptr_t capacity);
 
+/*--- Structure (for code generators) -----------------------------------------*/
+
+/* A layout is a chain of factors F1.F2...Fk, evaluated as
+ *   h(t, i) = (F1...F(k-1))(t / Tk, i / mk) * Sk + Fk(t % Tk, i % mk)
+ * (Sk the factor's shape). Code that inverts a layout (shared-memory
+ * addressing: the address of a logical index is the slot i with
+ * f(0, i) = index) walks the chain. */
+typedef enum {
+  TilusLayoutFactorLocal,   /* local / column_local: m = product of shape */
+  TilusLayoutFactorSpatial, /* spatial / column_spatial: T = product */
+  TilusLayoutFactorSwizzle  /* swizzle(inner, dim, log_step), T = 1 */
+} TilusLayoutFactorKind;
+
+typedef struct {
+  TilusLayoutFactorKind kind;
+  bool column;     /* column-major (first dimension fastest) */
+  bool replicated; /* a spatial factor with reduced (replicated) threads */
+  int64_t shape[TILUS_LAYOUT_MAX_RANK]; /* extent per output dimension */
+  int64_t numThreads, localSize;
+  /* Swizzle: output coordinate `dim` of `inner` (a layout with T = 1, owned
+   * by the layout queried) is XORed with ((r >> logStep) mod shape[dim]),
+   * r the row-major linearization of the other coordinates over shape. */
+  const TilusLayout *inner;
+  int64_t dim, logStep;
+} TilusLayoutFactor;
+
+intptr_t tilusLayoutGetNumFactors(const TilusLayout *layout);
+/* Factor k (0 = outermost). */
+void tilusLayoutGetFactor(const TilusLayout *layout, intptr_t k,
+                          TilusLayoutFactor *factor);
+
 /*--- Text form ---------------------------------------------------------------*/
 
 /* Canonical text, e.g. "local(2,1).spatial(8,4).local(1,2)". Returns a

@@ -43,6 +43,14 @@ static void emit(MlirStringCallback callback, void *userData,
 }
 
 // Writes the manifest entry of one lowered kernel.
+static int64_t sharedBytes(MlirOperation func) {
+  MlirAttribute bytes = mlirOperationGetDiscardableAttributeByName(
+      func, mlirStringRefCreateFromCString(TILUS_SHARED_BYTES_ATTR));
+  return mlirAttributeIsNull(bytes) || !mlirAttributeIsAInteger(bytes)
+             ? 0
+             : mlirIntegerAttrGetValueInt(bytes);
+}
+
 static void writeKernel(MlirOperation func, MlirStringCallback callback,
                         void *userData) {
   char line[512];
@@ -68,7 +76,8 @@ static void writeKernel(MlirOperation func, MlirStringCallback callback,
   }
   MlirAttribute workspace = mlirOperationGetDiscardableAttributeByName(
       func, mlirStringRefCreateFromCString(TILUS_WORKSPACE_BYTES_ATTR));
-  snprintf(line, sizeof(line), "\n  shared 0\n  workspace %lld\n",
+  snprintf(line, sizeof(line), "\n  shared %lld\n  workspace %lld\n",
+           (long long)sharedBytes(func),
            mlirAttributeIsNull(workspace)
                ? 0LL
                : (long long)mlirIntegerAttrGetValueInt(workspace));
@@ -85,6 +94,16 @@ static void writeKernel(MlirOperation func, MlirStringCallback callback,
     emit(callback, userData, "\n");
   }
   emit(callback, userData, "end\n");
+}
+
+// Dynamic shared memory a thread block may have on each target (the
+// opt-in maximum per block).
+static int64_t sharedLimit(MlirStringRef chip) {
+  if (chip.length == 5 && !memcmp(chip.data, "sm_80", 5))
+    return 166912; // 163 KiB
+  if (chip.length == 5 && !memcmp(chip.data, "sm_89", 5))
+    return 101376; // 99 KiB
+  return 232448;   // sm_90, sm_90a: 227 KiB
 }
 
 static void reportPipelineError(MlirStringRef message, void *userData) {
@@ -112,6 +131,21 @@ MlirLogicalResult tilusEmitArtifact(MlirOperation module, MlirStringRef chip,
   if (mlirOperationIsNull(gpuModule)) {
     mlirEmitError(loc, "no gpu.module to emit: lower the kernels first "
                        "(--lower-to-nvvm)");
+    return mlirLogicalResultFailure();
+  }
+
+  MlirBlock kernels = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(kernels);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (sharedBytes(op) <= sharedLimit(chip))
+      continue;
+    char message[256];
+    snprintf(message, sizeof(message),
+             "the kernel needs %lld bytes of shared memory; %.*s allows at "
+             "most %lld per thread block",
+             (long long)sharedBytes(op), (int)chip.length, chip.data,
+             (long long)sharedLimit(chip));
+    mlirEmitError(mlirOperationGetLocation(op), message);
     return mlirLogicalResultFailure();
   }
 

@@ -4,7 +4,9 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/LLVM.h"
 
+#include <stdio.h>
 #include <string.h>
 
 MlirType tilusStorageElementType(MlirContext ctx, MlirType elementType) {
@@ -139,3 +141,108 @@ void tilusAddPatterns(MlirRewritePatternSet set, MlirContext ctx,
     mlirRewritePatternSetAdd(set, pattern);
   }
 }
+
+static bool isOp(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
+}
+
+MlirValue tilusEmitSharedArray(TilusEmitter *e, MlirOperation at,
+                               const char *prefix, int64_t bytes,
+                               bool dynamic) {
+  MlirOperation gpuModule = mlirOperationGetParentOperation(at);
+  while (!mlirOperationIsNull(gpuModule) && !isOp(gpuModule, "gpu.module"))
+    gpuModule = mlirOperationGetParentOperation(gpuModule);
+  if (mlirOperationIsNull(gpuModule))
+    return (MlirValue){NULL};
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule, 0));
+  // The dynamic array is declared once per module; scratch arrays are new.
+  char name[64];
+  int count = 0;
+  bool exists = false;
+  for (MlirOperation g = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(g); g = mlirOperationGetNextInBlock(g)) {
+    if (!isOp(g, "llvm.mlir.global"))
+      continue;
+    ++count;
+    MlirAttribute symbol = mlirOperationGetAttributeByName(
+        g, mlirStringRefCreateFromCString("sym_name"));
+    MlirStringRef text = mlirStringAttrGetValue(symbol);
+    exists |= dynamic && text.length == strlen(prefix) &&
+              !memcmp(text.data, prefix, text.length);
+  }
+  if (dynamic)
+    snprintf(name, sizeof(name), "%s", prefix);
+  else
+    snprintf(name, sizeof(name), "%s_%d", prefix, count);
+
+  if (!exists) {
+    char typeText[64];
+    snprintf(typeText, sizeof(typeText), "!llvm.array<%lld x i8>",
+             (long long)(dynamic ? 0 : bytes));
+    MlirType arrayType =
+        mlirTypeParseGet(e->ctx, mlirStringRefCreateFromCString(typeText));
+    MlirType i32 = mlirIntegerTypeGet(e->ctx, 32);
+    MlirType i64 = mlirIntegerTypeGet(e->ctx, 64);
+    // Dynamic shared memory is an external array of size 0 (PTX: .extern
+    // .shared ...[]); its size comes from the launch.
+    MlirNamedAttribute attrs[] = {
+        tilusNamedAttr(e->ctx, "addr_space", mlirIntegerAttrGet(i32, 3)),
+        tilusNamedAttr(e->ctx, "alignment", mlirIntegerAttrGet(i64, dynamic ? 128 : 16)),
+        tilusNamedAttr(e->ctx, "global_type", mlirTypeAttrGet(arrayType)),
+        tilusNamedAttr(e->ctx, "linkage",
+                       mlirAttributeParseGet(
+                           e->ctx, mlirStringRefCreateFromCString(
+                                       dynamic ? "#llvm.linkage<external>"
+                                               : "#llvm.linkage<internal>"))),
+        tilusNamedAttr(e->ctx, "sym_name",
+                       mlirStringAttrGet(e->ctx,
+                                         mlirStringRefCreateFromCString(name))),
+    };
+    MlirOperationState state = mlirOperationStateGet(
+        mlirStringRefCreateFromCString("llvm.mlir.global"), e->loc);
+    mlirOperationStateAddAttributes(&state, sizeof(attrs) / sizeof(attrs[0]),
+                                    attrs);
+    MlirRegion region = mlirRegionCreate();
+    mlirOperationStateAddOwnedRegions(&state, 1, &region);
+    MlirOperation global = mlirOperationCreate(&state);
+    // Inserted directly (not through the rewriter): nothing rewrites globals.
+    mlirBlockInsertOwnedOperationBefore(body, mlirBlockGetFirstOperation(body),
+                                        global);
+  }
+  MlirNamedAttribute ref = tilusNamedAttr(
+      e->ctx, "global_name",
+      mlirFlatSymbolRefAttrGet(e->ctx, mlirStringRefCreateFromCString(name)));
+  return tilusEmitValue(e, "llvm.mlir.addressof", 0, NULL,
+                        mlirLLVMPointerTypeGet(e->ctx, 3), 1, &ref);
+}
+
+bool tilusGetGlobalView(TilusEmitter *e, MlirValue global, TilusGlobalView *view) {
+  MlirValue inputs[1 + TILUS_LAYOUT_MAX_RANK];
+  intptr_t n = tilusLookThroughCast(global, inputs, 1 + TILUS_LAYOUT_MAX_RANK);
+  if (n < 1)
+    return false;
+  TilusTensorType t;
+  if (mlirLogicalResultIsFailure(
+          tilusTensorTypeDecode(mlirValueGetType(global), &t, NULL)))
+    return false;
+  view->ptr = inputs[0];
+  view->rank = t.rank;
+  view->elementType = t.elementType;
+  intptr_t next = 1;
+  for (intptr_t d = 0; d < t.rank; ++d) {
+    view->staticSizes[d] = t.shape[d];
+    if (t.shape[d] == TILUS_DYNAMIC_DIM) {
+      if (next >= n) {
+        tilusTensorTypeRelease(&t);
+        return false;
+      }
+      view->sizes[d] = inputs[next++];
+    } else {
+      view->sizes[d] = tilusEmitIndex(e, t.shape[d]);
+    }
+  }
+  tilusTensorTypeRelease(&t);
+  return true;
+}
+

@@ -21,60 +21,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool opIs(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
-}
-
-// Declares a shared-memory array of `bytes` in the enclosing gpu.module and
-// returns its address.
+// A shared-memory scratch array of `bytes`, new for each Dot.
 static MlirValue emitScratch(TilusEmitter *e, MlirOperation op, int64_t bytes) {
-  MlirOperation gpuModule = mlirOperationGetParentOperation(op);
-  while (!mlirOperationIsNull(gpuModule) && !opIs(gpuModule, "gpu.module"))
-    gpuModule = mlirOperationGetParentOperation(gpuModule);
-  if (mlirOperationIsNull(gpuModule))
-    return (MlirValue){NULL};
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule, 0));
-  int count = 0;
-  for (MlirOperation g = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(g); g = mlirOperationGetNextInBlock(g))
-    count += opIs(g, "llvm.mlir.global");
-  char name[64];
-  snprintf(name, sizeof(name), "__tilus_dot_scratch_%d", count);
-
-  char typeText[64];
-  snprintf(typeText, sizeof(typeText), "!llvm.array<%lld x i8>",
-           (long long)bytes);
-  MlirType arrayType =
-      mlirTypeParseGet(e->ctx, mlirStringRefCreateFromCString(typeText));
-  MlirType i32 = mlirIntegerTypeGet(e->ctx, 32);
-  MlirType i64 = mlirIntegerTypeGet(e->ctx, 64);
-  MlirNamedAttribute attrs[] = {
-      tilusNamedAttr(e->ctx, "addr_space", mlirIntegerAttrGet(i32, 3)),
-      tilusNamedAttr(e->ctx, "alignment", mlirIntegerAttrGet(i64, 16)),
-      tilusNamedAttr(e->ctx, "global_type", mlirTypeAttrGet(arrayType)),
-      tilusNamedAttr(e->ctx, "linkage",
-                     mlirAttributeParseGet(e->ctx, mlirStringRefCreateFromCString(
-                                                       "#llvm.linkage<internal>"))),
-      tilusNamedAttr(e->ctx, "sym_name",
-                     mlirStringAttrGet(e->ctx,
-                                       mlirStringRefCreateFromCString(name))),
-  };
-  MlirOperationState state = mlirOperationStateGet(
-      mlirStringRefCreateFromCString("llvm.mlir.global"), e->loc);
-  mlirOperationStateAddAttributes(&state, sizeof(attrs) / sizeof(attrs[0]),
-                                  attrs);
-  MlirRegion region = mlirRegionCreate();
-  mlirOperationStateAddOwnedRegions(&state, 1, &region);
-  MlirOperation global = mlirOperationCreate(&state);
-  mlirBlockInsertOwnedOperationBefore(body, mlirBlockGetFirstOperation(body),
-                                      global);
-
-  MlirNamedAttribute ref = tilusNamedAttr(
-      e->ctx, "global_name",
-      mlirFlatSymbolRefAttrGet(e->ctx, mlirStringRefCreateFromCString(name)));
-  return tilusEmitValue(e, "llvm.mlir.addressof", 0, NULL,
-                        mlirLLVMPointerTypeGet(e->ctx, 3), 1, &ref);
+  return tilusEmitSharedArray(e, op, "__tilus_dot_scratch", bytes, false);
 }
 
 // Stores every element of a thread's `value` (layout of `t`) into the

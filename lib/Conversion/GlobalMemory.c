@@ -21,44 +21,6 @@
 
 #define MAX_RANK TILUS_LAYOUT_MAX_RANK
 
-// A lowered global tensor: its pointer and its sizes as index values.
-typedef struct {
-  MlirValue ptr;
-  intptr_t rank;
-  MlirValue sizes[MAX_RANK];
-  int64_t staticSizes[MAX_RANK]; // TILUS_DYNAMIC_DIM when known at run time
-  MlirType elementType;          // the Tilus element type
-} GlobalView;
-
-static bool getGlobalView(TilusEmitter *e, MlirValue global, GlobalView *view) {
-  MlirValue inputs[1 + MAX_RANK];
-  intptr_t n = tilusLookThroughCast(global, inputs, 1 + MAX_RANK);
-  if (n < 1)
-    return false;
-  TilusTensorType t;
-  if (mlirLogicalResultIsFailure(
-          tilusTensorTypeDecode(mlirValueGetType(global), &t, NULL)))
-    return false;
-  view->ptr = inputs[0];
-  view->rank = t.rank;
-  view->elementType = t.elementType;
-  intptr_t next = 1;
-  for (intptr_t d = 0; d < t.rank; ++d) {
-    view->staticSizes[d] = t.shape[d];
-    if (t.shape[d] == TILUS_DYNAMIC_DIM) {
-      if (next >= n) {
-        tilusTensorTypeRelease(&t);
-        return false;
-      }
-      view->sizes[d] = inputs[next++];
-    } else {
-      view->sizes[d] = tilusEmitIndex(e, t.shape[d]);
-    }
-  }
-  tilusTensorTypeRelease(&t);
-  return true;
-}
-
 static MlirLogicalResult lowerViewGlobal(MlirOperation op,
                                          MlirRewriterBase rewriter) {
   MlirValue ptr[1];
@@ -109,7 +71,7 @@ static MlirLogicalResult lowerAllocateGlobal(MlirOperation op,
 //===----------------------------------------------------------------------===//
 
 typedef struct {
-  GlobalView view;
+  TilusGlobalView view;
   TilusTensorType tile;
   intptr_t lead;                  // memory dims before the tile's
   MlirValue base[MAX_RANK];       // memory index of the thread's element 0
@@ -151,7 +113,7 @@ static int64_t chooseVectorWidth(const AccessPlan *p, MlirValue lastOffset,
 static bool planAccess(TilusEmitter *e, MlirOperation op, MlirValue global,
                        MlirType tileType, intptr_t offsetsStart,
                        AccessPlan *p) {
-  if (!getGlobalView(e, global, &p->view))
+  if (!tilusGetGlobalView(e, global, &p->view))
     return false;
   if (mlirLogicalResultIsFailure(tilusTensorTypeDecode(tileType, &p->tile, NULL)))
     return false;
@@ -262,129 +224,15 @@ static MlirValue emitLoad(TilusEmitter *e, const AccessPlan *p,
                         tilusVectorOrScalarType(p->storage, n), 1, &align);
 }
 
-// llvm.atomicrmw (monotonic) of `value` at `ptr`. The LLVM dialect keeps
-// the operation and the ordering as integer enums (LLVM's AtomicRMWInst
-// numbering: 3 is And, 5 is Or; 2 is monotonic).
-enum { ATOMIC_AND = 3, ATOMIC_OR = 5, ORDERING_MONOTONIC = 2 };
-
-static void emitAtomic(TilusEmitter *e, int64_t binOp, MlirValue ptr,
-                       MlirValue value) {
-  MlirType i64 = mlirIntegerTypeGet(e->ctx, 64);
-  MlirNamedAttribute attrs[2] = {
-      tilusNamedAttr(e->ctx, "bin_op", mlirIntegerAttrGet(i64, binOp)),
-      tilusNamedAttr(e->ctx, "ordering",
-                     mlirIntegerAttrGet(i64, ORDERING_MONOTONIC))};
-  MlirValue operands[2] = {ptr, value};
-  tilusEmitValue(e, "llvm.atomicrmw", 2, operands, mlirValueGetType(value), 2,
-                 attrs);
-}
-
-// Stores a compact sub-byte element: its bits are cleared and then set in
-// the 32-bit word (or two) holding them, with atomic AND and OR, so that
-// threads writing neighbouring elements of one word never lose each other's
-// bits. (So the tensor's bytes are accessed as whole aligned words: its
-// allocation must extend to a multiple of 4 bytes; bits outside the element
-// are never changed.)
-static void emitSubByteStore(TilusEmitter *e, const AccessPlan *p,
-                             MlirValue value, MlirValue linear) {
-  MlirType i32 = mlirIntegerTypeGet(e->ctx, 32), i64 = mlirIntegerTypeGet(e->ctx, 64);
-  MlirValue bit = tilusEmitMulIndexConst(e, linear, p->bits);
-  MlirValue word = tilusEmitArith(e, "divui", bit, tilusEmitIndex(e, 32));
-  MlirValue shiftIndex = tilusEmitArith(e, "remui", bit, tilusEmitIndex(e, 32));
-  MlirValue shift =
-      tilusEmitValue(e, "arith.index_cast", 1, &shiftIndex, i64, 0, NULL);
-  MlirValue bits = tilusEmitValue(e, "arith.extui", 1, &value, i64, 0, NULL);
-  bits = tilusEmitArith(e, "andi", bits,
-                        tilusEmitIntConstant(e, i64, (1 << p->bits) - 1));
-  bits = tilusEmitArith(e, "shli", bits, shift);
-  MlirValue mask = tilusEmitArith(
-      e, "shli", tilusEmitIntConstant(e, i64, (1 << p->bits) - 1), shift);
-  AccessPlan words = *p;
-  words.storage = i32;
-  words.elementBytes = 4;
-  MlirValue allOnes = tilusEmitIntConstant(e, i32, -1);
-  for (int half = 0; half < 2; ++half) {
-    if (half == 1 && 32 % p->bits == 0)
-      break; // elements never straddle words
-    MlirBlock thenBlock;
-    MlirOperation ifOp = {NULL};
-    if (half == 1) {
-      // Only an element whose bits pass bit 32 of its word touches the next.
-      MlirNamedAttribute ugt = tilusNamedAttr(
-          e->ctx, "predicate", mlirIntegerAttrGet(i64, 8));
-      MlirValue operands[2] = {shiftIndex, tilusEmitIndex(e, 32 - p->bits)};
-      MlirValue straddles = tilusEmitValue(
-          e, "arith.cmpi", 2, operands, mlirIntegerTypeGet(e->ctx, 1), 1, &ugt);
-      ifOp = tilusEmitIf(e, straddles, 0, NULL, &thenBlock, NULL);
-      tilusEmitterSetToEnd(e, thenBlock);
-    }
-    MlirValue part = bits, partMask = mask;
-    if (half == 1) {
-      MlirValue c32 = tilusEmitIntConstant(e, i64, 32);
-      part = tilusEmitArith(e, "shrui", part, c32);
-      partMask = tilusEmitArith(e, "shrui", partMask, c32);
-    }
-    part = tilusEmitValue(e, "arith.trunci", 1, &part, i32, 0, NULL);
-    partMask = tilusEmitValue(e, "arith.trunci", 1, &partMask, i32, 0, NULL);
-    MlirValue ptr =
-        elementPointer(e, &words, tilusEmitAddIndexConst(e, word, half));
-    emitAtomic(e, ATOMIC_AND, ptr, tilusEmitArith(e, "xori", partMask, allOnes));
-    emitAtomic(e, ATOMIC_OR, ptr, part);
-    if (half == 1) {
-      tilusEmitYield(e, 0, NULL);
-      tilusEmitterSetAfter(e, ifOp);
-    }
-  }
-}
-
 static void emitStore(TilusEmitter *e, const AccessPlan *p, MlirValue value,
                       MlirValue linear, int64_t n) {
   if (!p->elementBytes) {
-    emitSubByteStore(e, p, value, linear);
+    tilusEmitSubByteStore(e, p->view.ptr, p->bits, linear, value);
     return;
   }
   MlirValue operands[2] = {value, elementPointer(e, p, linear)};
   MlirNamedAttribute align = alignmentAttr(e, p, n);
   tilusEmitOp(e, "llvm.store", 2, operands, 0, NULL, 1, &align);
-}
-
-// A compact sub-byte element (paper, Figure 7): bits [g*b, (g+1)*b) of the
-// byte stream, least significant first, read from its byte and, when it
-// straddles, the next one.
-static MlirValue emitSubByteLoad(TilusEmitter *e, const AccessPlan *p,
-                                 MlirValue linear) {
-  MlirType i8 = mlirIntegerTypeGet(e->ctx, 8), i32 = mlirIntegerTypeGet(e->ctx, 32);
-  MlirValue bit = tilusEmitMulIndexConst(e, linear, p->bits);
-  MlirValue byte = tilusEmitArith(e, "divui", bit, tilusEmitIndex(e, 8));
-  MlirValue shiftIndex = tilusEmitArith(e, "remui", bit, tilusEmitIndex(e, 8));
-  MlirValue shift =
-      tilusEmitValue(e, "arith.index_cast", 1, &shiftIndex, i32, 0, NULL);
-  AccessPlan bytes = *p;
-  bytes.storage = i8;
-  bytes.elementBytes = 1;
-  MlirValue low = emitLoad(e, &bytes, byte, 1);
-  low = tilusEmitValue(e, "arith.extui", 1, &low, i32, 0, NULL);
-  MlirNamedAttribute ugt = tilusNamedAttr(
-      e->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 8));
-  MlirValue operands[2] = {shift, tilusEmitIntConstant(e, i32, 8 - p->bits)};
-  MlirValue straddles = tilusEmitValue(e, "arith.cmpi", 2, operands,
-                                       mlirIntegerTypeGet(e->ctx, 1), 1, &ugt);
-  MlirBlock thenBlock, elseBlock;
-  MlirOperation ifOp = tilusEmitIf(e, straddles, 1, &i32, &thenBlock, &elseBlock);
-  tilusEmitterSetToEnd(e, thenBlock);
-  MlirValue high = emitLoad(e, &bytes, tilusEmitAddIndexConst(e, byte, 1), 1);
-  high = tilusEmitValue(e, "arith.extui", 1, &high, i32, 0, NULL);
-  high = tilusEmitArith(e, "shli", high, tilusEmitIntConstant(e, i32, 8));
-  tilusEmitYield(e, 1, &high);
-  tilusEmitterSetToEnd(e, elseBlock);
-  MlirValue zero = tilusEmitIntConstant(e, i32, 0);
-  tilusEmitYield(e, 1, &zero);
-  tilusEmitterSetAfter(e, ifOp);
-  MlirValue word = tilusEmitArith(e, "ori", low, mlirOperationGetResult(ifOp, 0));
-  word = tilusEmitArith(e, "shrui", word, shift);
-  word = tilusEmitArith(e, "andi", word,
-                        tilusEmitIntConstant(e, i32, (1 << p->bits) - 1));
-  return tilusEmitValue(e, "arith.trunci", 1, &word, p->storage, 0, NULL);
 }
 
 // Loads local slots [i, i + n) as one access of n elements, or the fill
@@ -397,7 +245,8 @@ static MlirValue emitMaskedLoad(TilusEmitter *e, const AccessPlan *p,
   MlirOperation ifOp = tilusEmitIf(e, inBounds, 1, &type, &thenBlock, &elseBlock);
   tilusEmitterSetToEnd(e, thenBlock);
   MlirValue loaded =
-      p->elementBytes ? emitLoad(e, p, linear, n) : emitSubByteLoad(e, p, linear);
+      p->elementBytes ? emitLoad(e, p, linear, n)
+                     : tilusEmitSubByteLoad(e, p->view.ptr, p->bits, linear);
   tilusEmitYield(e, 1, &loaded);
   tilusEmitterSetToEnd(e, elseBlock);
   MlirValue fill = n == 1 ? p->fill

@@ -174,6 +174,12 @@ MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
     }
   }
   mlirIRRewriterDestroy(rewriter);
+  MlirAttribute sharedBytes = mlirOperationGetDiscardableAttributeByName(
+      kernel, mlirStringRefCreateFromCString(TILUS_SHARED_BYTES_ATTR));
+  if (!mlirAttributeIsNull(sharedBytes))
+    mlirOperationSetDiscardableAttributeByName(
+        gpuFunc, mlirStringRefCreateFromCString(TILUS_SHARED_BYTES_ATTR),
+        sharedBytes);
   mlirOperationDestroy(kernel);
 
   // The workspace pointer is the last parameter, after the kernel's own.

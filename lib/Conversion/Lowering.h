@@ -27,6 +27,10 @@
 // last parameter); on each tilus.allocate_global: its byte offset in it.
 #define TILUS_WORKSPACE_BYTES_ATTR "tilus.workspace_bytes"
 #define TILUS_WORKSPACE_OFFSET_ATTR "tilus.workspace_offset"
+// On a kernel (set by tilus-plan-shared, kept on its gpu.func): bytes of
+// dynamic shared memory; on each tilus.allocate_shared: its byte offset.
+#define TILUS_SHARED_BYTES_ATTR "tilus.shared_bytes"
+#define TILUS_SHARED_OFFSET_ATTR "tilus.shared_offset"
 
 MlirType tilusLowerScalarType(MlirContext ctx, MlirType type);
 
@@ -57,6 +61,15 @@ MlirValue tilusEmitFloatEncode(TilusEmitter *e, MlirType format,
 // type. Null when no fast path applies; the generic path then converts.
 MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
                             MlirType to, MlirType resultType);
+
+// Element `linear` of a compact tensor of `bits`-bit elements at `base` (a
+// pointer of any address space): loaded as an i<bits> (SubByte.c), or
+// `value` (an integer holding the bits) stored with atomic AND/OR on the
+// 32-bit words that hold it.
+MlirValue tilusEmitSubByteLoad(TilusEmitter *e, MlirValue base, int64_t bits,
+                               MlirValue linear);
+void tilusEmitSubByteStore(TilusEmitter *e, MlirValue base, int64_t bits,
+                           MlirValue linear, MlirValue value);
 
 // vector<m x T> for a register tensor (T its storage element type).
 MlirType tilusRegisterStorageType(MlirContext ctx, const TilusTensorType *t);
@@ -92,9 +105,40 @@ void tilusReplaceWithLowered(MlirRewriterBase rewriter, TilusEmitter *e,
 // the reason at the op if the op is still there at the end.
 MlirLogicalResult tilusLoweringError(MlirOperation op, const char *message);
 
+// The address (!llvm.ptr<3>) of a shared-memory array in the gpu.module
+// around `at`: with `dynamic`, the block's one dynamic shared buffer, named
+// `prefix` and declared once; otherwise a new static array of `bytes`, named
+// `prefix`_<n>.
+MlirValue tilusEmitSharedArray(TilusEmitter *e, MlirOperation at,
+                               const char *prefix, int64_t bytes,
+                               bool dynamic);
+
+// A lowered global tensor: its pointer and its sizes as index values.
+typedef struct {
+  MlirValue ptr;
+  intptr_t rank;
+  MlirValue sizes[TILUS_LAYOUT_MAX_RANK];
+  int64_t staticSizes[TILUS_LAYOUT_MAX_RANK]; // TILUS_DYNAMIC_DIM when known at run time
+  MlirType elementType;          // the Tilus element type
+} TilusGlobalView;
+
+// The lowered form of a global tensor value (false if not lowered yet).
+bool tilusGetGlobalView(TilusEmitter *e, MlirValue global, TilusGlobalView *view);
+
+// Whether every aligned run of v addresses of a one-thread (shared) layout
+// holds v consecutive, v-aligned indices along the last dimension
+// (SharedMemory.c).
+bool tilusSharedRunsAreContiguous(const TilusLayout *layout, int64_t v);
+
+// LoadShared through ldmatrix when the register layout is made of 8x8
+// matrix fragments (MatrixLoad.c); null when it is not (or not provably).
+MlirValue tilusEmitMatrixLoad(TilusEmitter *e, MlirOperation op,
+                              MlirValue shared, MlirType resultType);
+
 // Pattern sets of each area.
 void tilusAddIndexingPatterns(MlirRewritePatternSet set, MlirContext ctx);
 void tilusAddMemoryPatterns(MlirRewritePatternSet set, MlirContext ctx);
+void tilusAddSharedMemoryPatterns(MlirRewritePatternSet set, MlirContext ctx);
 void tilusAddRegisterPatterns(MlirRewritePatternSet set, MlirContext ctx);
 void tilusAddControlPatterns(MlirRewritePatternSet set, MlirContext ctx);
 void tilusAddDotPatterns(MlirRewritePatternSet set, MlirContext ctx);

@@ -15,6 +15,11 @@ static MlirLogicalResult addVerify(MlirOpPassManager pm) {
   return mlirLogicalResultSuccess();
 }
 
+static MlirLogicalResult addPlanShared(MlirOpPassManager pm) {
+  mlirOpPassManagerAddOwnedPass(pm, tilusCreatePlanSharedMemoryPass());
+  return mlirLogicalResultSuccess();
+}
+
 static MlirLogicalResult addTilusToGPU(MlirOpPassManager pm) {
   mlirOpPassManagerAddOwnedPass(pm, tilusCreateConvertTilusToGPUPass());
   return mlirLogicalResultSuccess();
@@ -23,11 +28,16 @@ static MlirLogicalResult addTilusToGPU(MlirOpPassManager pm) {
 static const TilusPassInfo kPasses[] = {
     {"tilus-verify", "Check Tilus IR against the rules IRDL cannot express",
      addVerify},
+    {"tilus-plan-shared",
+     "Give every shared tensor an offset in the block's dynamic shared memory, "
+     "reusing space between tensors whose lifetimes do not overlap",
+     addPlanShared},
     {"tilus-to-gpu",
      "Lower Tilus kernels and ops to gpu.func and gpu/nvvm/arith/llvm ops",
      addTilusToGPU},
     {"lower-to-nvvm",
-     "Pipeline: tilus-verify, tilus-to-gpu, then upstream passes down to the "
+     "Pipeline: tilus-verify, tilus-plan-shared, tilus-to-gpu, then upstream "
+     "passes down to the "
      "llvm/nvvm dialects",
      tilusAddLowerToNVVMPipeline},
 };

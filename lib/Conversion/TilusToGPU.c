@@ -75,6 +75,7 @@ static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
   MlirRewritePatternSet set = mlirRewritePatternSetCreate(ctx);
   tilusAddIndexingPatterns(set, ctx);
   tilusAddMemoryPatterns(set, ctx);
+  tilusAddSharedMemoryPatterns(set, ctx);
   tilusAddRegisterPatterns(set, ctx);
   tilusAddControlPatterns(set, ctx);
   tilusAddDotPatterns(set, ctx);
@@ -124,6 +125,7 @@ static void reportPipelineError(MlirStringRef message, void *userData) {
 
 MlirLogicalResult tilusAddLowerToNVVMPipeline(MlirOpPassManager pm) {
   mlirOpPassManagerAddOwnedPass(pm, tilusCreateVerifyPass());
+  mlirOpPassManagerAddOwnedPass(pm, tilusCreatePlanSharedMemoryPass());
   mlirOpPassManagerAddOwnedPass(pm, tilusCreateConvertTilusToGPUPass());
   return mlirOpPassManagerAddPipeline(
       pm, mlirStringRefCreateFromCString(kUpstreamPipeline),

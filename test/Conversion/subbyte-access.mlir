@@ -1,13 +1,21 @@
 // LoadGlobal of a compact sub-byte tensor: the element's bit offset, a byte
 // load, a second byte only when the element straddles, then shift and mask.
-// StoreGlobal: the element's bits cleared and set in their 32-bit word with
+// StoreGlobal/StoreShared: the element's bits cleared and set in their 32-bit word with
 // atomic AND and OR (neighbouring threads share words), and in the next word
 // only when the element straddles.
 // RUN: bash %S/../gpu/subbyte-kernels.sh %t
-// RUN: tilus-opt %t/load_u3.mlir --tilus-to-gpu | FileCheck %s
-// RUN: tilus-opt %t/load_u3.mlir --tilus-to-gpu | FileCheck %s --check-prefix=STORE
-// RUN: tilus-opt %t/load_i4.mlir --tilus-to-gpu | FileCheck %s --check-prefix=STORE4
+// RUN: tilus-opt %t/load_u3.mlir --tilus-plan-shared --tilus-to-gpu | FileCheck %s
+// RUN: tilus-opt %t/load_u3.mlir --tilus-plan-shared --tilus-to-gpu | FileCheck %s --check-prefix=STORE
+// RUN: tilus-opt %t/load_i4.mlir --tilus-plan-shared --tilus-to-gpu | FileCheck %s --check-prefix=STORE4
+// RUN: tilus-opt %t/load_u3.mlir --tilus-plan-shared --tilus-to-gpu | FileCheck %s --check-prefix=SHARED
 // RUN: tilus-opt %t/load_u3.mlir --lower-to-nvvm --emit-ptx --target=sm_90a | FileCheck %s --check-prefix=PTX
+
+// The same paths on shared memory (pointers of address space 3).
+// SHARED-LABEL: gpu.func @shared
+// SHARED: llvm.atomicrmw _and %{{.*}}, %{{.*}} monotonic : !llvm.ptr<3>, i32
+// SHARED: llvm.atomicrmw _or %{{.*}}, %{{.*}} monotonic : !llvm.ptr<3>, i32
+// SHARED: gpu.barrier
+// SHARED: llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr<3> -> i8
 
 // STORE-LABEL: gpu.func @store
 // STORE: scf.if

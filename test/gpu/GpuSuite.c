@@ -584,8 +584,10 @@ static void testLowBitMatmul(Suite *s, const char *target, const char *type,
 }
 
 // LoadGlobal of a compact [M, N] tensor of a sub-byte type (Cast to f32),
-// and StoreGlobal of the same values back into compact storage (Cast from
-// f32), both tiled 16 x 24 with masked edges (test/gpu/subbyte-kernels.sh).
+// StoreGlobal of the same values back into compact storage (Cast from f32),
+// and a copy through a compact shared tensor (StoreShared, LoadShared in
+// another layout), all tiled 16 x 24 with masked edges
+// (test/gpu/subbyte-kernels.sh).
 // The store's buffer starts as sentinel bytes: the bits after the last
 // element must keep them.
 static void testSubByte(Suite *s, const char *target, const char *type,
@@ -642,6 +644,19 @@ static void testSubByte(Suite *s, const char *target, const char *type,
   reportOutcome(name, target, M, N, ok, guard);
   tilusRuntimeFree(s->rt, dValues, &err);
   tilusRuntimeFree(s->rt, dCompact, &err);
+
+  snprintf(name, sizeof(name), "shared_%s", type);
+  TilusDevicePtr dSrc = upload(s, compact, bytes), dCopy = upload(s, NULL, bytes);
+  TilusArg copyArgs[] = {tilusArgPointer(dSrc), tilusArgPointer(dCopy),
+                         tilusArgInteger(M), tilusArgInteger(N)};
+  ok = dSrc && dCopy && launch(s, artifact, "shared", copyArgs, 4);
+  guard = ok && download(s, stored, dCopy, bytes);
+  ok = guard;
+  for (size_t k = 0; ok && k < count; ++k)
+    ok = unpackBits(stored, (int64_t)k, bits) == unpackBits(compact, (int64_t)k, bits);
+  reportOutcome(name, target, M, N, ok, guard);
+  tilusRuntimeFree(s->rt, dSrc, &err);
+  tilusRuntimeFree(s->rt, dCopy, &err);
   free(compact), free(out), free(ref), free(stored);
   tilusArtifactDestroy(artifact);
 }
@@ -921,6 +936,55 @@ static void testPack(Suite *s, const char *target, const char *stem, int bits,
   tilusArtifactDestroy(artifact);
 }
 
+// Shared memory (test/gpu/kernels/shared_f16.mlir): a register tile through
+// stage 1 of a swizzled two-stage buffer and back in another layout, and
+// CopyAsync of edge tiles (zero-filled past the edge) read back from shared
+// memory into an output padded to whole 64 x 64 tiles.
+static void testShared(Suite *s, const char *target, int64_t M, int64_t N) {
+  const char *name = "shared_f16";
+  TilusArtifact *artifact = loadArtifact(s, name, target);
+  if (!artifact) {
+    report(name, target, M, N, false, "no artifact");
+    report(name, target, M, N, false, "no artifact");
+    return;
+  }
+  TilusRuntimeError err;
+  uint16_t tile[64 * 64], back[64 * 64];
+  for (int k = 0; k < 64 * 64; ++k)
+    tile[k] = tilusF16FromDouble((double)(k % 1031) - 500);
+  TilusDevicePtr dTile = upload(s, tile, sizeof(tile)),
+                 dBack = upload(s, NULL, sizeof(back));
+  TilusArg args[] = {tilusArgPointer(dTile), tilusArgPointer(dBack)};
+  bool guard = dTile && dBack && launch(s, artifact, "roundtrip", args, 2) &&
+               download(s, back, dBack, sizeof(back));
+  reportOutcome("shared_f16.roundtrip", target, 64, 64,
+                guard && !memcmp(tile, back, sizeof(tile)), guard);
+  tilusRuntimeFree(s->rt, dTile, &err);
+  tilusRuntimeFree(s->rt, dBack, &err);
+
+  int64_t Mp = (M + 63) / 64 * 64, Np = (N + 63) / 64 * 64;
+  size_t inCount = (size_t)(M * N), outCount = (size_t)(Mp * Np);
+  uint16_t *in = malloc(inCount * 2), *out = malloc(outCount * 2),
+           *want = malloc(outCount * 2);
+  for (size_t k = 0; k < inCount; ++k)
+    in[k] = tilusF16FromDouble((double)(k % 2039) - 1000);
+  for (int64_t i = 0; i < Mp; ++i)
+    for (int64_t j = 0; j < Np; ++j)
+      want[i * Np + j] = i < M && j < N ? in[i * N + j] : tilusF16FromDouble(0);
+  TilusDevicePtr dIn = upload(s, in, inCount * 2), dOut = upload(s, NULL, outCount * 2);
+  TilusArg asyncArgs[] = {tilusArgPointer(dIn), tilusArgPointer(dOut),
+                          tilusArgInteger(M),   tilusArgInteger(N / 8),
+                          tilusArgInteger(Mp),  tilusArgInteger(Np)};
+  guard = dIn && dOut && launch(s, artifact, "async", asyncArgs, 6) &&
+          download(s, out, dOut, outCount * 2);
+  reportOutcome("shared_f16.async", target, M, N,
+                guard && !memcmp(out, want, outCount * 2), guard);
+  tilusRuntimeFree(s->rt, dIn, &err);
+  tilusRuntimeFree(s->rt, dOut, &err);
+  free(in), free(out), free(want);
+  tilusArtifactDestroy(artifact);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: tilus-gpu-suite ARTIFACT_DIR\n");
@@ -949,7 +1013,7 @@ int main(int argc, char **argv) {
       "e3m2", "e2m3", "e2m2", "e1m3", "e2m1", "e1m2", "e1m1", "e6m1"};
   int numWidened = (int)(sizeof(widened) / sizeof(widened[0]));
   int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats + numWeights +
-                      8 + 5 * numWidened + 2);
+                      12 + 5 * numWidened + 2 + 4);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -994,6 +1058,8 @@ int main(int argc, char **argv) {
     }
     testPack(&s, target, "weight_pack_i6", 6,
              "local(2,1).column_spatial(4,8).local(2,1)", 8);
+    testShared(&s, target, 100, 136);
+    testShared(&s, target, 64, 64);
     testMatmul(&s, target, 32, 16, 64);
     testMatmul(&s, target, 64, 64, 256);
   }

@@ -6,6 +6,8 @@
 #   load:  sub-byte tile -> Cast to f32 -> stored as f32
 #   store: f32 tile -> Cast to the type -> stored compactly (neighbouring
 #          threads write bits of one 32-bit word)
+#   shared: sub-byte tile -> StoreShared into a compact shared tensor ->
+#          LoadShared in another layout -> StoreGlobal (a copy)
 set -eu
 out=$1
 mkdir -p "$out"
@@ -49,6 +51,27 @@ func.func @store(%q: !tilus.ptr<f32>, %p: !tilus.ptr<ui8>, %m: i32, %n: i32)
   %f = "tilus.load_global"(%gf, %row, %col) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!gf, index, index) -> !rf
   %r = "tilus.cast"(%f) : (!rf) -> !r
   "tilus.store_global"(%r, %g, %row, %col) : (!r, !g, index, index) -> ()
+  return
+}
+func.func @shared(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<ui8>, %m: i32, %n: i32)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64,
+                tilus.grid = affine_map<()[s0, s1, s2, s3] -> (s2 ceildiv 16, s3 ceildiv 24)>} {
+  %M = arith.index_cast %m : i32 to index
+  %N = arith.index_cast %n : i32 to index
+  %c0 = arith.constant 0 : index
+  %bi, %bj = "tilus.block_indices"() : () -> (index, index)
+  %c16 = arith.constant 16 : index
+  %c24 = arith.constant 24 : index
+  %row = arith.muli %bi, %c16 : index
+  %col = arith.muli %bj, %c24 : index
+  %g = "tilus.view_global"(%p, %M, %N) : (!tilus.ptr<ui8>, index, index) -> !g
+  %h = "tilus.view_global"(%q, %M, %N) : (!tilus.ptr<ui8>, index, index) -> !g
+  %r = "tilus.load_global"(%g, %row, %col) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g, index, index) -> !r
+  %s = "tilus.allocate_shared"() : () -> !tilus.shared<$type, array<i64: 16, 24>, #tilus.layout<"local(16,24)">>
+  "tilus.store_shared"(%r, %s, %c0, %c0) : (!r, !tilus.shared<$type, array<i64: 16, 24>, #tilus.layout<"local(16,24)">>, index, index) -> ()
+  "tilus.synchronize"() : () -> ()
+  %t = "tilus.load_shared"(%s, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!tilus.shared<$type, array<i64: 16, 24>, #tilus.layout<"local(16,24)">>, index, index) -> !tilus.register<$type, array<i64: 16, 24>, #tilus.layout<"local(2,1).spatial(8,4).local(1,6)">>
+  "tilus.store_global"(%t, %h, %row, %col) : (!tilus.register<$type, array<i64: 16, 24>, #tilus.layout<"local(2,1).spatial(8,4).local(1,6)">>, !g, index, index) -> ()
   return
 }
 MLIR

@@ -1,0 +1,554 @@
+//===- SharedMemory.c - Shared tensors and asynchronous copies ------------===//
+//
+// A shared tensor lowers to an !llvm.ptr<3>: the block's dynamic shared
+// buffer plus the byte offset tilus-plan-shared gave it. Its layout f has
+// one thread, and f(0, i) is the logical index stored at address i; an
+// access needs the other direction, so the address of an index is computed
+// by inverting f factor by factor (emitSharedAddress): row- or column-major
+// linearization for local factors, and for a swizzle the same XOR again
+// (it is its own inverse) before inverting the swizzled layout.
+//
+//   LoadShared / StoreShared: groups of v slots that are contiguous in the
+//     register layout and in shared memory (checked over the whole shared
+//     layout at compile time) become one v-wide ld/st.shared of up to 16
+//     bytes; LoadShared takes ldmatrix where the register layout is made of
+//     mma fragments (MatrixLoad.c); sub-byte elements go one by one
+//     (SubByte.c).
+//   CopyAsync: the region is cut into chunks of v contiguous elements (16,
+//     8 or 4 bytes, contiguous in both tensors), dealt to the threads round
+//     robin; each chunk is one cp.async (.cg for 16 bytes), whose src-size
+//     (0 to 16 bytes) zero-fills what lies past the global tensor's edge.
+//   CopyAsyncCommitGroup / CopyAsyncWaitGroup: cp.async.commit_group /
+//     cp.async.wait_group n. Synchronization stays the program's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/LLVM.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_RANK TILUS_LAYOUT_MAX_RANK
+
+static bool attrIsI64(MlirOperation op, const char *name, int64_t *out) {
+  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString(name));
+  if (mlirAttributeIsNull(a))
+    a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return false;
+  *out = mlirIntegerAttrGetValueInt(a);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Addresses
+//===----------------------------------------------------------------------===//
+
+static MlirValue remConst(TilusEmitter *e, MlirValue x, int64_t c) {
+  int64_t v;
+  if (c == 1)
+    return tilusEmitIndex(e, 0);
+  if (tilusGetConstantIndex(x, &v))
+    return tilusEmitIndex(e, v % c);
+  return tilusEmitArith(e, "remui", x, tilusEmitIndex(e, c));
+}
+
+static MlirValue divConst(TilusEmitter *e, MlirValue x, int64_t c) {
+  int64_t v;
+  if (c == 1)
+    return x;
+  if (tilusGetConstantIndex(x, &v))
+    return tilusEmitIndex(e, v / c);
+  return tilusEmitArith(e, "divui", x, tilusEmitIndex(e, c));
+}
+
+// Row-major (or column-major) linearization of x over shape, leaving out
+// dimension `skip` (-1: none).
+static MlirValue linearize(TilusEmitter *e, const MlirValue *x,
+                           const int64_t *shape, int64_t rank, bool column,
+                           int64_t skip) {
+  MlirValue result = tilusEmitIndex(e, 0);
+  for (int64_t k = 0; k < rank; ++k) {
+    int64_t d = column ? rank - 1 - k : k;
+    if (d == skip || shape[d] == 1)
+      continue;
+    result = tilusEmitAddIndex(e, tilusEmitMulIndexConst(e, result, shape[d]),
+                               x[d]);
+  }
+  return result;
+}
+
+// The slot i of `layout` (one thread) with f(0, i) = x.
+static MlirValue emitInverse(TilusEmitter *e, const TilusLayout *layout,
+                             const MlirValue *coords) {
+  int64_t rank = tilusLayoutGetRank(layout);
+  MlirValue x[MAX_RANK];
+  memcpy(x, coords, sizeof(MlirValue) * (size_t)rank);
+  MlirValue address = tilusEmitIndex(e, 0);
+  int64_t scale = 1;
+  for (intptr_t k = tilusLayoutGetNumFactors(layout) - 1; k >= 0; --k) {
+    TilusLayoutFactor f;
+    tilusLayoutGetFactor(layout, k, &f);
+    MlirValue part[MAX_RANK];
+    for (int64_t d = 0; d < rank; ++d) {
+      // The outermost factor takes what is left (the index is in bounds).
+      part[d] = k == 0 ? x[d] : remConst(e, x[d], f.shape[d]);
+      x[d] = k == 0 ? x[d] : divConst(e, x[d], f.shape[d]);
+    }
+    MlirValue slot;
+    if (f.kind == TilusLayoutFactorSwizzle) {
+      MlirValue r = linearize(e, part, f.shape, rank, false, f.dim);
+      if (f.logStep)
+        r = tilusEmitArith(e, "shrui", r, tilusEmitIndex(e, f.logStep));
+      part[f.dim] = tilusEmitArith(e, "xori", part[f.dim],
+                                   remConst(e, r, f.shape[f.dim]));
+      slot = emitInverse(e, f.inner, part);
+    } else if (f.kind == TilusLayoutFactorLocal) {
+      slot = linearize(e, part, f.shape, rank, f.column, -1);
+    } else {
+      slot = tilusEmitIndex(e, 0); // a spatial factor of one thread
+    }
+    address = tilusEmitAddIndex(e, address, tilusEmitMulIndexConst(e, slot, scale));
+    scale *= f.localSize;
+  }
+  return address;
+}
+
+// Whether every aligned run of v addresses of `layout` (one thread) holds v
+// consecutive indices along the last dimension, starting at a multiple of v:
+// then v elements of a row, v-aligned, are one v-wide access.
+bool tilusSharedRunsAreContiguous(const TilusLayout *layout, int64_t v) {
+  int64_t rank = tilusLayoutGetRank(layout);
+  int64_t m = tilusLayoutGetLocalSize(layout);
+  if (m % v)
+    return false;
+  int64_t prev[MAX_RANK], cur[MAX_RANK];
+  for (int64_t a = 0; a < m; ++a) {
+    tilusLayoutEvaluate(layout, 0, a, cur);
+    if (a % v == 0) {
+      if (cur[rank - 1] % v)
+        return false;
+    } else {
+      for (int64_t d = 0; d < rank; ++d)
+        if (cur[d] != prev[d] + (d == rank - 1))
+          return false;
+    }
+    memcpy(prev, cur, sizeof(int64_t) * (size_t)rank);
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// AllocateShared
+//===----------------------------------------------------------------------===//
+
+static MlirLogicalResult lowerAllocateShared(MlirOperation op,
+                                             MlirRewriterBase rewriter) {
+  int64_t offset;
+  if (!attrIsI64(op, TILUS_SHARED_OFFSET_ATTR, &offset))
+    return tilusLoweringError(op, "the shared tensor has no offset; run "
+                                  "--tilus-plan-shared first (--lower-to-nvvm "
+                                  "does)");
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  MlirValue base =
+      tilusEmitSharedArray(&e, op, "__tilus_dynamic_shared", 0, true);
+  if (mlirValueIsNull(base))
+    return mlirLogicalResultFailure();
+  MlirValue ptr = tilusEmitElementPointer(&e, base, mlirIntegerTypeGet(e.ctx, 8),
+                                          tilusEmitIndex(&e, offset));
+  tilusReplaceWithLowered(rewriter, &e, op, ptr);
+  return mlirLogicalResultSuccess();
+}
+
+//===----------------------------------------------------------------------===//
+// LoadShared / StoreShared
+//===----------------------------------------------------------------------===//
+
+typedef struct {
+  MlirValue base; // !llvm.ptr<3>
+  TilusTensorType shared, tile;
+  MlirType storage;
+  int64_t bits, elementBytes;
+  intptr_t lead;                // shared dims before the tile's
+  MlirValue origin[MAX_RANK];   // offsets + the thread's coordinates
+  int64_t vectorWidth;
+} SharedAccess;
+
+static void releaseAccess(SharedAccess *a) {
+  tilusTensorTypeRelease(&a->shared);
+  tilusTensorTypeRelease(&a->tile);
+}
+
+static bool planSharedAccess(TilusEmitter *e, MlirOperation op, MlirValue shared,
+                             MlirType tileType, intptr_t offsetsStart,
+                             SharedAccess *a) {
+  MlirValue inputs[1];
+  if (tilusLookThroughCast(shared, inputs, 1) != 1)
+    return false;
+  a->base = inputs[0];
+  if (mlirLogicalResultIsFailure(
+          tilusTensorTypeDecode(mlirValueGetType(shared), &a->shared, NULL)))
+    return false;
+  if (mlirLogicalResultIsFailure(tilusTensorTypeDecode(tileType, &a->tile, NULL))) {
+    tilusTensorTypeRelease(&a->shared);
+    return false;
+  }
+  a->bits = tilusElementTypeGetBitWidth(a->shared.elementType);
+  a->elementBytes = a->bits % 8 ? 0 : a->bits / 8;
+  a->storage = tilusStorageElementType(e->ctx, a->shared.elementType);
+  intptr_t R = a->shared.rank, r = a->tile.rank;
+  a->lead = R - r;
+  MlirValue coords[MAX_RANK];
+  if (!tilusEmitThreadCoords(e, a->tile.layout, tilusEmitThreadIndex(e), coords)) {
+    releaseAccess(a);
+    tilusLoweringError(op, "register layouts with a swizzle are not supported");
+    return false;
+  }
+  for (intptr_t d = 0; d < R; ++d) {
+    MlirValue offset = mlirOperationGetOperand(op, offsetsStart + d);
+    a->origin[d] =
+        d < a->lead ? offset : tilusEmitAddIndex(e, offset, coords[d - a->lead]);
+  }
+
+  // The widest v: contiguous slots in the register layout, thread digits
+  // and the tile's offset along the last dimension multiples of v, and
+  // aligned runs of v in the shared layout.
+  a->vectorWidth = 1;
+  if (!a->elementBytes)
+    return true;
+  TilusLayoutThreadMode modes[32];
+  intptr_t numModes = tilusLayoutGetThreadModes(a->tile.layout, modes, 32);
+  int64_t limit = tilusLayoutGetContiguity(a->tile.layout);
+  if (16 / a->elementBytes < limit)
+    limit = 16 / a->elementBytes;
+  MlirValue lastOffset = mlirOperationGetOperand(op, offsetsStart + R - 1);
+  for (int64_t v = limit; v > 1; v /= 2) {
+    bool ok = tilusIsMultipleOf(lastOffset, v) &&
+              tilusSharedRunsAreContiguous(a->shared.layout, v);
+    for (intptr_t k = 0; ok && k < numModes; ++k)
+      if (modes[k].dim == r - 1 && modes[k].stride % v)
+        ok = false;
+    if (ok) {
+      a->vectorWidth = v;
+      break;
+    }
+  }
+  return true;
+}
+
+// The element pointer of local slot i.
+static MlirValue slotAddress(TilusEmitter *e, const SharedAccess *a, int64_t i) {
+  int64_t local[MAX_RANK];
+  tilusLayoutEvaluate(a->tile.layout, 0, i, local);
+  MlirValue coords[MAX_RANK];
+  for (intptr_t d = 0; d < a->shared.rank; ++d)
+    coords[d] = d < a->lead
+                    ? a->origin[d]
+                    : tilusEmitAddIndexConst(e, a->origin[d], local[d - a->lead]);
+  return emitInverse(e, a->shared.layout, coords);
+}
+
+static MlirNamedAttribute alignment(TilusEmitter *e, int64_t bytes) {
+  return tilusNamedAttr(e->ctx, "alignment",
+                        mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), bytes));
+}
+
+static MlirLogicalResult lowerLoadShared(MlirOperation op,
+                                         MlirRewriterBase rewriter) {
+  MlirValue shared = mlirOperationGetOperand(op, 0);
+  MlirValue probe[1];
+  if (tilusLookThroughCast(shared, probe, 1) != 1)
+    return mlirLogicalResultFailure();
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  MlirType resultType = mlirValueGetType(mlirOperationGetResult(op, 0));
+  MlirValue fast = tilusEmitMatrixLoad(&e, op, shared, resultType);
+  if (!mlirValueIsNull(fast)) {
+    tilusReplaceWithLowered(rewriter, &e, op, fast);
+    return mlirLogicalResultSuccess();
+  }
+  SharedAccess a;
+  if (!planSharedAccess(&e, op, shared, resultType, 1, &a))
+    return mlirLogicalResultFailure();
+  int64_t m = tilusLayoutGetLocalSize(a.tile.layout), v = a.vectorWidth;
+  MlirValue result =
+      tilusEmitSplatConstant(&e, tilusRegisterStorageType(e.ctx, &a.tile), 0);
+  for (int64_t i = 0; i < m; i += v) {
+    MlirValue address = slotAddress(&e, &a, i);
+    if (!a.elementBytes) {
+      result = tilusEmitInsert(
+          &e, result, tilusEmitSubByteLoad(&e, a.base, a.bits, address), i);
+      continue;
+    }
+    MlirValue ptr = tilusEmitElementPointer(&e, a.base, a.storage, address);
+    MlirNamedAttribute align = alignment(&e, v * a.elementBytes);
+    MlirValue loaded = tilusEmitValue(&e, "llvm.load", 1, &ptr,
+                                      tilusVectorOrScalarType(a.storage, v), 1,
+                                      &align);
+    for (int64_t k = 0; k < v; ++k)
+      result = tilusEmitInsert(&e, result,
+                               v == 1 ? loaded : tilusEmitExtract(&e, loaded, k),
+                               i + k);
+  }
+  releaseAccess(&a);
+  tilusReplaceWithLowered(rewriter, &e, op, result);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult lowerStoreShared(MlirOperation op,
+                                          MlirRewriterBase rewriter) {
+  MlirValue value = tilusLoweredRegister(mlirOperationGetOperand(op, 0));
+  MlirValue shared = mlirOperationGetOperand(op, 1);
+  MlirValue probe[1];
+  if (mlirValueIsNull(value) || tilusLookThroughCast(shared, probe, 1) != 1)
+    return mlirLogicalResultFailure();
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  SharedAccess a;
+  if (!planSharedAccess(&e, op, shared,
+                        mlirValueGetType(mlirOperationGetOperand(op, 0)), 2, &a))
+    return mlirLogicalResultFailure();
+  int64_t m = tilusLayoutGetLocalSize(a.tile.layout), v = a.vectorWidth;
+  if (!a.elementBytes)
+    value = tilusEmitWidenSubByte(&e, value, true);
+  for (int64_t i = 0; i < m; i += v) {
+    MlirValue address = slotAddress(&e, &a, i);
+    if (!a.elementBytes) {
+      tilusEmitSubByteStore(&e, a.base, a.bits, address,
+                            tilusEmitExtract(&e, value, i));
+      continue;
+    }
+    MlirValue part;
+    if (v == 1) {
+      part = tilusEmitExtract(&e, value, i);
+    } else {
+      part = tilusEmitSplatConstant(&e, tilusVectorOrScalarType(a.storage, v), 0);
+      for (int64_t k = 0; k < v; ++k)
+        part = tilusEmitInsert(&e, part, tilusEmitExtract(&e, value, i + k), k);
+    }
+    MlirValue operands[2] = {part,
+                             tilusEmitElementPointer(&e, a.base, a.storage, address)};
+    MlirNamedAttribute align = alignment(&e, v * a.elementBytes);
+    tilusEmitOp(&e, "llvm.store", 2, operands, 0, NULL, 1, &align);
+  }
+  releaseAccess(&a);
+  mlirRewriterBaseEraseOp(rewriter, op);
+  return mlirLogicalResultSuccess();
+}
+
+//===----------------------------------------------------------------------===//
+// CopyAsync
+//===----------------------------------------------------------------------===//
+
+static int64_t blockSize(MlirOperation op) {
+  for (MlirOperation p = mlirOperationGetParentOperation(op);
+       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p)) {
+    int64_t size;
+    if (attrIsI64(p, "tilus.block_size", &size))
+      return size;
+  }
+  return 0;
+}
+
+static MlirValue cmpIndex(TilusEmitter *e, int64_t predicate, MlirValue x,
+                          MlirValue y) {
+  MlirNamedAttribute attr = tilusNamedAttr(
+      e->ctx, "predicate",
+      mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), predicate));
+  MlirValue operands[2] = {x, y};
+  return tilusEmitValue(e, "arith.cmpi", 2, operands,
+                        mlirIntegerTypeGet(e->ctx, 1), 1, &attr);
+}
+
+enum { ULT = 6 };
+
+static MlirLogicalResult lowerCopyAsync(MlirOperation op,
+                                        MlirRewriterBase rewriter) {
+  MlirValue sharedValue = mlirOperationGetOperand(op, 0);
+  MlirValue globalValue = mlirOperationGetOperand(op, 1);
+  MlirValue shared, probe[1 + MAX_RANK];
+  if (tilusLookThroughCast(sharedValue, &shared, 1) != 1 ||
+      tilusLookThroughCast(globalValue, probe, 1 + MAX_RANK) < 1)
+    return mlirLogicalResultFailure();
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  TilusGlobalView g;
+  TilusTensorType s;
+  if (!tilusGetGlobalView(&e, globalValue, &g) ||
+      mlirLogicalResultIsFailure(
+          tilusTensorTypeDecode(mlirValueGetType(sharedValue), &s, NULL)))
+    return mlirLogicalResultFailure();
+  int64_t bits = tilusElementTypeGetBitWidth(s.elementType);
+  MlirAttribute shapeAttr = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("shape"));
+  if (mlirAttributeIsNull(shapeAttr))
+    shapeAttr = mlirOperationGetDiscardableAttributeByName(
+        op, mlirStringRefCreateFromCString("shape"));
+  intptr_t r = mlirDenseArrayGetNumElements(shapeAttr);
+  int64_t region[MAX_RANK], numel = 1;
+  for (intptr_t d = 0; d < r; ++d) {
+    region[d] = mlirDenseI64ArrayGetElement(shapeAttr, d);
+    numel *= region[d];
+  }
+  int64_t T = blockSize(op);
+  if (bits % 8 || T <= 0) {
+    tilusTensorTypeRelease(&s);
+    return tilusLoweringError(op, bits % 8 ? "copy_async of sub-byte element "
+                                             "types is not lowered; view the "
+                                             "tensors as bytes (ui8/ui32)"
+                                           : "no block size around the op");
+  }
+  int64_t bytes = bits / 8;
+  intptr_t Rs = s.rank, Rg = g.rank;
+  MlirValue dstOffsets[MAX_RANK], srcOffsets[MAX_RANK];
+  for (intptr_t d = 0; d < Rs; ++d)
+    dstOffsets[d] = mlirOperationGetOperand(op, 2 + d);
+  for (intptr_t d = 0; d < Rg; ++d)
+    srcOffsets[d] = mlirOperationGetOperand(op, 2 + Rs + d);
+
+  // The chunk: v elements along the last dimension, 16, 8 or 4 bytes,
+  // contiguous and aligned in both tensors.
+  int64_t v = 0;
+  for (int64_t w = 16 / bytes; w >= 1 && w * bytes >= 4; w /= 2) {
+    bool globalRows = g.rank == 1 ||
+                      (g.staticSizes[g.rank - 1] != TILUS_DYNAMIC_DIM
+                           ? g.staticSizes[g.rank - 1] % w == 0
+                           : tilusIsMultipleOf(g.sizes[g.rank - 1], w));
+    if (region[r - 1] % w == 0 && globalRows &&
+        tilusIsMultipleOf(srcOffsets[Rg - 1], w) &&
+        tilusIsMultipleOf(dstOffsets[Rs - 1], w) &&
+        tilusSharedRunsAreContiguous(s.layout, w)) {
+      v = w;
+      break;
+    }
+  }
+  if (!v) {
+    tilusTensorTypeRelease(&s);
+    return tilusLoweringError(
+        op, "copy_async needs rows of at least 4 bytes contiguous and aligned "
+            "in both tensors (offsets and sizes multiples of the chunk)");
+  }
+
+  // Chunk c of the region: its coordinates (row-major, last in units of v).
+  int64_t chunks = numel / v;
+  MlirValue tid = tilusEmitThreadIndex(&e);
+  MlirType i32 = mlirIntegerTypeGet(e.ctx, 32);
+  MlirType storage = tilusStorageElementType(e.ctx, s.elementType);
+  for (int64_t first = 0; first < chunks; first += T) {
+    MlirValue c = tilusEmitAddIndexConst(&e, tid, first);
+    MlirValue coords[MAX_RANK];
+    MlirValue rest = c;
+    for (intptr_t d = r - 1; d >= 0; --d) {
+      int64_t extent = d == r - 1 ? region[d] / v : region[d];
+      coords[d] = remConst(&e, rest, extent);
+      rest = divConst(&e, rest, extent);
+    }
+    coords[r - 1] = tilusEmitMulIndexConst(&e, coords[r - 1], v);
+    MlirBlock thenBlock = {NULL};
+    MlirOperation ifOp = {NULL};
+    if (first + T > chunks) { // the last round: some threads have no chunk
+      ifOp = tilusEmitIf(&e, cmpIndex(&e, ULT, c, tilusEmitIndex(&e, chunks)), 0,
+                         NULL, &thenBlock, NULL);
+      tilusEmitterSetToEnd(&e, thenBlock);
+    }
+    // Shared side.
+    MlirValue sc[MAX_RANK];
+    for (intptr_t d = 0; d < Rs; ++d)
+      sc[d] = d < Rs - r ? dstOffsets[d]
+                         : tilusEmitAddIndex(&e, dstOffsets[d], coords[d - (Rs - r)]);
+    MlirValue dst = tilusEmitElementPointer(&e, shared, storage,
+                                            emitInverse(&e, s.layout, sc));
+    // Global side: the row-major linear index and the bytes inside.
+    MlirValue linear = tilusEmitIndex(&e, 0);
+    MlirValue inside = (MlirValue){NULL};
+    MlirValue lastIndex = tilusEmitIndex(&e, 0);
+    for (intptr_t d = 0; d < Rg; ++d) {
+      MlirValue index = d < Rg - r ? srcOffsets[d]
+                                   : tilusEmitAddIndex(&e, srcOffsets[d],
+                                                       coords[d - (Rg - r)]);
+      linear = tilusEmitAddIndex(&e, tilusEmitArith(&e, "muli", linear, g.sizes[d]),
+                                 index);
+      if (d == Rg - 1) {
+        lastIndex = index;
+        continue;
+      }
+      MlirValue check = cmpIndex(&e, ULT, index, g.sizes[d]);
+      inside = mlirValueIsNull(inside) ? check : tilusEmitArith(&e, "andi", inside, check);
+    }
+    // Elements left in the row: clamp(size - index, 0, v).
+    MlirValue last = g.sizes[Rg - 1];
+    MlirValue beyond = cmpIndex(&e, ULT, lastIndex, last);
+    MlirValue remaining = tilusEmitArith(&e, "subi", last, lastIndex);
+    remaining = tilusEmitArith(&e, "minui", remaining, tilusEmitIndex(&e, v));
+    MlirValue zero = tilusEmitIndex(&e, 0);
+    MlirValue ops3[3] = {beyond, remaining, zero};
+    remaining = tilusEmitValue(&e, "arith.select", 3, ops3,
+                               tilusIndexType(e.ctx), 0, NULL);
+    if (!mlirValueIsNull(inside)) {
+      MlirValue ops[3] = {inside, remaining, zero};
+      remaining = tilusEmitValue(&e, "arith.select", 3, ops,
+                                 tilusIndexType(e.ctx), 0, NULL);
+    }
+    MlirValue srcBytes = tilusEmitMulIndexConst(&e, remaining, bytes);
+    srcBytes = tilusEmitValue(&e, "arith.index_cast", 1, &srcBytes, i32, 0, NULL);
+    // A chunk with nothing to read points at the tensor's start.
+    MlirValue valid = cmpIndex(&e, ULT, zero, remaining);
+    MlirValue ops4[3] = {valid, linear, zero};
+    linear = tilusEmitValue(&e, "arith.select", 3, ops4, tilusIndexType(e.ctx), 0,
+                            NULL);
+    MlirValue src = tilusEmitElementPointer(&e, g.ptr, storage, linear);
+    char modifier[64];
+    snprintf(modifier, sizeof(modifier), "#nvvm<load_cache_modifier %s>",
+             v * bytes == 16 ? "cg" : "ca");
+    MlirNamedAttribute attrs[2] = {
+        tilusNamedAttr(e.ctx, "modifier",
+                       mlirAttributeParseGet(e.ctx,
+                                             mlirStringRefCreateFromCString(modifier))),
+        tilusNamedAttr(e.ctx, "size", mlirIntegerAttrGet(i32, v * bytes))};
+    MlirValue operands[3] = {dst, src, srcBytes};
+    tilusEmitOp(&e, "nvvm.cp.async.shared.global", 3, operands, 0, NULL, 2, attrs);
+    if (!mlirOperationIsNull(ifOp)) {
+      tilusEmitYield(&e, 0, NULL);
+      tilusEmitterSetAfter(&e, ifOp);
+    }
+  }
+  tilusTensorTypeRelease(&s);
+  mlirRewriterBaseEraseOp(rewriter, op);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult lowerCommitGroup(MlirOperation op,
+                                          MlirRewriterBase rewriter) {
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  tilusEmitOp(&e, "nvvm.cp.async.commit.group", 0, NULL, 0, NULL, 0, NULL);
+  mlirRewriterBaseEraseOp(rewriter, op);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult lowerWaitGroup(MlirOperation op,
+                                        MlirRewriterBase rewriter) {
+  int64_t n;
+  if (!attrIsI64(op, "n", &n))
+    return tilusLoweringError(op, "copy_async_wait_group needs an integer 'n'");
+  TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  MlirNamedAttribute attr = tilusNamedAttr(
+      e.ctx, "n", mlirIntegerAttrGet(mlirIntegerTypeGet(e.ctx, 32), n));
+  tilusEmitOp(&e, "nvvm.cp.async.wait.group", 0, NULL, 0, NULL, 1, &attr);
+  mlirRewriterBaseEraseOp(rewriter, op);
+  return mlirLogicalResultSuccess();
+}
+
+static const TilusPattern kPatterns[] = {
+    {"tilus.allocate_shared", lowerAllocateShared},
+    {"tilus.load_shared", lowerLoadShared},
+    {"tilus.store_shared", lowerStoreShared},
+    {"tilus.copy_async", lowerCopyAsync},
+    {"tilus.copy_async_commit_group", lowerCommitGroup},
+    {"tilus.copy_async_wait_group", lowerWaitGroup},
+};
+
+void tilusAddSharedMemoryPatterns(MlirRewritePatternSet set, MlirContext ctx) {
+  tilusAddPatterns(set, ctx, kPatterns, sizeof(kPatterns) / sizeof(kPatterns[0]));
+}

@@ -1,0 +1,214 @@
+//===- SharedMemoryPlanner.c - The tilus-plan-shared pass -----------------===//
+//
+// Gives every tilus.allocate_shared of a kernel a byte offset in the one
+// dynamic shared-memory buffer of the thread block, and the kernel its total:
+//
+//   - a shared tensor lives from its allocation to its last use; a use
+//     inside a loop that does not contain the allocation keeps it alive to
+//     the end of that loop (the next iteration reads it again);
+//   - tensors whose lifetimes do not overlap may share bytes (the epilogue
+//     of Figure 14 reuses the pipeline's buffers);
+//   - each tensor is placed at the lowest 128-byte aligned offset where it
+//     overlaps no tensor alive at the same time (first fit, larger first).
+//
+// Results: `tilus.shared_offset` on each allocation, `tilus.shared_bytes` on
+// the kernel. A kernel needing more than TILUS_MAX_SHARED_BYTES is an error
+// at its location; the artifact emitter checks each target's own limit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "tilus-c/Kernel.h"
+#include "tilus-c/Passes.h"
+#include "tilus-c/Types.h"
+
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ALIGNMENT 128
+
+static const alignas(8) char planPassID = 0;
+
+// Pre-order position of an op and of its last nested op.
+typedef struct {
+  MlirOperation op;
+  int64_t begin, end;
+} Span;
+
+typedef struct {
+  Span *spans;
+  int64_t count, capacity;
+  MlirOperation allocs[1024];
+  int64_t numAllocs;
+} Walk;
+
+static bool nameIs(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
+}
+
+static bool isLoop(MlirOperation op) {
+  return nameIs(op, "scf.for") || nameIs(op, "scf.while") ||
+         nameIs(op, "scf.parallel") || nameIs(op, "scf.forall");
+}
+
+static void number(Walk *w, MlirOperation op) {
+  if (w->count == w->capacity) {
+    w->capacity = w->capacity ? 2 * w->capacity : 256;
+    w->spans = realloc(w->spans, sizeof(Span) * (size_t)w->capacity);
+  }
+  int64_t self = w->count++;
+  w->spans[self] = (Span){op, self, self};
+  if (nameIs(op, "tilus.allocate_shared") && w->numAllocs < 1024)
+    w->allocs[w->numAllocs++] = op;
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r)
+    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+         !mlirBlockIsNull(b); b = mlirBlockGetNextInRegion(b))
+      for (MlirOperation o = mlirBlockGetFirstOperation(b);
+           !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
+        number(w, o);
+  w->spans[self].end = w->count - 1;
+}
+
+static const Span *spanOf(const Walk *w, MlirOperation op) {
+  for (int64_t k = 0; k < w->count; ++k)
+    if (mlirOperationEqual(w->spans[k].op, op))
+      return &w->spans[k];
+  return NULL;
+}
+
+typedef struct {
+  MlirOperation op;
+  int64_t begin, end, bytes, offset;
+} Buffer;
+
+static int byBytesDescending(const void *a, const void *b) {
+  const Buffer *x = a, *y = b;
+  if (x->bytes != y->bytes)
+    return x->bytes < y->bytes ? 1 : -1;
+  return (x->begin > y->begin) - (x->begin < y->begin);
+}
+
+static int64_t bufferBytes(MlirOperation alloc) {
+  TilusTensorType t;
+  if (mlirLogicalResultIsFailure(tilusTensorTypeDecode(
+          mlirValueGetType(mlirOperationGetResult(alloc, 0)), &t, NULL)))
+    return -1;
+  int64_t bits = tilusElementTypeGetBitWidth(t.elementType);
+  int64_t bytes = (tilusLayoutGetLocalSize(t.layout) * bits + 7) / 8;
+  tilusTensorTypeRelease(&t);
+  return bytes;
+}
+
+static void setI64(MlirOperation op, const char *name, int64_t value) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  mlirOperationSetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString(name),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), value));
+}
+
+static bool planKernel(MlirOperation kernel) {
+  Walk w = {0};
+  number(&w, kernel);
+  Buffer *buffers = calloc((size_t)w.numAllocs + 1, sizeof(Buffer));
+  bool ok = true;
+  for (int64_t k = 0; k < w.numAllocs; ++k) {
+    MlirOperation alloc = w.allocs[k];
+    const Span *own = spanOf(&w, alloc);
+    Buffer *b = &buffers[k];
+    *b = (Buffer){alloc, own->begin, own->begin, bufferBytes(alloc), 0};
+    if (b->bytes < 0) {
+      ok = false;
+      continue;
+    }
+    MlirValue result = mlirOperationGetResult(alloc, 0);
+    for (MlirOpOperand use = mlirValueGetFirstUse(result);
+         !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+      MlirOperation user = mlirOpOperandGetOwner(use);
+      const Span *at = spanOf(&w, user);
+      int64_t end = at ? at->end : own->begin;
+      // Loops around the use that do not hold the allocation.
+      for (MlirOperation p = mlirOperationGetParentOperation(user);
+           !mlirOperationIsNull(p) && !mlirOperationEqual(p, kernel);
+           p = mlirOperationGetParentOperation(p)) {
+        const Span *ps = spanOf(&w, p);
+        if (ps && isLoop(p) && !(ps->begin <= own->begin && own->begin <= ps->end))
+          end = ps->end > end ? ps->end : end;
+      }
+      if (end > b->end)
+        b->end = end;
+    }
+  }
+  qsort(buffers, (size_t)w.numAllocs, sizeof(Buffer), byBytesDescending);
+  int64_t total = 0;
+  for (int64_t k = 0; ok && k < w.numAllocs; ++k) {
+    Buffer *b = &buffers[k];
+    // The lowest aligned offset clear of every placed, overlapping buffer:
+    // try 0 and the aligned end of each of them.
+    int64_t best = -1;
+    for (int64_t c = -1; c < k; ++c) {
+      int64_t candidate =
+          c < 0 ? 0
+                : (buffers[c].offset + buffers[c].bytes + ALIGNMENT - 1) /
+                      ALIGNMENT * ALIGNMENT;
+      bool clear = true;
+      for (int64_t o = 0; clear && o < k; ++o) {
+        const Buffer *x = &buffers[o];
+        bool live = x->begin <= b->end && b->begin <= x->end;
+        bool space = x->offset < candidate + b->bytes &&
+                     candidate < x->offset + x->bytes;
+        clear = !(live && space);
+      }
+      if (clear && (best < 0 || candidate < best))
+        best = candidate;
+    }
+    b->offset = best;
+    setI64(b->op, "tilus.shared_offset", best);
+    if (best + b->bytes > total)
+      total = best + b->bytes;
+  }
+  if (ok) {
+    setI64(kernel, "tilus.shared_bytes", total);
+    if (total > TILUS_MAX_SHARED_BYTES) {
+      char message[256];
+      snprintf(message, sizeof(message),
+               "the kernel needs %lld bytes of shared memory; a thread block "
+               "has at most %d (227 KiB, sm_90)",
+               (long long)total, TILUS_MAX_SHARED_BYTES);
+      mlirEmitError(mlirOperationGetLocation(kernel), message);
+      ok = false;
+    }
+  }
+  free(buffers);
+  free(w.spans);
+  return ok;
+}
+
+static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (tilusOperationIsAKernel(op) && !planKernel(op))
+      mlirExternalPassSignalFailure(pass);
+}
+
+static void construct(void *userData) {}
+static void destruct(void *userData) {}
+static void *clonePass(void *userData) { return userData; }
+
+MlirPass tilusCreatePlanSharedMemoryPass(void) {
+  MlirExternalPassCallbacks callbacks = {construct, destruct, NULL, clonePass,
+                                         run};
+  return mlirCreateExternalPass(
+      mlirTypeIDCreate(&planPassID),
+      mlirStringRefCreateFromCString("PlanSharedMemory"),
+      mlirStringRefCreateFromCString("tilus-plan-shared"),
+      mlirStringRefCreateFromCString(
+          "Give every shared tensor an offset in the block's shared memory"),
+      mlirStringRefCreateFromCString("builtin.module"), 0, NULL, callbacks,
+      NULL);
+}

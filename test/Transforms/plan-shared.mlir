@@ -1,0 +1,72 @@
+// tilus-plan-shared: every shared tensor gets a 128-byte aligned offset;
+// tensors alive at the same time never overlap, and a tensor allocated after
+// another's last use takes its bytes. A use inside a loop keeps a tensor
+// allocated outside the loop alive to the loop's end.
+// RUN: tilus-opt %s --split-input-file --verify-diagnostics --tilus-plan-shared | FileCheck %s
+
+!a = !tilus.shared<f16, array<i64: 3, 16, 256>, #tilus.layout<"local(3,1,1).swizzle(local(16,32), dim=1).local(1,8)">>
+!b = !tilus.shared<ui32, array<i64: 3, 1536>, #tilus.layout<"local(3,1536)">>
+!c = !tilus.shared<f16, array<i64: 16, 32>, #tilus.layout<"local(16,32)">>
+!t = !tilus.shared<ui3, array<i64: 10>, #tilus.layout<"local(10)">>
+!r = !tilus.register<f16, array<i64: 16, 32>, #tilus.layout<"spatial(16,2).local(1,16)">>
+
+// CHECK-LABEL: func.func @pipeline
+// CHECK-SAME: tilus.shared_bytes = 43008 : i64
+// A (24576 bytes) and B (18432) are both alive in the loop; C comes after
+// the loop and reuses offset 0; T (10 x 3 bits = 4 bytes) is alive with C.
+// CHECK: "tilus.allocate_shared"() {tilus.shared_offset = 0 : i64} : () -> !tilus.shared<f16, array<i64: 3, 16, 256>
+// CHECK: "tilus.allocate_shared"() {tilus.shared_offset = 24576 : i64} : () -> !tilus.shared<ui32
+// CHECK: scf.for
+// CHECK: "tilus.allocate_shared"() {tilus.shared_offset = 0 : i64} : () -> !tilus.shared<f16, array<i64: 16, 32>
+// CHECK: "tilus.allocate_shared"() {tilus.shared_offset = 1024 : i64} : () -> !tilus.shared<ui3
+func.func @pipeline(%n: index)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sa = "tilus.allocate_shared"() : () -> !a
+  %sb = "tilus.allocate_shared"() : () -> !b
+  scf.for %i = %c0 to %n step %c1 {
+    %x = "tilus.load_shared"(%sa, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 3, 0>} : (!a, index, index, index) -> !r
+    %y = "tilus.load_shared"(%sb, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!b, index, index) -> !tilus.register<ui32, array<i64: 32>, #tilus.layout<"spatial(32)">>
+    "tilus.synchronize"() : () -> ()
+  }
+  %sc = "tilus.allocate_shared"() : () -> !c
+  %st = "tilus.allocate_shared"() : () -> !t
+  %z = "tilus.load_shared"(%sc, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!c, index, index) -> !r
+  "tilus.print"(%st) : (!t) -> ()
+  return
+}
+
+// -----
+
+!c = !tilus.shared<f16, array<i64: 16, 32>, #tilus.layout<"local(16,32)">>
+!r = !tilus.register<f16, array<i64: 16, 32>, #tilus.layout<"spatial(16,2).local(1,16)">>
+
+// Two buffers alive together may not share bytes even when one is
+// allocated inside the loop that uses the other.
+// CHECK-LABEL: func.func @inside
+// CHECK-SAME: tilus.shared_bytes = 2048 : i64
+// CHECK: tilus.shared_offset = 0 : i64
+// CHECK: scf.for
+// CHECK: tilus.shared_offset = 1024 : i64
+func.func @inside(%n: index)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sa = "tilus.allocate_shared"() : () -> !c
+  scf.for %i = %c0 to %n step %c1 {
+    %sb = "tilus.allocate_shared"() : () -> !c
+    %x = "tilus.load_shared"(%sb, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!c, index, index) -> !r
+    %y = "tilus.load_shared"(%sa, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!c, index, index) -> !r
+  }
+  return
+}
+
+// -----
+
+// expected-error@+1 {{the kernel needs 262144 bytes of shared memory; a thread block has at most 232448 (227 KiB, sm_90)}}
+func.func @too_big()
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %s = "tilus.allocate_shared"() : () -> !tilus.shared<f32, array<i64: 65536>, #tilus.layout<"local(65536)">>
+  return
+}
