@@ -1,4 +1,4 @@
-//===- Dot.c - Dot, the SIMT fallback -------------------------------------===//
+//===- Dot.c - Dot: mma.sync where it applies, else the SIMT fallback -----===//
 //
 // d = a x b + c for register tensors of any layouts. The operands are spread
 // over threads in arbitrary ways, so they meet in shared memory: every thread
@@ -7,8 +7,8 @@
 // whole rows of a and columns of b, accumulating in c's element type. A
 // barrier before the stores keeps a Dot from overwriting the scratch while
 // an earlier one (in the previous loop iteration, say) still reads it.
-// Tensor-core instructions for the layouts that allow them come with
-// instruction selection (a later issue); this path works for every layout.
+// Layouts made of mma.sync fragments take tensor cores instead (MmaDot.c);
+// this path works for every layout and dtype.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,6 +91,13 @@ static MlirLogicalResult lowerDot(MlirOperation op, MlirRewriterBase rewriter) {
                                     "supported");
     }
   TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  MlirValue mma;
+  if (tilusEmitMmaDot(&e, op, t, va, vb, vc, &mma)) {
+    for (int j = 0; j < 3; ++j)
+      tilusTensorTypeRelease(&t[j]);
+    tilusReplaceWithLowered(rewriter, &e, op, mma);
+    return mlirLogicalResultSuccess();
+  }
   int64_t M = t[0].shape[0], K = t[0].shape[1], N = t[1].shape[1];
   int64_t bytes = tilusElementTypeGetBitWidth(t[0].elementType) / 8;
   MlirType accType = tilusStorageElementType(e.ctx, t[2].elementType);

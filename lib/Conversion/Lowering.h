@@ -125,10 +125,38 @@ typedef struct {
 // The lowered form of a global tensor value (false if not lowered yet).
 bool tilusGetGlobalView(TilusEmitter *e, MlirValue global, TilusGlobalView *view);
 
+// The address (element index) of logical index `coords` in a shared tensor
+// of one-thread layout `layout`: the slot i with f(0, i) = coords.
+MlirValue tilusEmitSharedAddress(TilusEmitter *e, const TilusLayout *layout,
+                                 const MlirValue *coords);
+
 // Whether every aligned run of v addresses of a one-thread (shared) layout
 // holds v consecutive, v-aligned indices along the last dimension
 // (SharedMemory.c).
 bool tilusSharedRunsAreContiguous(const TilusLayout *layout, int64_t v);
+
+// A rank-2 register layout as warp-level matrix fragments (Fragments.c):
+// groups of n slots that, in every warp w, hold base(w, g) + pattern(lane, j)
+// for j < n; the same slots in every warp.
+typedef void (*TilusFragmentPattern)(int64_t lane, int64_t j, int64_t *rowCol);
+typedef struct {
+  int64_t numWarps, numGroups;
+  int64_t *slots; // group g's element j: slots[g * n + j]
+  int64_t *bases; // base (row, col) of group g in warp w: bases[2 * (w * numGroups + g)]
+} TilusFragments;
+bool tilusFindFragments(const TilusLayout *layout, int n,
+                        TilusFragmentPattern pattern, TilusFragments *out);
+void tilusFragmentsRelease(TilusFragments *f);
+// The group with base (row, col) in `warp`, or -1.
+int64_t tilusFragmentsFind(const TilusFragments *f, int64_t warp, int64_t row,
+                           int64_t col);
+
+// Dot (t: the a, b, c tensor types; va, vb, vc their lowered vectors) on
+// tensor cores when the layouts are made of mma.sync fragments (MmaDot.c);
+// false (nothing emitted) when they are not.
+bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
+                     const TilusTensorType *t, MlirValue va, MlirValue vb,
+                     MlirValue vc, MlirValue *result);
 
 // LoadShared through ldmatrix when the register layout is made of 8x8
 // matrix fragments (MatrixLoad.c); null when it is not (or not provably).

@@ -84,7 +84,7 @@ static MlirValue linearize(TilusEmitter *e, const MlirValue *x,
 }
 
 // The slot i of `layout` (one thread) with f(0, i) = x.
-static MlirValue emitInverse(TilusEmitter *e, const TilusLayout *layout,
+MlirValue tilusEmitSharedAddress(TilusEmitter *e, const TilusLayout *layout,
                              const MlirValue *coords) {
   int64_t rank = tilusLayoutGetRank(layout);
   MlirValue x[MAX_RANK];
@@ -107,7 +107,7 @@ static MlirValue emitInverse(TilusEmitter *e, const TilusLayout *layout,
         r = tilusEmitArith(e, "shrui", r, tilusEmitIndex(e, f.logStep));
       part[f.dim] = tilusEmitArith(e, "xori", part[f.dim],
                                    remConst(e, r, f.shape[f.dim]));
-      slot = emitInverse(e, f.inner, part);
+      slot = tilusEmitSharedAddress(e, f.inner, part);
     } else if (f.kind == TilusLayoutFactorLocal) {
       slot = linearize(e, part, f.shape, rank, f.column, -1);
     } else {
@@ -250,7 +250,7 @@ static MlirValue slotAddress(TilusEmitter *e, const SharedAccess *a, int64_t i) 
     coords[d] = d < a->lead
                     ? a->origin[d]
                     : tilusEmitAddIndexConst(e, a->origin[d], local[d - a->lead]);
-  return emitInverse(e, a->shared.layout, coords);
+  return tilusEmitSharedAddress(e, a->shared.layout, coords);
 }
 
 static MlirNamedAttribute alignment(TilusEmitter *e, int64_t bytes) {
@@ -459,7 +459,7 @@ static MlirLogicalResult lowerCopyAsync(MlirOperation op,
       sc[d] = d < Rs - r ? dstOffsets[d]
                          : tilusEmitAddIndex(&e, dstOffsets[d], coords[d - (Rs - r)]);
     MlirValue dst = tilusEmitElementPointer(&e, shared, storage,
-                                            emitInverse(&e, s.layout, sc));
+                                            tilusEmitSharedAddress(&e, s.layout, sc));
     // Global side: the row-major linear index and the bytes inside.
     MlirValue linear = tilusEmitIndex(&e, 0);
     MlirValue inside = (MlirValue){NULL};

@@ -985,6 +985,133 @@ static void testShared(Suite *s, const char *target, int64_t M, int64_t N) {
   tilusArtifactDestroy(artifact);
 }
 
+// Dot on each path (test/gpu/kernels/dot_kernels.mlir): the SIMT fallback
+// (f32), mma.sync m16n8k16 (bf16 -> f32) and m16n8k32 (s8 -> s32), with
+// small integers so that every sum is exact; compared with a CPU matmul.
+static void testDotPaths(Suite *s, const char *target) {
+  TilusArtifact *artifact = loadArtifact(s, "dot_kernels", target);
+  static const struct {
+    const char *kernel;
+    int64_t M, N, K;
+    int kind; // 0 f32, 1 bf16 -> f32, 2 s8 -> s32
+  } cases[] = {{"simt_f32", 16, 16, 16, 0}, {"mma_bf16", 32, 16, 32, 1},
+               {"mma_s8", 32, 16, 64, 2}};
+  for (int c = 0; c < 3; ++c) {
+    char name[48];
+    snprintf(name, sizeof(name), "dot_kernels.%s", cases[c].kernel);
+    if (!artifact) {
+      report(name, target, 0, 0, false, "no artifact");
+      continue;
+    }
+    int64_t M = cases[c].M, N = cases[c].N, K = cases[c].K;
+    size_t inBytes = cases[c].kind == 0 ? 4 : cases[c].kind == 1 ? 2 : 1;
+    uint8_t *a = malloc((size_t)(M * K) * inBytes), *b = malloc((size_t)(K * N) * inBytes);
+    int *ai = malloc(sizeof(int) * (size_t)(M * K)), *bi = malloc(sizeof(int) * (size_t)(K * N));
+    uint32_t state = 12345u + (uint32_t)c;
+    for (int64_t k = 0; k < M * K + K * N; ++k) {
+      int v = (int)(nextRandom(&state) % 7) - 3;
+      bool isA = k < M * K;
+      int64_t at = isA ? k : k - M * K;
+      (isA ? ai : bi)[at] = v;
+      uint8_t *dst = (isA ? a : b) + at * (int64_t)inBytes;
+      if (cases[c].kind == 0) {
+        float f = (float)v;
+        memcpy(dst, &f, 4);
+      } else if (cases[c].kind == 1) {
+        uint16_t h = bf16Bits((float)v);
+        memcpy(dst, &h, 2);
+      } else {
+        int8_t i = (int8_t)v;
+        memcpy(dst, &i, 1);
+      }
+    }
+    uint32_t *out = malloc(sizeof(uint32_t) * (size_t)(M * N)),
+             *want = malloc(sizeof(uint32_t) * (size_t)(M * N));
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        int sum = 0;
+        for (int64_t k = 0; k < K; ++k)
+          sum += ai[i * K + k] * bi[k * N + j];
+        if (cases[c].kind == 2) {
+          want[i * N + j] = (uint32_t)sum;
+        } else {
+          float f = (float)sum;
+          memcpy(&want[i * N + j], &f, 4);
+        }
+      }
+    TilusDevicePtr dA = upload(s, a, (size_t)(M * K) * inBytes),
+                   dB = upload(s, b, (size_t)(K * N) * inBytes),
+                   dC = upload(s, NULL, sizeof(uint32_t) * (size_t)(M * N));
+    TilusArg args[] = {tilusArgPointer(dA), tilusArgPointer(dB), tilusArgPointer(dC)};
+    bool guard = dA && dB && dC && launch(s, artifact, cases[c].kernel, args, 3) &&
+                 download(s, out, dC, sizeof(uint32_t) * (size_t)(M * N));
+    reportOutcome(name, target, M, N,
+                  guard && !memcmp(out, want, sizeof(uint32_t) * (size_t)(M * N)),
+                  guard);
+    TilusRuntimeError ignored;
+    tilusRuntimeFree(s->rt, dA, &ignored);
+    tilusRuntimeFree(s->rt, dB, &ignored);
+    tilusRuntimeFree(s->rt, dC, &ignored);
+    free(a), free(b), free(ai), free(bi), free(out), free(want);
+  }
+  tilusArtifactDestroy(artifact);
+}
+
+// The pipelined f16 matmul (bench/gemm/gemm-kernels.sh; the paper's Figure
+// 14 with an f16 B, and the naive examples/matmul_naive_f16.mlir) on
+// M x N x K, M not a multiple of the tile (zero-filled copies, masked
+// stores): integers in [-2, 2], so the f32 sums are exact and their f16
+// values are exact below 2048.
+static void testGemm(Suite *s, const char *target, const char *stem,
+                     int64_t BM, int64_t BN, int64_t BK, int64_t M, int64_t N,
+                     int64_t K) {
+  TilusArtifact *artifact = loadArtifact(s, stem, target);
+  if (!artifact) {
+    report(stem, target, M, N, false, "no artifact");
+    return;
+  }
+  uint16_t *a = malloc(2 * (size_t)(M * K)), *b = malloc(2 * (size_t)(K * N)),
+           *c = malloc(2 * (size_t)(M * N)), *want = malloc(2 * (size_t)(M * N));
+  int *ai = malloc(sizeof(int) * (size_t)(M * K)), *bi = malloc(sizeof(int) * (size_t)(K * N));
+  uint32_t state = (uint32_t)(M * 31 + N * 7 + K);
+  for (int64_t k = 0; k < M * K; ++k) {
+    ai[k] = (int)(nextRandom(&state) % 5) - 2;
+    a[k] = tilusF16FromDouble(ai[k]);
+  }
+  for (int64_t k = 0; k < K * N; ++k) {
+    bi[k] = (int)(nextRandom(&state) % 5) - 2;
+    b[k] = tilusF16FromDouble(bi[k]);
+  }
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      int sum = 0;
+      for (int64_t k = 0; k < K; ++k)
+        sum += ai[i * K + k] * bi[k * N + j];
+      want[i * N + j] = tilusF16FromDouble(sum);
+    }
+  TilusDevicePtr dA = upload(s, a, 2 * (size_t)(M * K)), dB = upload(s, b, 2 * (size_t)(K * N)),
+                 dC = upload(s, NULL, 2 * (size_t)(M * N));
+  TilusArg args[] = {tilusArgPointer(dA), tilusArgPointer(dB), tilusArgPointer(dC),
+                     tilusArgInteger(M),  tilusArgInteger(N / BN), tilusArgInteger(K / BK)};
+  bool guard = dA && dB && dC && launch(s, artifact, "matmul", args, 6) &&
+               download(s, c, dC, 2 * (size_t)(M * N));
+  bool ok = guard && !memcmp(c, want, 2 * (size_t)(M * N));
+  for (int64_t k = 0; guard && !ok && k < M * N; ++k)
+    if (c[k] != want[k]) {
+      fprintf(stderr, "  %s: first difference at [%lld, %lld]: %g (want %g)\n", stem,
+              (long long)(k / N), (long long)(k % N), halfToFloat(c[k]),
+              halfToFloat(want[k]));
+      break;
+    }
+  reportOutcome(stem, target, M, N, ok, guard);
+  TilusRuntimeError ignored;
+  tilusRuntimeFree(s->rt, dA, &ignored);
+  tilusRuntimeFree(s->rt, dB, &ignored);
+  tilusRuntimeFree(s->rt, dC, &ignored);
+  free(a), free(b), free(c), free(want), free(ai), free(bi);
+  tilusArtifactDestroy(artifact);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: tilus-gpu-suite ARTIFACT_DIR\n");
@@ -1013,7 +1140,7 @@ int main(int argc, char **argv) {
       "e3m2", "e2m3", "e2m2", "e1m3", "e2m1", "e1m2", "e1m1", "e6m1"};
   int numWidened = (int)(sizeof(widened) / sizeof(widened[0]));
   int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats + numWeights +
-                      12 + 5 * numWidened + 2 + 4);
+                      12 + 5 * numWidened + 2 + 4 + 3 + 5);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -1058,6 +1185,12 @@ int main(int argc, char **argv) {
     }
     testPack(&s, target, "weight_pack_i6", 6,
              "local(2,1).column_spatial(4,8).local(2,1)", 8);
+    testDotPaths(&s, target);
+    testGemm(&s, target, "matmul_pipelined_f16", 16, 32, 256, 16, 128, 1024);
+    testGemm(&s, target, "matmul_pipelined_f16", 16, 32, 256, 13, 64, 512);
+    testGemm(&s, target, "matmul_f16_large", 128, 128, 32, 200, 256, 256);
+    testGemm(&s, target, "matmul_f16_wide", 128, 256, 32, 128, 256, 160);
+    testGemm(&s, target, "matmul_naive_f16", 16, 8, 16, 48, 64, 256);
     testShared(&s, target, 100, 136);
     testShared(&s, target, 64, 64);
     testMatmul(&s, target, 32, 16, 64);

@@ -2,7 +2,7 @@
 # build-artifacts.sh SRC_ROOT OUT_DIR: compiles every kernel the GPU suite
 # runs (test/gpu/kernels, examples/, and the generated float-format and
 # low-precision matmul kernels, the widening casts, the pre-transform, and
-# the dequantization benchmark's kernels)
+# the dequantization and matmul benchmarks' kernels)
 # with the tilus-opt on PATH into OUT_DIR/<name>.<target>.tilus, for sm_80
 # and sm_90a.
 set -euo pipefail
@@ -14,6 +14,7 @@ bash "$root/test/gpu/matmul-kernels.sh" "$out/generated"
 bash "$root/test/gpu/subbyte-kernels.sh" "$out/generated"
 bash "$root/test/gpu/widen-kernels.sh" "$out/generated"
 bash "$root/test/gpu/pack-kernels.sh" "$out/generated"
+bash "$root/bench/gemm/gemm-kernels.sh" "$out/generated"
 bash "$root/bench/dequant/dequant-kernels.sh" "$out/generated"
 for kernel in "$root"/test/gpu/kernels/*.mlir "$root"/examples/*.mlir "$out"/generated/*.mlir; do
   name=$(basename "$kernel" .mlir)
