@@ -1,0 +1,26 @@
+// LoadShared instruction selection in the pipelined matmul (Figure 14 with
+// f16 B): A's register layout is made of row pairs of 8x8 matrices -> one
+// ldmatrix.x4 per 16x16 tile; B's of column pairs -> ldmatrix.trans (x2 for
+// the 16x8 tile of each warp); the epilogue's coalesced layout is not made
+// of matrix fragments -> an 8-byte ld.shared. CopyAsync: 16-byte cp.async.
+// RUN: tilus-opt %tilus_src_root/examples/matmul_pipelined_f16.mlir --tilus-plan-shared --tilus-to-gpu | FileCheck %s
+// RUN: tilus-opt %tilus_src_root/examples/matmul_pipelined_f16.mlir --lower-to-nvvm --emit-ptx --target=sm_90a | FileCheck %s --check-prefix=PTX
+
+// CHECK-LABEL: gpu.func @matmul
+// CHECK-SAME: tilus.shared_bytes = 73728 : i64
+// CHECK-COUNT-12: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 2 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32)>
+// CHECK: nvvm.mma.sync
+// CHECK: gpu.barrier
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xf16>, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xf16>
+
+// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
