@@ -48,6 +48,8 @@ if [ $status -eq 0 ] && [ -x "$sanitizer" ]; then
     "$sanitizer" --tool $tool --error-exitcode 3 "$work/tilus-gpu-suite" "$artifacts" \
       > "$work/$tool.log" 2>&1 || status=$?
     tail -n 3 "$work/$tool.log"
+    # Where the tool found something: its first reports, with the test names.
+    grep -B3 -E "^========= (Error|Warning|Invalid)" "$work/$tool.log" | head -n 40 || true
   done
 fi
 echo "=== runtime smoke test"

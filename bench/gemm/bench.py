@@ -16,10 +16,13 @@ import torch
 RUNS = 30
 # (label, artifact stem, BM, BN, BK, M, N, K)
 SHAPES = [
+    ("decode", "matmul_f16_decode", 16, 64, 256, 16, 8192, 8192),
+    ("decode", "matmul_f16_decode", 16, 64, 256, 16, 57344, 8192),
+    ("square", "matmul_f16_large", 128, 128, 32, 4096, 4096, 4096),
+    # For comparison: the example (the paper's Figure 14 tiles) and 8 warps.
     ("decode", "matmul_pipelined_f16", 16, 32, 256, 16, 8192, 8192),
     ("decode", "matmul_pipelined_f16", 16, 32, 256, 16, 57344, 8192),
-    ("square", "matmul_f16_large", 128, 128, 32, 4096, 4096, 4096),
-    ("square", "matmul_f16_wide", 128, 256, 32, 4096, 4096, 4096),
+    ("square", "matmul_f16_wide", 256, 128, 32, 4096, 4096, 4096),
 ]
 
 

@@ -10,8 +10,10 @@
 #     cp.async, rows past M zero-filled) STAGES - 1 tiles ahead;
 #   - swizzled shared layouts (16-byte chunks XORed with the row), so that
 #     the cp.async stores and the ldmatrix reads are free of bank conflicts;
-#   - per 16-wide k step, LoadShared of A [BM, 16] (ldmatrix) and of B
-#     [16, BN] (ldmatrix.trans), and Dot on mma.sync m16n8k16;
+#   - per 16-wide k step (unrolled), LoadShared of A [BM, 16] (ldmatrix)
+#     and of B [16, BN] (ldmatrix.trans) one step ahead of the Dot on
+#     mma.sync m16n8k16; the next tile's first step is loaded right after
+#     the barrier that ends each tile, before the tile's last Dot;
 #   - the epilogue casts to f16 and goes through shared memory (reusing the
 #     pipeline's bytes) so that the global stores are 16-byte and coalesced.
 # Kernel arguments: a, b, c, M, N / BN, K / BK (the counts make the row
@@ -21,13 +23,37 @@ out=$1
 shift
 mkdir -p "$out"
 if [ $# -eq 0 ]; then
-  set -- matmul_f16_large 128 128 32 2 4 4 \
-         matmul_f16_wide 128 256 32 2 4 3
+  set -- matmul_f16_decode 16 64 256 1 8 3 \
+         matmul_f16_large 128 128 32 2 2 4 \
+         matmul_f16_wide 256 128 32 4 2 4
 fi
 log2() { local v=$1 r=0; while [ "$v" -gt 1 ]; do v=$((v / 2)); r=$((r + 1)); done; echo $r; }
 # log_step for rows of $1 bytes: 8 consecutive rows XOR 8 different chunks
 # of one 128-byte bank period.
 logstep() { if [ "$1" -ge 128 ]; then echo 0; else log2 $((128 / $1)); fi; }
+# The 16-wide k steps of one tile, unrolled. Step u's fragments were loaded
+# one step earlier (so ldmatrix latency hides behind mma.sync); the last
+# step first waits for the next tile (wait_group + barrier) and loads its
+# step 0, which the loop carries into the next iteration.
+steps() {
+  local u
+  for u in $(seq 0 $((UK - 1))); do
+    local in=%acc_k ra=%ra_k rb=%rb_k
+    [ "$u" -gt 0 ] && in=%acc_$u ra=%ra_$u rb=%rb_$u
+    if [ "$u" -lt $((UK - 1)) ]; then
+      local v=$((u + 1))
+      echo "    %ou_$v = arith.constant $((16 * v)) : index"
+      echo "    %ra_$v = \"tilus.load_shared\"(%sA, %cur, %c0, %ou_$v) {operandSegmentSizes = array<i32: 1, 3, 0>} : (!sa, index, index, index) -> !ra"
+      echo "    %rb_$v = \"tilus.load_shared\"(%sB, %cur, %ou_$v, %c0) {operandSegmentSizes = array<i32: 1, 3, 0>} : (!sb, index, index, index) -> !rb"
+    else
+      echo "    \"tilus.copy_async_wait_group\"() {n = $((S - 2)) : i64} : () -> ()"
+      echo "    \"tilus.synchronize\"() : () -> ()"
+      echo "    %ra_n = \"tilus.load_shared\"(%sA, %nxt, %c0, %c0) {operandSegmentSizes = array<i32: 1, 3, 0>} : (!sa, index, index, index) -> !ra"
+      echo "    %rb_n = \"tilus.load_shared\"(%sB, %nxt, %c0, %c0) {operandSegmentSizes = array<i32: 1, 3, 0>} : (!sb, index, index, index) -> !rb"
+    fi
+    echo "    %acc_$((u + 1)) = \"tilus.dot\"($ra, $rb, $in) : (!ra, !rb, !rc) -> !rc"
+  done
+}
 while [ $# -ge 7 ]; do
   name=$1 BM=$2 BN=$3 BK=$4 WM=$5 WN=$6 S=$7
   shift 7
@@ -62,7 +88,6 @@ func.func @matmul(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !tilus.ptr<f16>,
   %cBM = arith.constant $BM : index
   %cBN = arith.constant $BN : index
   %cBK = arith.constant $BK : index
-  %cUK = arith.constant $UK : index
   %M = arith.index_cast %m : i32 to index
   %NT = arith.index_cast %nt : i32 to index
   %KT = arith.index_cast %kt : i32 to index
@@ -88,7 +113,10 @@ func.func @matmul(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !tilus.ptr<f16>,
   }
   "tilus.copy_async_wait_group"() {n = $((S - 2)) : i64} : () -> ()
   "tilus.synchronize"() : () -> ()
-  %acc = scf.for %kb = %c0 to %KT step %c1 iter_args(%acc_k = %acc0) -> (!rc) {
+  %ra0 = "tilus.load_shared"(%sA, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 3, 0>} : (!sa, index, index, index) -> !ra
+  %rb0 = "tilus.load_shared"(%sB, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 3, 0>} : (!sb, index, index, index) -> !rb
+  %acc, %ra_last, %rb_last = scf.for %kb = %c0 to %KT step %c1
+      iter_args(%acc_k = %acc0, %ra_k = %ra0, %rb_k = %rb0) -> (!rc, !ra, !rb) {
     // Refill the stage read in the previous iteration (past K: zero-filled).
     %ahead = arith.addi %kb, %cS1 : index
     %pre = arith.remui %ahead, %cS : index
@@ -97,18 +125,16 @@ func.func @matmul(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !tilus.ptr<f16>,
     "tilus.copy_async"(%sB, %gB, %pre, %c0, %c0, %opre, %on) {operandSegmentSizes = array<i32: 1, 1, 3, 2>, shape = array<i64: $BK, $BN>} : (!sb, !ga, index, index, index, index, index) -> ()
     "tilus.copy_async_commit_group"() : () -> ()
     %cur = arith.remui %kb, %cS : index
-    %next = scf.for %uk = %c0 to %cUK step %c1 iter_args(%acc_u = %acc_k) -> (!rc) {
-      %ou = arith.muli %uk, %c16 : index
-      %ra = "tilus.load_shared"(%sA, %cur, %c0, %ou) {operandSegmentSizes = array<i32: 1, 3, 0>} : (!sa, index, index, index) -> !ra
-      %rb = "tilus.load_shared"(%sB, %cur, %ou, %c0) {operandSegmentSizes = array<i32: 1, 3, 0>} : (!sb, index, index, index) -> !rb
-      %d = "tilus.dot"(%ra, %rb, %acc_u) : (!ra, !rb, !rc) -> !rc
-      scf.yield %d : !rc
-    }
-    "tilus.copy_async_wait_group"() {n = $((S - 2)) : i64} : () -> ()
-    "tilus.synchronize"() : () -> ()
-    scf.yield %next : !rc
+    %kb1 = arith.addi %kb, %c1 : index
+    %nxt = arith.remui %kb1, %cS : index
+$(steps)
+    scf.yield %acc_$UK, %ra_n, %rb_n : !rc, !ra, !rb
   }
-  // Epilogue: f16 through shared memory, then coalesced 16-byte stores.
+  // Epilogue: f16 through shared memory, then coalesced 16-byte stores. The
+  // C tile reuses the pipeline's bytes: first drain the copies still in
+  // flight (the prefetches past K) and let every warp finish reading.
+  "tilus.copy_async_wait_group"() {n = 0 : i64} : () -> ()
+  "tilus.synchronize"() : () -> ()
   %h = "tilus.cast"(%acc) : (!rc) -> !rh
   %sC = "tilus.allocate_shared"() : () -> !sc
   "tilus.store_shared"(%h, %sC, %c0, %c0) : (!rh, !sc, index, index) -> ()

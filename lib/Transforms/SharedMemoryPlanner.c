@@ -6,6 +6,9 @@
 //   - a shared tensor lives from its allocation to its last use; a use
 //     inside a loop that does not contain the allocation keeps it alive to
 //     the end of that loop (the next iteration reads it again);
+//   - a tensor that CopyAsync writes stays alive until the first
+//     copy_async_wait_group with n = 0 after its last use (or the kernel's
+//     end): until then asynchronous copies may still land in it;
 //   - tensors whose lifetimes do not overlap may share bytes (the epilogue
 //     of Figure 14 reuses the pipeline's buffers);
 //   - each tensor is placed at the lowest 128-byte aligned offset where it
@@ -84,7 +87,24 @@ static const Span *spanOf(const Walk *w, MlirOperation op) {
 typedef struct {
   MlirOperation op;
   int64_t begin, end, bytes, offset;
+  bool async; // a CopyAsync destination
 } Buffer;
+
+// The position of the first copy_async_wait_group with n = 0 after
+// position `after`, or the kernel's last position.
+static int64_t drainedAt(const Walk *w, int64_t after) {
+  for (int64_t k = after + 1; k < w->count; ++k) {
+    MlirOperation op = w->spans[k].op;
+    if (!nameIs(op, "tilus.copy_async_wait_group"))
+      continue;
+    MlirAttribute n = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("n"));
+    if (!mlirAttributeIsNull(n) && mlirAttributeIsAInteger(n) &&
+        mlirIntegerAttrGetValueInt(n) == 0)
+      return w->spans[k].begin;
+  }
+  return w->count - 1;
+}
 
 static int byBytesDescending(const void *a, const void *b) {
   const Buffer *x = a, *y = b;
@@ -120,7 +140,7 @@ static bool planKernel(MlirOperation kernel) {
     MlirOperation alloc = w.allocs[k];
     const Span *own = spanOf(&w, alloc);
     Buffer *b = &buffers[k];
-    *b = (Buffer){alloc, own->begin, own->begin, bufferBytes(alloc), 0};
+    *b = (Buffer){alloc, own->begin, own->begin, bufferBytes(alloc), 0, false};
     if (b->bytes < 0) {
       ok = false;
       continue;
@@ -141,7 +161,11 @@ static bool planKernel(MlirOperation kernel) {
       }
       if (end > b->end)
         b->end = end;
+      if (nameIs(user, "tilus.copy_async") && mlirOpOperandGetOperandNumber(use) == 0)
+        b->async = true;
     }
+    if (b->async)
+      b->end = drainedAt(&w, b->end);
   }
   qsort(buffers, (size_t)w.numAllocs, sizeof(Buffer), byBytesDescending);
   int64_t total = 0;

@@ -11,12 +11,22 @@
 // CHECK-COUNT-12: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.wait.group 1
-// CHECK: scf.for
-// CHECK: scf.for
+// CHECK: gpu.barrier
+// The first k step of the first tile, then the loop over K tiles.
 // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 2 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32)>
+// CHECK: scf.for
+// CHECK-COUNT-12: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// 16 unrolled k steps: 15 inside the tile, then the barrier and the next
+// tile's first step; one mma.sync per step.
+// CHECK-COUNT-15: nvvm.mma.sync
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.ldmatrix
+// CHECK: nvvm.ldmatrix
 // CHECK: nvvm.mma.sync
-// CHECK: gpu.barrier
+// CHECK: scf.yield
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xf16>, !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xf16>

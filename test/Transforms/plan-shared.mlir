@@ -70,3 +70,43 @@ func.func @too_big()
   %s = "tilus.allocate_shared"() : () -> !tilus.shared<f32, array<i64: 65536>, #tilus.layout<"local(65536)">>
   return
 }
+
+// -----
+
+!c = !tilus.shared<f16, array<i64: 16, 32>, #tilus.layout<"local(16,32)">>
+!g = !tilus.global<f16, array<i64: 16, 32>, #tilus.row_major>
+
+// CopyAsync may still be writing into a buffer after its last use: until a
+// copy_async_wait_group(0), its bytes are not reused.
+// CHECK-LABEL: func.func @pending
+// CHECK-SAME: tilus.shared_bytes = 2048 : i64
+// CHECK: tilus.shared_offset = 0 : i64
+// CHECK: tilus.shared_offset = 1024 : i64
+func.func @pending(%p: !tilus.ptr<f16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<f16>) -> !g
+  %sa = "tilus.allocate_shared"() : () -> !c
+  "tilus.copy_async"(%sa, %g, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 2>, shape = array<i64: 16, 32>} : (!c, !g, index, index, index, index) -> ()
+  "tilus.copy_async_wait_group"() {n = 1 : i64} : () -> ()
+  %sb = "tilus.allocate_shared"() : () -> !c
+  "tilus.print"(%sb) : (!c) -> ()
+  return
+}
+
+// CHECK-LABEL: func.func @drained
+// CHECK-SAME: tilus.shared_bytes = 1024 : i64
+// CHECK: tilus.shared_offset = 0 : i64
+// CHECK: tilus.shared_offset = 0 : i64
+func.func @drained(%p: !tilus.ptr<f16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<f16>) -> !g
+  %sa = "tilus.allocate_shared"() : () -> !c
+  "tilus.copy_async"(%sa, %g, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 2>, shape = array<i64: 16, 32>} : (!c, !g, index, index, index, index) -> ()
+  "tilus.copy_async_wait_group"() {n = 0 : i64} : () -> ()
+  "tilus.synchronize"() : () -> ()
+  %sb = "tilus.allocate_shared"() : () -> !c
+  "tilus.print"(%sb) : (!c) -> ()
+  return
+}

@@ -1140,7 +1140,7 @@ int main(int argc, char **argv) {
       "e3m2", "e2m3", "e2m2", "e1m3", "e2m1", "e1m2", "e1m1", "e6m1"};
   int numWidened = (int)(sizeof(widened) / sizeof(widened[0]));
   int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats + numWeights +
-                      12 + 5 * numWidened + 2 + 4 + 3 + 5);
+                      12 + 5 * numWidened + 2 + 4 + 3 + 6);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -1188,8 +1188,9 @@ int main(int argc, char **argv) {
     testDotPaths(&s, target);
     testGemm(&s, target, "matmul_pipelined_f16", 16, 32, 256, 16, 128, 1024);
     testGemm(&s, target, "matmul_pipelined_f16", 16, 32, 256, 13, 64, 512);
+    testGemm(&s, target, "matmul_f16_decode", 16, 64, 256, 5, 128, 768);
     testGemm(&s, target, "matmul_f16_large", 128, 128, 32, 200, 256, 256);
-    testGemm(&s, target, "matmul_f16_wide", 128, 256, 32, 128, 256, 160);
+    testGemm(&s, target, "matmul_f16_wide", 256, 128, 32, 300, 256, 160);
     testGemm(&s, target, "matmul_naive_f16", 16, 8, 16, 48, 64, 256);
     testShared(&s, target, 100, 136);
     testShared(&s, target, 64, 64);
