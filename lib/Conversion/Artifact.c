@@ -122,6 +122,22 @@ MlirLogicalResult tilusEmitArtifact(MlirOperation module, MlirStringRef chip,
     mlirEmitError(loc, message);
     return mlirLogicalResultFailure();
   }
+  // A module lowered for one target (tilus.target) may hold instructions
+  // that others lack.
+  MlirAttribute loweredFor = mlirOperationGetDiscardableAttributeByName(
+      module, mlirStringRefCreateFromCString("tilus.target"));
+  if (!mlirAttributeIsNull(loweredFor) && mlirAttributeIsAString(loweredFor)) {
+    MlirStringRef was = mlirStringAttrGetValue(loweredFor);
+    if (was.length != chip.length || memcmp(was.data, chip.data, chip.length)) {
+      char message[192];
+      snprintf(message, sizeof(message),
+               "the module was lowered for %.*s (tilus.target); emit it for "
+               "that target or lower it again for %.*s",
+               (int)was.length, was.data, (int)chip.length, chip.data);
+      mlirEmitError(loc, message);
+      return mlirLogicalResultFailure();
+    }
+  }
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   MlirOperation gpuModule = {NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(body);

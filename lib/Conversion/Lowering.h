@@ -159,9 +159,14 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
                      MlirValue vc, MlirValue *result);
 
 // LoadShared through ldmatrix when the register layout is made of 8x8
-// matrix fragments (MatrixLoad.c); null when it is not (or not provably).
+// matrix fragments (MatrixAccess.c); null when it is not (or not provably).
 MlirValue tilusEmitMatrixLoad(TilusEmitter *e, MlirOperation op,
                               MlirValue shared, MlirType resultType);
+// StoreShared of `value` through stmatrix, when the module's target has it
+// (tilus.target sm_90/sm_90a) and the layout is made of the same fragments;
+// false (nothing emitted) otherwise.
+bool tilusEmitMatrixStore(TilusEmitter *e, MlirOperation op, MlirValue shared,
+                          MlirValue value);
 
 // Pattern sets of each area.
 void tilusAddIndexingPatterns(MlirRewritePatternSet set, MlirContext ctx);

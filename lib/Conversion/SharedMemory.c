@@ -11,9 +11,9 @@
 //   LoadShared / StoreShared: groups of v slots that are contiguous in the
 //     register layout and in shared memory (checked over the whole shared
 //     layout at compile time) become one v-wide ld/st.shared of up to 16
-//     bytes; LoadShared takes ldmatrix where the register layout is made of
-//     mma fragments (MatrixLoad.c); sub-byte elements go one by one
-//     (SubByte.c).
+//     bytes; LoadShared takes ldmatrix, and StoreShared stmatrix on sm_90,
+//     where the register layout is made of mma fragments (MatrixAccess.c);
+//     sub-byte elements go one by one (SubByte.c).
 //   CopyAsync: the region is cut into chunks of v contiguous elements (16,
 //     8 or 4 bytes, contiguous in both tensors), dealt to the threads round
 //     robin; each chunk is one cp.async (.cg for 16 bytes), whose src-size
@@ -307,6 +307,10 @@ static MlirLogicalResult lowerStoreShared(MlirOperation op,
   if (mlirValueIsNull(value) || tilusLookThroughCast(shared, probe, 1) != 1)
     return mlirLogicalResultFailure();
   TilusEmitter e = tilusEmitterCreate(rewriter, op);
+  if (tilusEmitMatrixStore(&e, op, shared, value)) {
+    mlirRewriterBaseEraseOp(rewriter, op);
+    return mlirLogicalResultSuccess();
+  }
   SharedAccess a;
   if (!planSharedAccess(&e, op, shared,
                         mlirValueGetType(mlirOperationGetOperand(op, 0)), 2, &a))

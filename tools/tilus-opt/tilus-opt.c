@@ -16,6 +16,7 @@
 #include "mlir-c/RegisterEverything.h"
 #include "tilus-c/Dialect.h"
 #include "tilus-c/Passes.h"
+#include "mlir-c/BuiltinAttributes.h"
 #include "tilus-c/Target.h"
 #include "tilus-c/Verifier.h"
 
@@ -36,6 +37,7 @@ typedef struct {
   bool verifyDiagnostics;
   bool skipVerifier;
   const char *target; // --target, default sm_90a
+  bool targetGiven;   // --target was on the command line
   int emit;           // EMIT_IR, EMIT_PTX or EMIT_ARTIFACT
 } Options;
 
@@ -123,6 +125,7 @@ static int parseOptions(int argc, char **argv, Options *options) {
     }
     if (!strncmp(arg, "--target=", 9)) {
       options->target = arg + 9;
+      options->targetGiven = true;
       if (!tilusTargetIsSupported(
               mlirStringRefCreateFromCString(options->target))) {
         fprintf(stderr,
@@ -239,6 +242,14 @@ static bool processChunk(MlirContext ctx, const Options *options,
   if (mlirModuleIsNull(parsed))
     return false;
   MlirOperation module = mlirModuleGetOperation(parsed);
+  // The lowering picks target-specific instructions (stmatrix on sm_90) from
+  // this attribute; without --target it uses only what every target has.
+  if (options->targetGiven &&
+      mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+          module, mlirStringRefCreateFromCString("tilus.target"))))
+    mlirOperationSetDiscardableAttributeByName(
+        module, mlirStringRefCreateFromCString("tilus.target"),
+        mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(options->target)));
   bool ok = true;
   if (!options->skipVerifier)
     ok = mlirLogicalResultIsSuccess(tilusVerify(module));
