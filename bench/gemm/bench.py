@@ -7,13 +7,14 @@ M x N x K, f16 in and out, median of 30 runs, each after an L2 flush (a 256
 MiB fill), CUDA events. Prints times, TFLOP/s and the ratios.
 """
 import re
-import statistics
 import subprocess
 import sys
 
-import torch
+sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/copy")
+from bench import RUNS, median_ms  # noqa: E402
 
-RUNS = 30
+import torch  # noqa: E402
+
 # (label, artifact stem, BM, BN, BK, M, N, K)
 SHAPES = [
     ("decode", "matmul_f16_decode", 16, 64, 256, 16, 8192, 8192),
@@ -29,21 +30,10 @@ SHAPES = [
 def cublas_ms(m, n, k):
     a = torch.ones(m, k, dtype=torch.float16, device="cuda")
     b = torch.ones(k, n, dtype=torch.float16, device="cuda")
-    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-    torch.matmul(a, b)
-    times = []
-    for r in range(RUNS):
-        flush.fill_(r & 0xFF)
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        torch.matmul(a, b)
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    del a, b, flush
+    ms = median_ms(lambda: torch.matmul(a, b))
+    del a, b
     torch.cuda.empty_cache()
-    return statistics.median(times)
+    return ms
 
 
 def main():

@@ -7,13 +7,8 @@
 set -eu
 out=$1
 mkdir -p "$out"
-specs="u1:ui1:1 u2:ui2:2 u3:ui3:3 u4:ui4:4 u5:ui5:5 u6:ui6:6 u7:ui7:7 u8:ui8:8"
-specs="$specs i2:si2:2 i3:si3:3 i4:si4:4 i5:si5:5 i6:si6:6 i7:si7:7 i8:si8:8"
-for f in 4,3 5,2 3,4 3,3 2,4 3,2 2,3 2,2 1,3 2,1 1,2 1,1 6,1; do
-  e=${f%,*}; m=${f#*,}
-  specs="$specs e${e}m${m}:!tilus.float<$e,$m>:$((1 + e + m))"
-done
-for spec in $specs; do
+. "$(dirname "$0")/low-precision-types.sh"
+for spec in $LOW_PRECISION_TYPES; do
   name=${spec%%:*}; rest=${spec#*:}; type=${rest%:*}; bits=${rest##*:}
   type=${type/,/, }
   {
