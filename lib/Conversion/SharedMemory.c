@@ -18,6 +18,9 @@
 //     8 or 4 bytes, contiguous in both tensors), dealt to the threads round
 //     robin; each chunk is one cp.async (.cg for 16 bytes), whose src-size
 //     (0 to 16 bytes) zero-fills what lies past the global tensor's edge.
+//     Where no such chunk is provably aligned (say, a row length known only
+//     at run time), elements are copied one by one with ordinary loads and
+//     stores, zero past the edge: complete before any wait.
 //   CopyAsyncCommitGroup / CopyAsyncWaitGroup: cp.async.commit_group /
 //     cp.async.wait_group n. Synchronization stays the program's.
 //
@@ -428,12 +431,12 @@ static MlirLogicalResult lowerCopyAsync(MlirOperation op,
       break;
     }
   }
-  if (!v) {
-    tilusTensorTypeRelease(&s);
-    return tilusLoweringError(
-        op, "copy_async needs rows of at least 4 bytes contiguous and aligned "
-            "in both tensors (offsets and sizes multiples of the chunk)");
-  }
+  // Without provably aligned chunks of 4 bytes or more, the copy is done
+  // element by element with ordinary loads and stores: complete at once,
+  // which commit/wait groups allow.
+  bool synchronous = v == 0;
+  if (synchronous)
+    v = 1;
 
   // Chunk c of the region: its coordinates (row-major, last in units of v).
   int64_t chunks = numel / v;
@@ -503,6 +506,26 @@ static MlirLogicalResult lowerCopyAsync(MlirOperation op,
     linear = tilusEmitValue(&e, "arith.select", 3, ops4, tilusIndexType(e.ctx), 0,
                             NULL);
     MlirValue src = tilusEmitElementPointer(&e, g.ptr, storage, linear);
+    if (synchronous) {
+      MlirBlock loadBlock, zeroBlock;
+      MlirOperation pick = tilusEmitIf(&e, valid, 1, &storage, &loadBlock, &zeroBlock);
+      tilusEmitterSetToEnd(&e, loadBlock);
+      MlirNamedAttribute align = tilusNamedAttr(
+          e.ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(e.ctx, 64), bytes));
+      MlirValue element = tilusEmitValue(&e, "llvm.load", 1, &src, storage, 1, &align);
+      tilusEmitYield(&e, 1, &element);
+      tilusEmitterSetToEnd(&e, zeroBlock);
+      MlirValue zeroElement = tilusEmitSplatConstant(&e, storage, 0);
+      tilusEmitYield(&e, 1, &zeroElement);
+      tilusEmitterSetAfter(&e, pick);
+      MlirValue stored[2] = {mlirOperationGetResult(pick, 0), dst};
+      tilusEmitOp(&e, "llvm.store", 2, stored, 0, NULL, 1, &align);
+      if (!mlirOperationIsNull(ifOp)) {
+        tilusEmitYield(&e, 0, NULL);
+        tilusEmitterSetAfter(&e, ifOp);
+      }
+      continue;
+    }
     char modifier[64];
     snprintf(modifier, sizeof(modifier), "#nvvm<load_cache_modifier %s>",
              v * bytes == 16 ? "cg" : "ca");

@@ -3,7 +3,8 @@
 // gave them. A swizzled layout is inverted with one XOR per access; rows of
 // 8 f16 contiguous in both layouts are one 16-byte st.shared, rows of 4 one
 // 8-byte ld.shared. CopyAsync becomes 16-byte cp.async.cg with a src-size
-// operand (zero fill past the global tensor's edge), then commit and wait.
+// operand (zero fill past the global tensor's edge), then commit and wait;
+// where no chunk is provably aligned, element-by-element copies.
 // RUN: tilus-opt %tilus_src_root/test/gpu/kernels/shared_f16.mlir --tilus-plan-shared --tilus-to-gpu | FileCheck %s
 // RUN: tilus-opt %tilus_src_root/test/gpu/kernels/shared_f16.mlir --lower-to-nvvm --emit-ptx --target=sm_90a | FileCheck %s --check-prefix=PTX
 
@@ -22,6 +23,12 @@
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-NEXT: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: gpu.barrier
+// A row length known only at run time: no aligned chunk, element copies.
+// CHECK-LABEL: gpu.func @async_unaligned
+// CHECK-NOT: nvvm.cp.async.shared.global
+// CHECK: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<1> -> f16
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<3>
+// CHECK: nvvm.cp.async.commit.group
 
 // PTX: .extern .shared .align 128 .b8 __tilus_dynamic_shared[];
 // PTX-LABEL: .entry roundtrip(

@@ -52,3 +52,28 @@ func.func @async(%src: !tilus.ptr<f16>, %dst: !tilus.ptr<f16>, %m: i32, %n8: i32
   "tilus.store_global"(%b, %gd, %om, %on) : (!rb, !g, index, index) -> ()
   return
 }
+// async_unaligned: the same with N passed as is, so no 16-byte chunk is
+// provably aligned: CopyAsync copies element by element.
+func.func @async_unaligned(%src: !tilus.ptr<f16>, %dst: !tilus.ptr<f16>, %m: i32, %n: i32, %mp: i32, %np: i32)
+    attributes {tilus.kernel, tilus.block_size = 128 : i64,
+                tilus.grid = affine_map<()[s0, s1, s2, s3, s4, s5] -> (s2 ceildiv 64, s3 ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %M = arith.index_cast %m : i32 to index
+  %N = arith.index_cast %n : i32 to index
+  %Mp = arith.index_cast %mp : i32 to index
+  %Np = arith.index_cast %np : i32 to index
+  %bi, %bj = "tilus.block_indices"() : () -> (index, index)
+  %om = arith.muli %bi, %c64 : index
+  %on = arith.muli %bj, %c64 : index
+  %gs = "tilus.view_global"(%src, %M, %N) : (!tilus.ptr<f16>, index, index) -> !g
+  %gd = "tilus.view_global"(%dst, %Mp, %Np) : (!tilus.ptr<f16>, index, index) -> !g
+  %s = "tilus.allocate_shared"() : () -> !s
+  "tilus.copy_async"(%s, %gs, %c0, %c0, %c0, %om, %on) {operandSegmentSizes = array<i32: 1, 1, 3, 2>, shape = array<i64: 64, 64>} : (!s, !g, index, index, index, index, index) -> ()
+  "tilus.copy_async_commit_group"() : () -> ()
+  "tilus.copy_async_wait_group"() {n = 0 : i64} : () -> ()
+  "tilus.synchronize"() : () -> ()
+  %b = "tilus.load_shared"(%s, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 3, 0>} : (!s, index, index, index) -> !rb
+  "tilus.store_global"(%b, %gd, %om, %on) : (!rb, !g, index, index) -> ()
+  return
+}
