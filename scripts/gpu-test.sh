@@ -16,7 +16,7 @@ if [ ! -d "$artifacts" ]; then
   exit 2
 fi
 "$cc" -std=c11 -O2 -g -Wall -Wextra -I"$root/include" "$root"/runtime/*.c \
-  "$root"/lib/Layout/*.c "$root"/lib/Types/*.c "$root/test/gpu/GpuSuite.c" -ldl -lm -o "$work/tilus-gpu-suite"
+  "$root"/lib/Layout/*.c "$root"/lib/Types/*.c "$root"/test/gpu/suite/*.c -ldl -lm -o "$work/tilus-gpu-suite"
 "$cc" -std=c11 -O2 -g -Wall -Wextra -I"$root/include" "$root"/runtime/*.c \
   "$root/tools/tilus-run/tilus-run.c" -ldl -o "$work/tilus-run"
 

@@ -8,7 +8,7 @@ config.name = "Tilus-MLIR"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".test"]
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs",
-                   "kernels", "GpuSuite.c", "RuntimeSmokeTest.c", "kernels.cu",
+                   "kernels", "suite", "RuntimeSmokeTest.c", "kernels.cu",
                    "build-artifacts.sh", "float-kernels.sh",
                    "matmul-kernels.sh", "subbyte-kernels.sh"]
 config.test_source_root = os.path.dirname(__file__)

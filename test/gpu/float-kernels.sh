@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # float-kernels.sh OUT_DIR: writes, for each low-precision float format, a
-# module with two kernels (test/gpu/GpuSuite.c drives them):
+# module with two kernels (test/gpu/suite/ drives them):
 #   decode: packed bytes -> View as !tilus.float<e, m> -> Cast to f32
 #   encode: f32 -> Cast to !tilus.float<e, m> -> View as bytes
 # Each of the 32 threads of a block holds K elements, K * (1 + e + m) bits =

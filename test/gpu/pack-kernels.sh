@@ -5,7 +5,7 @@
 #           weight layout -> View as bytes local(n2).spatial(32).local(n1)
 #           -> StoreGlobal into [K / 16, N / 16, 32 * b] bytes
 #   unpack: the inverse (LoadGlobal of bytes, View, sub-byte StoreGlobal)
-# the same format as tilusWeightPack (test/gpu/GpuSuite.c compares them).
+# the same format as tilusWeightPack (test/gpu/suite/ compares them).
 set -eu
 out=$1
 mkdir -p "$out"

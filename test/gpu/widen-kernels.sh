@@ -3,7 +3,7 @@
 # kernels (to_f16, to_bf16, to_f32): packed bytes -> View as the type -> Cast
 # to the wide float -> store. 32 threads of 32 elements each (4 * bits bytes,
 # so elements of 3, 5, 6 and 7 bits straddle the 32-bit words the fast casts
-# cut them from). test/gpu/GpuSuite.c feeds every encoding.
+# cut them from). test/gpu/suite/ feeds every encoding.
 set -eu
 out=$1
 mkdir -p "$out"

@@ -1,4 +1,4 @@
-// Dot on each path (test/gpu/GpuSuite.c compares with a CPU matmul):
+// Dot on each path (test/gpu/suite/ compares with a CPU matmul):
 //   simt_f32: layouts that are not mma fragments -> the SIMT fallback
 //   mma_bf16: bf16 x bf16 -> f32, two warps over M, B replicated in both
 //             (reduce), two k steps and two n tiles per warp -> m16n8k16

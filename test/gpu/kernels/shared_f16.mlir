@@ -1,4 +1,4 @@
-// Shared memory round trips (test/gpu/GpuSuite.c):
+// Shared memory round trips (test/gpu/suite/):
 //   roundtrip: a 64x64 f16 tile, global -> registers (one layout) -> stage 1
 //     of a two-stage swizzled shared buffer -> registers (another layout)
 //     -> global. The output must equal the input.
