@@ -181,6 +181,22 @@ static MlirValue convertStandard(TilusEmitter *e, MlirValue x, MlirType from,
   return tilusEmitValue(e, name, 1, &x, toType, 0, NULL);
 }
 
+// Arith conversions; casts that involve a !tilus.float go through f32 with
+// FloatCast.c's bit-field code.
+static MlirValue genericCast(TilusEmitter *e, MlirValue x, MlirType from,
+                             MlirType to, MlirType resultType) {
+  if (!tilusTypeIsAFloat(from) && !tilusTypeIsAFloat(to))
+    return convertStandard(e, x, from, to, resultType);
+  int64_t m = mlirShapedTypeGetDimSize(resultType, 0);
+  MlirType f32Element = mlirF32TypeGet(e->ctx);
+  MlirType f32 = mlirVectorTypeGet(1, &m, f32Element);
+  MlirValue wide = tilusTypeIsAFloat(from)
+                       ? tilusEmitFloatDecode(e, from, x)
+                       : convertStandard(e, x, from, f32Element, f32);
+  return tilusTypeIsAFloat(to) ? tilusEmitFloatEncode(e, to, wide)
+                               : convertStandard(e, wide, f32Element, to, resultType);
+}
+
 // Casts that involve a !tilus.float go through f32: the format's values are
 // exact in f32, and encoding rounds once (to nearest even) from f32. (A cast
 // from f64 or from integers wider than 24 bits rounds to f32 first.)
@@ -201,24 +217,11 @@ static MlirLogicalResult lowerCast(MlirOperation op, MlirRewriterBase rewriter) 
   MlirType fromElement = from.elementType, toElement = to.elementType;
   tilusTensorTypeRelease(&from);
   tilusTensorTypeRelease(&to);
+  // The fast paths of FastCast.c where they apply, else the generic casts.
   MlirValue result =
       tilusEmitFastCast(&e, x, fromElement, toElement, resultType);
-  if (!mlirValueIsNull(result)) {
-    // FastCast.c chose a fast path.
-  } else if (!tilusTypeIsAFloat(fromElement) &&
-             !tilusTypeIsAFloat(toElement)) {
-    result = convertStandard(&e, x, fromElement, toElement, resultType);
-  } else {
-    int64_t m = mlirShapedTypeGetDimSize(resultType, 0);
-    MlirType f32Element = mlirF32TypeGet(e.ctx);
-    MlirType f32 = mlirVectorTypeGet(1, &m, f32Element);
-    MlirValue wide = tilusTypeIsAFloat(fromElement)
-                         ? tilusEmitFloatDecode(&e, fromElement, x)
-                         : convertStandard(&e, x, fromElement, f32Element, f32);
-    result = tilusTypeIsAFloat(toElement)
-                 ? tilusEmitFloatEncode(&e, toElement, wide)
-                 : convertStandard(&e, wide, f32Element, toElement, resultType);
-  }
+  if (mlirValueIsNull(result))
+    result = genericCast(&e, x, fromElement, toElement, resultType);
   tilusReplaceWithLowered(rewriter, &e, op, result);
   return mlirLogicalResultSuccess();
 }
