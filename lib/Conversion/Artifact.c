@@ -43,12 +43,17 @@ static void emit(MlirStringCallback callback, void *userData,
 }
 
 // Writes the manifest entry of one lowered kernel.
-static int64_t sharedBytes(MlirOperation func) {
+static int64_t i64Attr(MlirOperation func, const char *name) {
   MlirAttribute bytes = mlirOperationGetDiscardableAttributeByName(
-      func, mlirStringRefCreateFromCString(TILUS_SHARED_BYTES_ATTR));
+      func, mlirStringRefCreateFromCString(name));
   return mlirAttributeIsNull(bytes) || !mlirAttributeIsAInteger(bytes)
              ? 0
              : mlirIntegerAttrGetValueInt(bytes);
+}
+
+// Dynamic shared memory (the planner's; the launch provides it).
+static int64_t sharedBytes(MlirOperation func) {
+  return i64Attr(func, TILUS_SHARED_BYTES_ATTR);
 }
 
 static void writeKernel(MlirOperation func, MlirStringCallback callback,
@@ -153,13 +158,17 @@ MlirLogicalResult tilusEmitArtifact(MlirOperation module, MlirStringRef chip,
   MlirBlock kernels = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(kernels);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (sharedBytes(op) <= sharedLimit(chip))
+    int64_t dynamicBytes = sharedBytes(op);
+    int64_t staticBytes = i64Attr(op, TILUS_STATIC_SHARED_BYTES_ATTR);
+    if (dynamicBytes + staticBytes <= sharedLimit(chip))
       continue;
     char message[256];
     snprintf(message, sizeof(message),
-             "the kernel needs %lld bytes of shared memory; %.*s allows at "
-             "most %lld per thread block",
-             (long long)sharedBytes(op), (int)chip.length, chip.data,
+             "the kernel needs %lld bytes of shared memory (%lld for shared "
+             "tensors, %lld for Dot's scratch); %.*s allows at most %lld per "
+             "thread block",
+             (long long)(dynamicBytes + staticBytes), (long long)dynamicBytes,
+             (long long)staticBytes, (int)chip.length, chip.data,
              (long long)sharedLimit(chip));
     mlirEmitError(mlirOperationGetLocation(op), message);
     return mlirLogicalResultFailure();

@@ -210,6 +210,20 @@ MlirValue tilusEmitSharedArray(TilusEmitter *e, MlirOperation at,
     mlirBlockInsertOwnedOperationBefore(body, mlirBlockGetFirstOperation(body),
                                         global);
   }
+  if (!dynamic) {
+    // Static arrays count against the block's shared memory too: the kernel
+    // keeps their total for the artifact's limit check.
+    MlirOperation func = mlirOperationGetParentOperation(at);
+    while (!mlirOperationIsNull(func) && !isOp(func, "gpu.func"))
+      func = mlirOperationGetParentOperation(func);
+    if (!mlirOperationIsNull(func)) {
+      MlirStringRef key = mlirStringRefCreateFromCString(TILUS_STATIC_SHARED_BYTES_ATTR);
+      MlirAttribute old = mlirOperationGetDiscardableAttributeByName(func, key);
+      int64_t total = bytes + (mlirAttributeIsNull(old) ? 0 : mlirIntegerAttrGetValueInt(old));
+      mlirOperationSetDiscardableAttributeByName(
+          func, key, mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), total));
+    }
+  }
   MlirNamedAttribute ref = tilusNamedAttr(
       e->ctx, "global_name",
       mlirFlatSymbolRefAttrGet(e->ctx, mlirStringRefCreateFromCString(name)));

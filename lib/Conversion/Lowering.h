@@ -31,6 +31,8 @@
 // dynamic shared memory; on each tilus.allocate_shared: its byte offset.
 #define TILUS_SHARED_BYTES_ATTR "tilus.shared_bytes"
 #define TILUS_SHARED_OFFSET_ATTR "tilus.shared_offset"
+// On a lowered gpu.func: bytes of static shared arrays (Dot's SIMT scratch).
+#define TILUS_STATIC_SHARED_BYTES_ATTR "tilus.static_shared_bytes"
 
 MlirType tilusLowerScalarType(MlirContext ctx, MlirType type);
 
