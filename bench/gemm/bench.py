@@ -19,11 +19,11 @@ import torch  # noqa: E402
 SHAPES = [
     ("decode", "matmul_f16_decode", 16, 64, 256, 16, 8192, 8192),
     ("decode", "matmul_f16_decode", 16, 64, 256, 16, 57344, 8192),
-    ("square", "matmul_f16_large", 128, 128, 32, 4096, 4096, 4096),
-    # For comparison: the example (the paper's Figure 14 tiles) and 8 warps.
+    ("square", "matmul_f16_large", 256, 128, 32, 4096, 4096, 4096),
+    # For comparison: the example (the paper's Figure 14 tiles) and 4 warps.
     ("decode", "matmul_pipelined_f16", 16, 32, 256, 16, 8192, 8192),
     ("decode", "matmul_pipelined_f16", 16, 32, 256, 16, 57344, 8192),
-    ("square", "matmul_f16_wide", 256, 128, 32, 4096, 4096, 4096),
+    ("square", "matmul_f16_medium", 128, 128, 32, 4096, 4096, 4096),
 ]
 
 

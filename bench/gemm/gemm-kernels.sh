@@ -24,8 +24,8 @@ shift
 mkdir -p "$out"
 if [ $# -eq 0 ]; then
   set -- matmul_f16_decode 16 64 256 1 8 3 \
-         matmul_f16_large 128 128 32 2 2 4 \
-         matmul_f16_wide 256 128 32 4 2 4
+         matmul_f16_large 256 128 32 4 2 4 \
+         matmul_f16_medium 128 128 32 2 2 4
 fi
 log2() { local v=$1 r=0; while [ "$v" -gt 1 ]; do v=$((v / 2)); r=$((r + 1)); done; echo $r; }
 # log_step for rows of $1 bytes: 8 consecutive rows XOR 8 different chunks

@@ -16,8 +16,10 @@
 //     sub-byte elements go one by one (SubByte.c).
 //   CopyAsync: the region is cut into chunks of v contiguous elements (16,
 //     8 or 4 bytes, contiguous in both tensors), dealt to the threads round
-//     robin; each chunk is one cp.async (.cg for 16 bytes), whose src-size
-//     (0 to 16 bytes) zero-fills what lies past the global tensor's edge.
+//     robin; each chunk is one cp.async (.cg for 16 bytes). Chunks start at
+//     multiples of their size in rows whose length is a multiple of it, so
+//     each lies wholly inside or outside the tensor: src-size 0 zero-fills
+//     those outside.
 //     Where no such chunk is provably aligned (say, a row length known only
 //     at run time), elements are copied one by one with ordinary loads and
 //     stores, zero past the edge: complete before any wait.
@@ -484,27 +486,18 @@ static MlirLogicalResult lowerCopyAsync(MlirOperation op,
       MlirValue check = cmpIndex(&e, ULT, index, g.sizes[d]);
       inside = mlirValueIsNull(inside) ? check : tilusEmitArith(&e, "andi", inside, check);
     }
-    // Elements left in the row: clamp(size - index, 0, v).
-    MlirValue last = g.sizes[Rg - 1];
-    MlirValue beyond = cmpIndex(&e, ULT, lastIndex, last);
-    MlirValue remaining = tilusEmitArith(&e, "subi", last, lastIndex);
-    remaining = tilusEmitArith(&e, "minui", remaining, tilusEmitIndex(&e, v));
-    MlirValue zero = tilusEmitIndex(&e, 0);
-    MlirValue ops3[3] = {beyond, remaining, zero};
-    remaining = tilusEmitValue(&e, "arith.select", 3, ops3,
-                               tilusIndexType(e.ctx), 0, NULL);
-    if (!mlirValueIsNull(inside)) {
-      MlirValue ops[3] = {inside, remaining, zero};
-      remaining = tilusEmitValue(&e, "arith.select", 3, ops,
-                                 tilusIndexType(e.ctx), 0, NULL);
-    }
-    MlirValue srcBytes = tilusEmitMulIndexConst(&e, remaining, bytes);
-    srcBytes = tilusEmitValue(&e, "arith.index_cast", 1, &srcBytes, i32, 0, NULL);
-    // A chunk with nothing to read points at the tensor's start.
-    MlirValue valid = cmpIndex(&e, ULT, zero, remaining);
-    MlirValue ops4[3] = {valid, linear, zero};
-    linear = tilusEmitValue(&e, "arith.select", 3, ops4, tilusIndexType(e.ctx), 0,
-                            NULL);
+    // The chunk is all inside or all outside: v was chosen so that chunks
+    // start at multiples of v in rows whose length is a multiple of v (and
+    // with v = 1, a chunk is one element).
+    MlirValue valid = cmpIndex(&e, ULT, lastIndex, g.sizes[Rg - 1]);
+    if (!mlirValueIsNull(inside))
+      valid = tilusEmitArith(&e, "andi", valid, inside);
+    MlirValue sizes[3] = {valid, tilusEmitIntConstant(&e, i32, v * bytes),
+                          tilusEmitIntConstant(&e, i32, 0)};
+    MlirValue srcBytes =
+        tilusEmitValue(&e, "arith.select", 3, sizes, i32, 0, NULL);
+    // cp.async reads no byte with src-size 0, so the address of a chunk
+    // outside may stay as it is; the element copies read only when valid.
     MlirValue src = tilusEmitElementPointer(&e, g.ptr, storage, linear);
     if (synchronous) {
       MlirBlock loadBlock, zeroBlock;

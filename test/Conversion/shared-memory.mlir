@@ -17,8 +17,9 @@
 // CHECK: gpu.barrier
 // CHECK: arith.xori %{{.*}}, %{{.*}} : index
 // CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xf16>
+// Each 16-byte chunk is wholly inside the tensor or outside: src-size 16 or 0.
 // CHECK-LABEL: gpu.func @async
-// CHECK: %[[SIZE:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[SIZE:.*]] = arith.select %{{.*}}, %c16_i32, %c0_i32 : i32
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg, %[[SIZE]] : !llvm.ptr<3>, !llvm.ptr<1>, i32
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-NEXT: nvvm.cp.async.wait.group 0

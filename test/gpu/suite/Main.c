@@ -85,8 +85,8 @@ int main(int argc, char **argv) {
     testGemm(&s, target, "matmul_pipelined_f16", 16, 32, 256, 16, 128, 1024);
     testGemm(&s, target, "matmul_pipelined_f16", 16, 32, 256, 13, 64, 512);
     testGemm(&s, target, "matmul_f16_decode", 16, 64, 256, 5, 128, 768);
-    testGemm(&s, target, "matmul_f16_large", 128, 128, 32, 200, 256, 256);
-    testGemm(&s, target, "matmul_f16_wide", 256, 128, 32, 300, 256, 160);
+    testGemm(&s, target, "matmul_f16_large", 256, 128, 32, 300, 256, 160);
+    testGemm(&s, target, "matmul_f16_medium", 128, 128, 32, 200, 256, 256);
     testGemm(&s, target, "matmul_naive_f16", 16, 8, 16, 48, 64, 256);
     testShared(&s, target, 100, 136);
     testShared(&s, target, 64, 64);
