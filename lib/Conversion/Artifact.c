@@ -32,11 +32,6 @@ bool tilusTargetIsSupported(MlirStringRef chip) {
   return false;
 }
 
-static bool opIs(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
-}
-
 static void emit(MlirStringCallback callback, void *userData,
                  const char *text) {
   callback(mlirStringRefCreateFromCString(text), userData);
@@ -147,7 +142,7 @@ MlirLogicalResult tilusEmitArtifact(MlirOperation module, MlirStringRef chip,
   MlirOperation gpuModule = {NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (opIs(op, "gpu.module"))
+    if (tilusOpIs(op, "gpu.module"))
       gpuModule = op;
   if (mlirOperationIsNull(gpuModule)) {
     mlirEmitError(loc, "no gpu.module to emit: lower the kernels first "
@@ -199,7 +194,7 @@ MlirLogicalResult tilusEmitArtifact(MlirOperation module, MlirStringRef chip,
         mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
     for (MlirOperation op = mlirBlockGetFirstOperation(cloneBody);
          !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-      if (!opIs(op, "gpu.binary"))
+      if (!tilusOpIs(op, "gpu.binary"))
         continue;
       MlirAttribute objects = mlirOperationGetAttributeByName(
           op, mlirStringRefCreateFromCString("objects"));

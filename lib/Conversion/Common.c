@@ -81,11 +81,6 @@ bool tilusEmitThreadCoords(TilusEmitter *e, const TilusLayout *layout,
   return true;
 }
 
-static bool opIs(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
-}
-
 bool tilusIsMultipleOf(MlirValue value, int64_t k) {
   int64_t c;
   if (k <= 1)
@@ -95,10 +90,10 @@ bool tilusIsMultipleOf(MlirValue value, int64_t k) {
   if (!mlirValueIsAOpResult(value))
     return false;
   MlirOperation def = mlirOpResultGetOwner(value);
-  if (opIs(def, "arith.muli"))
+  if (tilusOpIs(def, "arith.muli"))
     return tilusIsMultipleOf(mlirOperationGetOperand(def, 0), k) ||
            tilusIsMultipleOf(mlirOperationGetOperand(def, 1), k);
-  if (opIs(def, "arith.addi") || opIs(def, "arith.subi"))
+  if (tilusOpIs(def, "arith.addi") || tilusOpIs(def, "arith.subi"))
     return tilusIsMultipleOf(mlirOperationGetOperand(def, 0), k) &&
            tilusIsMultipleOf(mlirOperationGetOperand(def, 1), k);
   return false;
@@ -142,16 +137,11 @@ void tilusAddPatterns(MlirRewritePatternSet set, MlirContext ctx,
   }
 }
 
-static bool isOp(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
-}
-
 MlirValue tilusEmitSharedArray(TilusEmitter *e, MlirOperation at,
                                const char *prefix, int64_t bytes,
                                bool dynamic) {
   MlirOperation gpuModule = mlirOperationGetParentOperation(at);
-  while (!mlirOperationIsNull(gpuModule) && !isOp(gpuModule, "gpu.module"))
+  while (!mlirOperationIsNull(gpuModule) && !tilusOpIs(gpuModule, "gpu.module"))
     gpuModule = mlirOperationGetParentOperation(gpuModule);
   if (mlirOperationIsNull(gpuModule))
     return (MlirValue){NULL};
@@ -162,7 +152,7 @@ MlirValue tilusEmitSharedArray(TilusEmitter *e, MlirOperation at,
   bool exists = false;
   for (MlirOperation g = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(g); g = mlirOperationGetNextInBlock(g)) {
-    if (!isOp(g, "llvm.mlir.global"))
+    if (!tilusOpIs(g, "llvm.mlir.global"))
       continue;
     ++count;
     MlirAttribute symbol = mlirOperationGetAttributeByName(
@@ -214,7 +204,7 @@ MlirValue tilusEmitSharedArray(TilusEmitter *e, MlirOperation at,
     // Static arrays count against the block's shared memory too: the kernel
     // keeps their total for the artifact's limit check.
     MlirOperation func = mlirOperationGetParentOperation(at);
-    while (!mlirOperationIsNull(func) && !isOp(func, "gpu.func"))
+    while (!mlirOperationIsNull(func) && !tilusOpIs(func, "gpu.func"))
       func = mlirOperationGetParentOperation(func);
     if (!mlirOperationIsNull(func)) {
       MlirStringRef key = mlirStringRefCreateFromCString(TILUS_STATIC_SHARED_BYTES_ATTR);

@@ -18,11 +18,6 @@
 
 #define MAX_VALUES 64
 
-static bool opIs(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
-}
-
 // The lowered type of `type`, or `type` itself when it is no register tensor.
 static MlirType lowerType(MlirContext ctx, MlirType type) {
   if (!tilusTypeIsARegister(type))
@@ -159,7 +154,7 @@ typedef struct {
 
 static MlirWalkResult collect(MlirOperation op, void *userData) {
   Collected *c = userData;
-  if ((opIs(op, "scf.for") || opIs(op, "scf.if") || opIs(op, "scf.while")) &&
+  if ((tilusOpIs(op, "scf.for") || tilusOpIs(op, "scf.if") || tilusOpIs(op, "scf.while")) &&
       carriesRegisters(op) && c->count < 256)
     c->ops[c->count++] = op;
   return MlirWalkResultAdvance;

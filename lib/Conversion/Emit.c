@@ -70,12 +70,16 @@ MlirValue tilusEmitArith(TilusEmitter *e, const char *op, MlirValue lhs,
   return tilusEmitValue(e, name, 2, operands, mlirValueGetType(lhs), 0, NULL);
 }
 
+bool tilusOpIs(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
+}
+
 bool tilusGetConstantIndex(MlirValue v, int64_t *out) {
   if (!mlirValueIsAOpResult(v))
     return false;
   MlirOperation def = mlirOpResultGetOwner(v);
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(def));
-  if (name.length != 14 || memcmp(name.data, "arith.constant", 14) != 0)
+  if (!tilusOpIs(def, "arith.constant"))
     return false;
   MlirAttribute value = mlirOperationGetAttributeByName(
       def, mlirStringRefCreateFromCString("value"));

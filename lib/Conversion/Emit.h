@@ -54,6 +54,9 @@ MlirValue tilusEmitAddIndex(TilusEmitter *e, MlirValue a, MlirValue b);
 MlirValue tilusEmitMulIndexConst(TilusEmitter *e, MlirValue a, int64_t c);
 MlirValue tilusEmitAddIndexConst(TilusEmitter *e, MlirValue a, int64_t c);
 
+// Whether `op` is named `name` (e.g. "scf.for").
+bool tilusOpIs(MlirOperation op, const char *name);
+
 // Whether `v` is an index/integer constant; its value in *out.
 bool tilusGetConstantIndex(MlirValue v, int64_t *out);
 

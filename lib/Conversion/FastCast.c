@@ -52,16 +52,11 @@ static MlirValue opc(Packed *p, const char *name, MlirValue x, int64_t c) {
   return tilusEmitArith(p->e, name, x, c32(p, c));
 }
 
-static bool opIs(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
-}
-
 // Reads `x` (vector<m x iN>) as words. A View is an llvm.bitcast; reading
 // its input instead keeps odd-width vectors out of the emitted IR entirely.
 static bool packWords(Packed *p, MlirValue x, int64_t m) {
   if (mlirValueIsAOpResult(x) &&
-      opIs(mlirOpResultGetOwner(x), "llvm.bitcast"))
+      tilusOpIs(mlirOpResultGetOwner(x), "llvm.bitcast"))
     x = mlirOperationGetOperand(mlirOpResultGetOwner(x), 0);
   int64_t total = m * p->bits;
   p->wordBits = total % 32 == 0 ? 32 : total % 16 == 0 ? 16 : total % 8 == 0 ? 8 : 0;

@@ -13,11 +13,6 @@
 
 #include <string.h>
 
-static bool opIs(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
-}
-
 static bool decodeResult(MlirOperation op, TilusTensorType *t) {
   return mlirLogicalResultIsSuccess(tilusTensorTypeDecode(
       mlirValueGetType(mlirOperationGetResult(op, 0)), t, NULL));
@@ -58,13 +53,13 @@ static MlirLogicalResult lowerAllocateRegister(MlirOperation op,
 static const char *binaryArithOp(MlirOperation op, MlirType elementType) {
   bool isFloat = mlirTypeIsAFloat(elementType);
   bool isUnsigned = tilusElementIsUnsigned(elementType);
-  if (opIs(op, "tilus.add"))
+  if (tilusOpIs(op, "tilus.add"))
     return isFloat ? "addf" : "addi";
-  if (opIs(op, "tilus.sub"))
+  if (tilusOpIs(op, "tilus.sub"))
     return isFloat ? "subf" : "subi";
-  if (opIs(op, "tilus.mul"))
+  if (tilusOpIs(op, "tilus.mul"))
     return isFloat ? "mulf" : "muli";
-  if (opIs(op, "tilus.div"))
+  if (tilusOpIs(op, "tilus.div"))
     return isFloat ? "divf" : isUnsigned ? "divui" : "divsi";
   return isFloat ? "remf" : isUnsigned ? "remui" : "remsi";
 }

@@ -33,6 +33,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/LLVM.h"
+#include "tilus-c/Kernel.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -356,7 +357,7 @@ static int64_t blockSize(MlirOperation op) {
   for (MlirOperation p = mlirOperationGetParentOperation(op);
        !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p)) {
     int64_t size;
-    if (attrIsI64(p, "tilus.block_size", &size))
+    if (attrIsI64(p, TILUS_BLOCK_SIZE_ATTR, &size))
       return size;
   }
   return 0;
