@@ -39,11 +39,8 @@ static void emit(MlirStringCallback callback, void *userData,
 
 // Writes the manifest entry of one lowered kernel.
 static int64_t i64Attr(MlirOperation func, const char *name) {
-  MlirAttribute bytes = mlirOperationGetDiscardableAttributeByName(
-      func, mlirStringRefCreateFromCString(name));
-  return mlirAttributeIsNull(bytes) || !mlirAttributeIsAInteger(bytes)
-             ? 0
-             : mlirIntegerAttrGetValueInt(bytes);
+  int64_t value = 0;
+  return tilusGetIntAttr(func, name, &value) ? value : 0;
 }
 
 // Dynamic shared memory (the planner's; the launch provides it).

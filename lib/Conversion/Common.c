@@ -207,11 +207,11 @@ MlirValue tilusEmitSharedArray(TilusEmitter *e, MlirOperation at,
     while (!mlirOperationIsNull(func) && !tilusOpIs(func, "gpu.func"))
       func = mlirOperationGetParentOperation(func);
     if (!mlirOperationIsNull(func)) {
-      MlirStringRef key = mlirStringRefCreateFromCString(TILUS_STATIC_SHARED_BYTES_ATTR);
-      MlirAttribute old = mlirOperationGetDiscardableAttributeByName(func, key);
-      int64_t total = bytes + (mlirAttributeIsNull(old) ? 0 : mlirIntegerAttrGetValueInt(old));
+      int64_t total = 0;
+      tilusGetIntAttr(func, TILUS_STATIC_SHARED_BYTES_ATTR, &total);
       mlirOperationSetDiscardableAttributeByName(
-          func, key, mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), total));
+          func, mlirStringRefCreateFromCString(TILUS_STATIC_SHARED_BYTES_ATTR),
+          mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), total + bytes));
     }
   }
   MlirNamedAttribute ref = tilusNamedAttr(

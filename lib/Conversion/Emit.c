@@ -75,6 +75,17 @@ bool tilusOpIs(MlirOperation op, const char *name) {
   return n.length == strlen(name) && !memcmp(n.data, name, n.length);
 }
 
+bool tilusGetIntAttr(MlirOperation op, const char *name, int64_t *out) {
+  MlirStringRef key = mlirStringRefCreateFromCString(name);
+  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(op, key);
+  if (mlirAttributeIsNull(a))
+    a = mlirOperationGetAttributeByName(op, key);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return false;
+  *out = mlirIntegerAttrGetValueInt(a);
+  return true;
+}
+
 bool tilusGetConstantIndex(MlirValue v, int64_t *out) {
   if (!mlirValueIsAOpResult(v))
     return false;

@@ -57,6 +57,10 @@ MlirValue tilusEmitAddIndexConst(TilusEmitter *e, MlirValue a, int64_t c);
 // Whether `op` is named `name` (e.g. "scf.for").
 bool tilusOpIs(MlirOperation op, const char *name);
 
+// The integer attribute `name` of `op` (discardable or inherent) in *out;
+// false when there is none.
+bool tilusGetIntAttr(MlirOperation op, const char *name, int64_t *out);
+
 // Whether `v` is an index/integer constant; its value in *out.
 bool tilusGetConstantIndex(MlirValue v, int64_t *out);
 

@@ -40,17 +40,6 @@
 
 #define MAX_RANK TILUS_LAYOUT_MAX_RANK
 
-static bool attrIsI64(MlirOperation op, const char *name, int64_t *out) {
-  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
-      op, mlirStringRefCreateFromCString(name));
-  if (mlirAttributeIsNull(a))
-    a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
-    return false;
-  *out = mlirIntegerAttrGetValueInt(a);
-  return true;
-}
-
 //===----------------------------------------------------------------------===//
 // Addresses
 //===----------------------------------------------------------------------===//
@@ -156,7 +145,7 @@ bool tilusSharedRunsAreContiguous(const TilusLayout *layout, int64_t v) {
 static MlirLogicalResult lowerAllocateShared(MlirOperation op,
                                              MlirRewriterBase rewriter) {
   int64_t offset;
-  if (!attrIsI64(op, TILUS_SHARED_OFFSET_ATTR, &offset))
+  if (!tilusGetIntAttr(op, TILUS_SHARED_OFFSET_ATTR, &offset))
     return tilusLoweringError(op, "the shared tensor has no offset; run "
                                   "--tilus-plan-shared first (--lower-to-nvvm "
                                   "does)");
@@ -357,7 +346,7 @@ static int64_t blockSize(MlirOperation op) {
   for (MlirOperation p = mlirOperationGetParentOperation(op);
        !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p)) {
     int64_t size;
-    if (attrIsI64(p, TILUS_BLOCK_SIZE_ATTR, &size))
+    if (tilusGetIntAttr(p, TILUS_BLOCK_SIZE_ATTR, &size))
       return size;
   }
   return 0;
@@ -551,7 +540,7 @@ static MlirLogicalResult lowerCommitGroup(MlirOperation op,
 static MlirLogicalResult lowerWaitGroup(MlirOperation op,
                                         MlirRewriterBase rewriter) {
   int64_t n;
-  if (!attrIsI64(op, "n", &n))
+  if (!tilusGetIntAttr(op, "n", &n))
     return tilusLoweringError(op, "copy_async_wait_group needs an integer 'n'");
   TilusEmitter e = tilusEmitterCreate(rewriter, op);
   MlirNamedAttribute attr = tilusNamedAttr(
