@@ -45,8 +45,6 @@ typedef struct {
 typedef struct {
   Span *spans;
   int64_t count, capacity;
-  MlirOperation allocs[1024];
-  int64_t numAllocs;
 } Walk;
 
 static bool nameIs(MlirOperation op, const char *name) {
@@ -66,8 +64,6 @@ static void number(Walk *w, MlirOperation op) {
   }
   int64_t self = w->count++;
   w->spans[self] = (Span){op, self, self};
-  if (nameIs(op, "tilus.allocate_shared") && w->numAllocs < 1024)
-    w->allocs[w->numAllocs++] = op;
   for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r)
     for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
          !mlirBlockIsNull(b); b = mlirBlockGetNextInRegion(b))
@@ -134,10 +130,15 @@ static void setI64(MlirOperation op, const char *name, int64_t value) {
 static bool planKernel(MlirOperation kernel) {
   Walk w = {0};
   number(&w, kernel);
-  Buffer *buffers = calloc((size_t)w.numAllocs + 1, sizeof(Buffer));
+  // The allocations, in program order.
+  int64_t numBuffers = 0;
+  Buffer *buffers = calloc((size_t)w.count, sizeof(Buffer));
+  for (int64_t k = 0; k < w.count; ++k)
+    if (nameIs(w.spans[k].op, "tilus.allocate_shared"))
+      buffers[numBuffers++].op = w.spans[k].op;
   bool ok = true;
-  for (int64_t k = 0; k < w.numAllocs; ++k) {
-    MlirOperation alloc = w.allocs[k];
+  for (int64_t k = 0; k < numBuffers; ++k) {
+    MlirOperation alloc = buffers[k].op;
     const Span *own = spanOf(&w, alloc);
     Buffer *b = &buffers[k];
     *b = (Buffer){alloc, own->begin, own->begin, bufferBytes(alloc), 0, false};
@@ -167,9 +168,9 @@ static bool planKernel(MlirOperation kernel) {
     if (b->async)
       b->end = drainedAt(&w, b->end);
   }
-  qsort(buffers, (size_t)w.numAllocs, sizeof(Buffer), byBytesDescending);
+  qsort(buffers, (size_t)numBuffers, sizeof(Buffer), byBytesDescending);
   int64_t total = 0;
-  for (int64_t k = 0; ok && k < w.numAllocs; ++k) {
+  for (int64_t k = 0; ok && k < numBuffers; ++k) {
     Buffer *b = &buffers[k];
     // The lowest aligned offset clear of every placed, overlapping buffer:
     // try 0 and the aligned end of each of them.
