@@ -150,6 +150,28 @@ static bool parseNumber(const Line *line, int i, uint64_t max,
 // Parameter types
 //===----------------------------------------------------------------------===//
 
+// The values an integer parameter accepts (see TilusParam).
+static void setIntegerRange(TilusParam *p) {
+  int w = p->bitWidth;
+  uint64_t unsignedMax = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+  int64_t signedMin = w == 64 ? INT64_MIN : -(INT64_C(1) << (w - 1));
+  uint64_t signedMax = unsignedMax >> 1;
+  switch (p->signedness) {
+  case TilusSigned:
+    p->minValue = signedMin;
+    p->maxValue = signedMax;
+    break;
+  case TilusUnsigned:
+    p->minValue = 0;
+    p->maxValue = unsignedMax;
+    break;
+  case TilusSignless:
+    p->minValue = signedMin;
+    p->maxValue = unsignedMax;
+    break;
+  }
+}
+
 // Fills `param` from a scalar type spelling; false if unknown.
 static bool parseScalarType(const char *name, size_t length,
                             TilusParam *param) {
@@ -162,13 +184,18 @@ static bool parseScalarType(const char *name, size_t length,
   static const struct {
     const char *name;
     int bits;
-  } floats[] = {{"f16", 16}, {"bf16", 16}, {"f32", 32}, {"f64", 64}};
+    TilusFloatLayout layout;
+  } floats[] = {{"f16", 16, TilusFloatLayoutF16},
+                {"bf16", 16, TilusFloatLayoutBF16},
+                {"f32", 32, TilusFloatLayoutF32},
+                {"f64", 64, TilusFloatLayoutF64}};
   for (size_t i = 0; i < sizeof(floats) / sizeof(floats[0]); i++) {
     if (!strcmp(text, floats[i].name)) {
       param->kind = TilusParamFloat;
       param->bitWidth = floats[i].bits;
       param->byteSize = floats[i].bits / 8;
       param->signedness = TilusSignless;
+      param->floatLayout = floats[i].layout;
       return true;
     }
   }
@@ -177,6 +204,7 @@ static bool parseScalarType(const char *name, size_t length,
     param->bitWidth = 64;
     param->byteSize = 8;
     param->signedness = TilusSignless;
+    setIntegerRange(param);
     return true;
   }
 
@@ -198,6 +226,7 @@ static bool parseScalarType(const char *name, size_t length,
       // An i1 parameter occupies one byte in PTX's parameter space.
       param->byteSize = widths[i] == 1 ? 1 : widths[i] / 8;
       param->signedness = signedness;
+      setIntegerRange(param);
       return true;
     }
   }
@@ -456,6 +485,17 @@ static bool ptxHasEntry(const char *ptx, const char *name) {
   return false;
 }
 
+// 64-bit FNV-1a: cheap, and collisions are harmless since the runtime
+// confirms cache hits with memcmp.
+static uint64_t hashBytes(const unsigned char *data, size_t size) {
+  uint64_t h = UINT64_C(0xcbf29ce484222325);
+  for (size_t i = 0; i < size; i++) {
+    h ^= data[i];
+    h *= UINT64_C(0x100000001b3);
+  }
+  return h;
+}
+
 static TilusStatus readImage(Reader *r, TilusImageKind kind) {
   TilusArtifact *a = r->artifact;
   if (!a->target)
@@ -471,6 +511,7 @@ static TilusStatus readImage(Reader *r, TilusImageKind kind) {
     return tilusSetError(r->err, TilusStatusOutOfMemory, "out of memory");
   memcpy(a->image, r->text + r->pos, a->imageSize);
   a->image[a->imageSize] = '\0';
+  a->imageHash = hashBytes(a->image, a->imageSize);
 
   if (kind == TilusImageCubin) {
     if (a->imageSize < 4 || memcmp(a->image,
@@ -673,23 +714,80 @@ TilusArtifact *tilusArtifactLoadFile(const char *path, TilusRuntimeError *err) {
 void tilusArtifactDestroy(TilusArtifact *artifact) {
   if (!artifact)
     return;
-  for (int i = 0; i < artifact->numKernels; i++) {
-    TilusKernel *k = &artifact->kernels[i];
-    free(k->name);
-    for (int d = 0; d < 3; d++) {
-      free(k->gridText[d]);
-      tilusGridExprDestroy(k->grid[d]);
-    }
-    for (int p = 0; p < k->numParams; p++) {
-      free(k->params[p].typeName);
-      free(k->params[p].elementType);
-    }
-    free(k->params);
-  }
+  for (int i = 0; i < artifact->numKernels; i++)
+    tilusKernelRelease(&artifact->kernels[i]);
   free(artifact->kernels);
   free(artifact->target);
   free(artifact->image);
   free(artifact);
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel descriptions
+//===----------------------------------------------------------------------===//
+
+void tilusKernelRelease(TilusKernel *k) {
+  free(k->name);
+  for (int d = 0; d < 3; d++) {
+    free(k->gridText[d]);
+    tilusGridExprDestroy(k->grid[d]);
+  }
+  for (int p = 0; p < k->numParams; p++) {
+    free(k->params[p].typeName);
+    free(k->params[p].elementType);
+  }
+  free(k->params);
+  memset(k, 0, sizeof(*k));
+}
+
+bool tilusKernelCopy(TilusKernel *copy, const TilusKernel *k) {
+  // Start from the plain fields, then replace every owned pointer, so that a
+  // failure part way leaves only NULLs or copies for the release below.
+  *copy = *k;
+  copy->name = NULL;
+  memset(copy->gridText, 0, sizeof(copy->gridText));
+  memset(copy->grid, 0, sizeof(copy->grid));
+  copy->params = NULL;
+  copy->numParams = 0;
+  bool ok = (copy->name = copyText(k->name, strlen(k->name))) != NULL;
+  for (int d = 0; ok && d < k->numGridDims; d++) {
+    copy->gridText[d] = copyText(k->gridText[d], strlen(k->gridText[d]));
+    copy->grid[d] = tilusGridExprClone(k->grid[d]);
+    ok = copy->gridText[d] && copy->grid[d];
+  }
+  if (ok && k->numParams > 0) {
+    copy->params = calloc((size_t)k->numParams, sizeof(TilusParam));
+    ok = copy->params != NULL;
+  }
+  for (int p = 0; ok && p < k->numParams; p++) {
+    const TilusParam *from = &k->params[p];
+    TilusParam *to = &copy->params[copy->numParams++];
+    *to = *from;
+    to->typeName = copyText(from->typeName, strlen(from->typeName));
+    to->elementType = copyText(from->elementType, strlen(from->elementType));
+    ok = to->typeName && to->elementType;
+  }
+  if (!ok)
+    tilusKernelRelease(copy);
+  return ok;
+}
+
+bool tilusKernelEquals(const TilusKernel *a, const TilusKernel *b) {
+  if (strcmp(a->name, b->name) ||
+      memcmp(a->block, b->block, sizeof(a->block)) ||
+      a->numGridDims != b->numGridDims || a->sharedBytes != b->sharedBytes ||
+      a->workspaceBytes != b->workspaceBytes || a->numParams != b->numParams)
+    return false;
+  // Grids compare as written: equal text parses to the same tree.
+  for (int d = 0; d < a->numGridDims; d++)
+    if (strcmp(a->gridText[d], b->gridText[d]))
+      return false;
+  // The type's spelling determines every other field of a parameter.
+  for (int p = 0; p < a->numParams; p++)
+    if (strcmp(a->params[p].typeName, b->params[p].typeName) ||
+        strcmp(a->params[p].elementType, b->params[p].elementType))
+      return false;
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

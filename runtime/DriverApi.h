@@ -37,7 +37,9 @@ enum {
   CUDA_ERROR_STUB_LIBRARY = 34,
   CUDA_ERROR_NO_DEVICE = 100,
   CUDA_ERROR_INVALID_DEVICE = 101,
+  CUDA_ERROR_INVALID_CONTEXT = 201,
   CUDA_ERROR_INVALID_PTX = 218,
+  CUDA_ERROR_INVALID_HANDLE = 400,
   CUDA_ERROR_NOT_FOUND = 500,
 };
 
@@ -121,6 +123,12 @@ typedef struct {
 // path against a fake driver.
 TilusRuntime *tilusRuntimeCreateWithDriver(const TilusDriver *driver,
                                            int device, TilusRuntimeError *err);
+
+// The CUfunction a loaded kernel launches, and the driver table of a runtime:
+// for tests and for bench/launch, which times a bare cuLaunchKernel of the
+// same function beside tilusRuntimeLaunchKernel.
+CUfunction tilusLoadedKernelGetFunction(const TilusLoadedKernel *kernel);
+const TilusDriverApi *tilusRuntimeGetDriverApi(const TilusRuntime *rt);
 
 // dlopens `library` (NULL: "libcuda.so.1") and resolves every entry point.
 // Failures are TilusStatusDriverNotFound with the dlerror text.

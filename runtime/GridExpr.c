@@ -330,6 +330,14 @@ TilusGridExpr *tilusGridExprParse(const char *text, size_t length,
 
 void tilusGridExprDestroy(TilusGridExpr *expr) { free(expr); }
 
+TilusGridExpr *tilusGridExprClone(const TilusGridExpr *expr) {
+  // The tree is one block with no pointers (children are node indices).
+  TilusGridExpr *copy = malloc(sizeof(*copy));
+  if (copy)
+    *copy = *expr;
+  return copy;
+}
+
 int tilusGridExprGetMaxSymbol(const TilusGridExpr *expr) {
   return expr->maxSymbol;
 }

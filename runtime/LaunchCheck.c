@@ -84,6 +84,10 @@ uint16_t tilusBF16FromDouble(double value) {
 // Arguments
 //===----------------------------------------------------------------------===//
 
+// Everything below runs on every launch. The parameter table (TilusParam) was
+// computed when the artifact was parsed, so the success path does no string
+// work and allocates nothing; messages are formatted only on failure.
+
 static const char *argKindName(TilusArgKind kind) {
   switch (kind) {
   case TilusArgPointer:
@@ -108,27 +112,26 @@ static void describeParam(const TilusParam *p, char *out, size_t size) {
     snprintf(out, size, "%s", p->typeName);
 }
 
-// Range of integers a parameter accepts. Signless types accept both readings
-// of their bits (i8 takes -128..255), as MLIR's signless integers do.
-static void integerRange(const TilusParam *p, int64_t *min, uint64_t *max) {
-  int w = p->bitWidth;
-  uint64_t unsignedMax = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
-  int64_t signedMin = w == 64 ? INT64_MIN : -(INT64_C(1) << (w - 1));
-  uint64_t signedMax = unsignedMax >> 1;
-  switch (p->signedness) {
-  case TilusSigned:
-    *min = signedMin;
-    *max = signedMax;
-    break;
-  case TilusUnsigned:
-    *min = 0;
-    *max = unsignedMax;
-    break;
-  case TilusSignless:
-    *min = signedMin;
-    *max = unsignedMax;
-    break;
-  }
+static TilusStatus kindMismatch(const TilusKernel *k, int i,
+                                const TilusArg *arg, TilusRuntimeError *err) {
+  char type[48];
+  describeParam(&k->params[i], type, sizeof(type));
+  return tilusSetError(err, TilusStatusArgumentMismatch,
+                       "argument %d of kernel '%s' is %s, but parameter %d "
+                       "has type '%s'",
+                       i, k->name, argKindName(arg->kind), i, type);
+}
+
+static TilusStatus outOfRange(const TilusKernel *k, int i, int64_t v,
+                              TilusRuntimeError *err) {
+  const TilusParam *p = &k->params[i];
+  char type[48];
+  describeParam(p, type, sizeof(type));
+  return tilusSetError(err, TilusStatusArgumentMismatch,
+                       "argument %d of kernel '%s' is %lld, which does not "
+                       "fit parameter type '%s' (%lld..%llu)",
+                       i, k->name, (long long)v, type, (long long)p->minValue,
+                       (unsigned long long)p->maxValue);
 }
 
 // Checks argument `i` against parameter `i` and writes its bytes into `slot`.
@@ -136,31 +139,11 @@ static TilusStatus packArgument(const TilusKernel *k, int i,
                                 const TilusArg *arg, TilusParamSlot *slot,
                                 TilusRuntimeError *err) {
   const TilusParam *p = &k->params[i];
-  char type[48];
-  describeParam(p, type, sizeof(type));
-  bool kindOk = false;
+  slot->u64 = 0;
   switch (p->kind) {
   case TilusParamPointer:
-    kindOk = arg->kind == TilusArgPointer;
-    break;
-  case TilusParamInteger:
-    kindOk = arg->kind == TilusArgInteger;
-    break;
-  case TilusParamFloat:
-    kindOk = arg->kind == TilusArgFloat ||
-             (arg->kind == TilusArgF16Bits && !strcmp(p->typeName, "f16")) ||
-             (arg->kind == TilusArgBF16Bits && !strcmp(p->typeName, "bf16"));
-    break;
-  }
-  if (!kindOk)
-    return tilusSetError(err, TilusStatusArgumentMismatch,
-                         "argument %d of kernel '%s' is %s, but parameter %d "
-                         "has type '%s'",
-                         i, k->name, argKindName(arg->kind), i, type);
-
-  memset(slot, 0, sizeof(*slot));
-  switch (p->kind) {
-  case TilusParamPointer:
+    if (arg->kind != TilusArgPointer)
+      return kindMismatch(k, i, arg, err);
     if (arg->value.pointer == 0)
       return tilusSetError(err, TilusStatusArgumentMismatch,
                            "argument %d of kernel '%s' is a null pointer", i,
@@ -169,16 +152,12 @@ static TilusStatus packArgument(const TilusKernel *k, int i,
     return TilusStatusSuccess;
 
   case TilusParamInteger: {
-    int64_t v = arg->value.integer, min = 0;
-    uint64_t max = 0;
-    integerRange(p, &min, &max);
-    // A negative v never exceeds max; a non-negative v converts exactly.
-    if (v < min || (v >= 0 && (uint64_t)v > max))
-      return tilusSetError(err, TilusStatusArgumentMismatch,
-                           "argument %d of kernel '%s' is %lld, which does "
-                           "not fit parameter type '%s' (%lld..%llu)",
-                           i, k->name, (long long)v, type, (long long)min,
-                           (unsigned long long)max);
+    if (arg->kind != TilusArgInteger)
+      return kindMismatch(k, i, arg, err);
+    int64_t v = arg->value.integer;
+    // A negative v never exceeds maxValue; a non-negative v converts exactly.
+    if (v < p->minValue || (v >= 0 && (uint64_t)v > p->maxValue))
+      return outOfRange(k, i, v, err);
     // Two's complement truncation to the width; the kernel reads the bits.
     uint64_t bits = (uint64_t)v;
     switch (p->byteSize) {
@@ -199,27 +178,49 @@ static TilusStatus packArgument(const TilusKernel *k, int i,
   }
 
   case TilusParamFloat:
-    if (arg->kind == TilusArgF16Bits || arg->kind == TilusArgBF16Bits)
+    switch (arg->kind) {
+    case TilusArgF16Bits:
+      if (p->floatLayout != TilusFloatLayoutF16)
+        return kindMismatch(k, i, arg, err);
       slot->u16 = arg->value.bits;
-    else if (!strcmp(p->typeName, "f16"))
-      slot->u16 = tilusF16FromDouble(arg->value.real);
-    else if (!strcmp(p->typeName, "bf16"))
-      slot->u16 = tilusBF16FromDouble(arg->value.real);
-    else if (p->bitWidth == 32)
-      slot->f32 = (float)arg->value.real;
-    else
-      slot->f64 = arg->value.real;
-    return TilusStatusSuccess;
+      return TilusStatusSuccess;
+    case TilusArgBF16Bits:
+      if (p->floatLayout != TilusFloatLayoutBF16)
+        return kindMismatch(k, i, arg, err);
+      slot->u16 = arg->value.bits;
+      return TilusStatusSuccess;
+    case TilusArgFloat:
+      switch (p->floatLayout) {
+      case TilusFloatLayoutF16:
+        slot->u16 = tilusF16FromDouble(arg->value.real);
+        break;
+      case TilusFloatLayoutBF16:
+        slot->u16 = tilusBF16FromDouble(arg->value.real);
+        break;
+      case TilusFloatLayoutF32:
+        slot->f32 = (float)arg->value.real;
+        break;
+      case TilusFloatLayoutF64:
+        slot->f64 = arg->value.real;
+        break;
+      }
+      return TilusStatusSuccess;
+    default:
+      return kindMismatch(k, i, arg, err);
+    }
   }
-  return TilusStatusSuccess;
+  return kindMismatch(k, i, arg, err);
 }
 
 //===----------------------------------------------------------------------===//
 // Kernel lookup and grid
 //===----------------------------------------------------------------------===//
 
-static TilusStatus noSuchKernel(const TilusArtifact *a, const char *name,
-                                TilusRuntimeError *err) {
+TilusStatus tilusLookUpKernel(const TilusArtifact *a, const char *name,
+                              int *index, TilusRuntimeError *err) {
+  *index = tilusArtifactFindKernel(a, name);
+  if (*index >= 0)
+    return TilusStatusSuccess;
   char list[384] = "";
   size_t used = 0;
   for (int i = 0; i < a->numKernels; i++) {
@@ -238,68 +239,46 @@ static TilusStatus noSuchKernel(const TilusArtifact *a, const char *name,
 }
 
 static TilusStatus evaluateGrid(const TilusKernel *k, const TilusArg *args,
-                                uint32_t grid[3], TilusRuntimeError *err) {
+                                int64_t *symbols, uint32_t grid[3],
+                                TilusRuntimeError *err) {
   static const char dimName[3] = {'x', 'y', 'z'};
   static const int64_t limit[3] = {INT32_MAX, 65535, 65535};
   // Symbols are the integer arguments' values; the others are never read
   // (the parser rejects grids that use non-integer parameters).
-  int64_t *symbols = calloc((size_t)k->numParams + 1, sizeof(int64_t));
-  if (!symbols)
-    return tilusSetError(err, TilusStatusOutOfMemory, "out of memory");
   for (int i = 0; i < k->numParams; i++)
-    if (k->params[i].kind == TilusParamInteger)
-      symbols[i] = args[i].value.integer;
-  TilusStatus status = TilusStatusSuccess;
-  for (int d = 0; d < 3 && status == TilusStatusSuccess; d++) {
+    symbols[i] =
+        k->params[i].kind == TilusParamInteger ? args[i].value.integer : 0;
+  for (int d = 0; d < 3; d++) {
     grid[d] = 1;
     if (d >= k->numGridDims)
       continue;
     int64_t v = 0;
     TilusRuntimeError evalErr;
     if (tilusGridExprEvaluate(k->grid[d], symbols, k->numParams, &v,
-                              &evalErr) != TilusStatusSuccess) {
-      status =
-          tilusSetError(err, TilusStatusGridError,
-                        "grid dimension %c of kernel '%s' ('%.100s'): %s",
-                        dimName[d], k->name, k->gridText[d], evalErr.message);
-    } else if (v < 1 || v > limit[d]) {
-      status = tilusSetError(err, TilusStatusGridError,
-                             "grid dimension %c of kernel '%s' ('%.100s') is "
-                             "%lld; it must be in 1..%lld",
-                             dimName[d], k->name, k->gridText[d], (long long)v,
-                             (long long)limit[d]);
-    } else {
-      grid[d] = (uint32_t)v;
-    }
+                              &evalErr) != TilusStatusSuccess)
+      return tilusSetError(err, TilusStatusGridError,
+                           "grid dimension %c of kernel '%s' ('%.100s'): %s",
+                           dimName[d], k->name, k->gridText[d],
+                           evalErr.message);
+    if (v < 1 || v > limit[d])
+      return tilusSetError(err, TilusStatusGridError,
+                           "grid dimension %c of kernel '%s' ('%.100s') is "
+                           "%lld; it must be in 1..%lld",
+                           dimName[d], k->name, k->gridText[d], (long long)v,
+                           (long long)limit[d]);
+    grid[d] = (uint32_t)v;
   }
-  free(symbols);
-  return status;
+  return TilusStatusSuccess;
 }
 
 //===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
 
-void tilusPreparedLaunchRelease(TilusPreparedLaunch *prepared) {
-  free(prepared->slots);
-  free(prepared->slotAddresses);
-  prepared->slots = NULL;
-  prepared->slotAddresses = NULL;
-  prepared->numSlots = 0;
-}
-
-TilusStatus tilusPrepareLaunch(const TilusArtifact *artifact,
-                               const char *kernel, const TilusArg *args,
-                               int numArgs, TilusPreparedLaunch *prepared,
-                               TilusRuntimeError *err) {
-  memset(prepared, 0, sizeof(*prepared));
-  if (!artifact || !kernel)
-    return tilusSetError(err, TilusStatusInvalidArgument,
-                         "launch: NULL artifact or kernel name");
-  int index = tilusArtifactFindKernel(artifact, kernel);
-  if (index < 0)
-    return noSuchKernel(artifact, kernel, err);
-  const TilusKernel *k = &artifact->kernels[index];
+TilusStatus tilusCheckArguments(const TilusKernel *k, const TilusArg *args,
+                                int numArgs, TilusParamSlot *slots,
+                                int64_t *symbols, uint32_t grid[3],
+                                TilusRuntimeError *err) {
   if (numArgs != k->numParams)
     return tilusSetError(err, TilusStatusArgumentMismatch,
                          "kernel '%s' takes %d argument%s, but %d %s given",
@@ -308,45 +287,44 @@ TilusStatus tilusPrepareLaunch(const TilusArtifact *artifact,
   if (numArgs > 0 && !args)
     return tilusSetError(err, TilusStatusInvalidArgument,
                          "launch of kernel '%s': NULL argument array", k->name);
-
-  bool hasWorkspace = k->workspaceBytes > 0;
-  prepared->numSlots = k->numParams + (hasWorkspace ? 1 : 0);
-  size_t n = (size_t)prepared->numSlots + 1; // never a zero-size allocation
-  prepared->slots = calloc(n, sizeof(TilusParamSlot));
-  prepared->slotAddresses = calloc(n, sizeof(void *));
-  if (!prepared->slots || !prepared->slotAddresses) {
-    tilusPreparedLaunchRelease(prepared);
-    return tilusSetError(err, TilusStatusOutOfMemory, "out of memory");
-  }
-  for (int i = 0; i < prepared->numSlots; i++)
-    prepared->slotAddresses[i] = &prepared->slots[i];
-
   for (int i = 0; i < k->numParams; i++) {
-    TilusStatus s = packArgument(k, i, &args[i], &prepared->slots[i], err);
+    TilusStatus s = packArgument(k, i, &args[i], &slots[i], err);
     if (s != TilusStatusSuccess)
       return s;
   }
-
-  TilusLaunchConfig *c = &prepared->config;
-  c->kernel = index;
-  TilusStatus s = evaluateGrid(k, args, c->grid, err);
-  if (s != TilusStatusSuccess)
-    return s;
-  memcpy(c->block, k->block, sizeof(c->block));
-  c->sharedBytes = k->sharedBytes;
-  c->workspaceBytes = k->workspaceBytes;
-  return TilusStatusSuccess;
+  return evaluateGrid(k, args, symbols, grid, err);
 }
 
 TilusStatus tilusArtifactCheckLaunch(const TilusArtifact *artifact,
                                      const char *kernel, const TilusArg *args,
                                      int numArgs, TilusLaunchConfig *config,
                                      TilusRuntimeError *err) {
-  TilusPreparedLaunch prepared;
-  TilusStatus s =
-      tilusPrepareLaunch(artifact, kernel, args, numArgs, &prepared, err);
-  if (s == TilusStatusSuccess && config)
-    *config = prepared.config;
-  tilusPreparedLaunchRelease(&prepared);
+  if (!artifact || !kernel)
+    return tilusSetError(err, TilusStatusInvalidArgument,
+                         "launch: NULL artifact or kernel name");
+  int index = -1;
+  TilusStatus s = tilusLookUpKernel(artifact, kernel, &index, err);
+  if (s != TilusStatusSuccess)
+    return s;
+  const TilusKernel *k = &artifact->kernels[index];
+  // Scratch for the packed bytes, which nobody reads here (the runtime's
+  // kernels keep their own, allocated once).
+  size_t n = (size_t)k->numParams + 1; // never a zero-size allocation
+  TilusParamSlot *slots = calloc(n, sizeof(TilusParamSlot));
+  int64_t *symbols = calloc(n, sizeof(int64_t));
+  uint32_t grid[3];
+  if (!slots || !symbols)
+    s = tilusSetError(err, TilusStatusOutOfMemory, "out of memory");
+  else
+    s = tilusCheckArguments(k, args, numArgs, slots, symbols, grid, err);
+  free(slots);
+  free(symbols);
+  if (s == TilusStatusSuccess && config) {
+    config->kernel = index;
+    memcpy(config->grid, grid, sizeof(config->grid));
+    memcpy(config->block, k->block, sizeof(config->block));
+    config->sharedBytes = k->sharedBytes;
+    config->workspaceBytes = k->workspaceBytes;
+  }
   return s;
 }

@@ -2,12 +2,19 @@
 //
 // A TilusRuntime holds everything the launch path needs and nothing is
 // global: the driver table, one device and its primary context, the module
-// cache and the workspace buffer. Several runtimes can coexist in a process.
+// cache, the loaded kernels and the workspace buffer. Several runtimes can
+// coexist in a process.
 //
 // Every entry point that calls the driver first makes the runtime's context
 // current on the calling thread, so a runtime works from any thread and is
 // not disturbed by other CUDA users in the process changing the current
-// context.
+// context. Modules and functions belong to that one context, which is why a
+// loaded kernel is tied to its runtime rather than to the artifact.
+//
+// The fast launch path (tilusRuntimeLaunchKernel) touches only what a
+// TilusLoadedKernel resolved once: the CUfunction, a copy of the kernel's
+// parameter table and grid, and buffers for the parameter bytes. It hashes
+// nothing, allocates nothing and compares no strings.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,24 +25,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-// A kernel function of a cached module.
-typedef struct {
-  char *name;
-  CUfunction function;
-  // Dynamic shared memory the function has been allowed (0: the default
-  // 48 KiB); cuFuncSetAttribute is called only to raise it.
-  uint32_t sharedAllowed;
-} CachedFunction;
-
 // A loaded module, keyed by the content of its image.
 typedef struct {
   uint64_t hash;
   size_t size;
   unsigned char *image; // a copy, to confirm hash hits byte for byte
   CUmodule module;
-  int numFunctions;
-  CachedFunction *functions;
 } CachedModule;
+
+struct TilusLoadedKernel {
+  TilusRuntime *runtime; // the owner; other runtimes refuse to launch it
+  int moduleIndex;       // in runtime->modules (which only grows)
+  CUfunction function;
+  // A private copy of the kernel's description (the artifact may be
+  // destroyed): the parameter table the arguments are checked against, the
+  // grid, block, shared memory and workspace.
+  TilusKernel kernel;
+  // The parameter bytes of the launch in progress and the pointer array over
+  // them that cuLaunchKernel takes; numSlots = declared parameters, + 1 for
+  // the workspace address. Reused by every launch: the driver copies the
+  // values before cuLaunchKernel returns.
+  int numSlots;
+  TilusParamSlot *slots;
+  void **slotAddresses;
+  int64_t *symbols; // scratch for the grid's s<k> values
+};
 
 struct TilusRuntime {
   TilusDriver driver;
@@ -48,6 +62,10 @@ struct TilusRuntime {
   int maxSharedOptin; // 0 when the driver did not say
   int numModules;
   CachedModule *modules;
+  // Each kernel is allocated on its own so that the handles given out stay
+  // valid while this list grows.
+  int numKernels;
+  TilusLoadedKernel **kernels;
   CUdeviceptr workspace;
   uint64_t workspaceBytes;
 };
@@ -187,6 +205,16 @@ TilusRuntime *tilusRuntimeCreate(TilusRuntimeError *err) {
   return tilusRuntimeCreateOnDevice(0, err);
 }
 
+static void destroyKernel(TilusLoadedKernel *k) {
+  if (!k)
+    return;
+  tilusKernelRelease(&k->kernel);
+  free(k->slots);
+  free(k->slotAddresses);
+  free(k->symbols);
+  free(k);
+}
+
 void tilusRuntimeDestroy(TilusRuntime *rt) {
   if (!rt)
     return;
@@ -199,14 +227,12 @@ void tilusRuntimeDestroy(TilusRuntime *rt) {
     for (int i = 0; i < rt->numModules; i++)
       api->moduleUnload(rt->modules[i].module);
   }
-  for (int i = 0; i < rt->numModules; i++) {
-    CachedModule *m = &rt->modules[i];
-    for (int f = 0; f < m->numFunctions; f++)
-      free(m->functions[f].name);
-    free(m->functions);
-    free(m->image);
-  }
+  for (int i = 0; i < rt->numModules; i++)
+    free(rt->modules[i].image);
   free(rt->modules);
+  for (int i = 0; i < rt->numKernels; i++)
+    destroyKernel(rt->kernels[i]);
+  free(rt->kernels);
   if (rt->context)
     api->devicePrimaryCtxRelease(rt->device);
   tilusDriverClose(&rt->driver);
@@ -233,17 +259,6 @@ int tilusRuntimeGetDriverVersion(const TilusRuntime *rt) {
 // Module cache
 //===----------------------------------------------------------------------===//
 
-// 64-bit FNV-1a: fast, and collisions are harmless since hits are confirmed
-// with memcmp.
-static uint64_t hashBytes(const unsigned char *data, size_t size) {
-  uint64_t h = UINT64_C(0xcbf29ce484222325);
-  for (size_t i = 0; i < size; i++) {
-    h ^= data[i];
-    h *= UINT64_C(0x100000001b3);
-  }
-  return h;
-}
-
 // Whether code for `target` can run on the device. PTX is JIT-compiled
 // forward to any newer architecture; a cubin runs only on its own major
 // version; an arch-specific target (sm_90a) only on exactly that version.
@@ -269,8 +284,11 @@ static void flattenLog(char *log) {
       *p = ';';
 }
 
+// Finds or loads the module of `artifact`'s image; its index in rt->modules
+// goes to `*index`. The image's hash was computed when the artifact was
+// parsed; a hit is confirmed byte for byte.
 static TilusStatus loadModule(TilusRuntime *rt, const TilusArtifact *artifact,
-                              const char *kernel, CachedModule **out,
+                              const char *kernel, int *index,
                               TilusRuntimeError *err) {
   if (!targetRunsOnDevice(rt, artifact->target, artifact->imageKind))
     return tilusSetError(err, TilusStatusUnsupported,
@@ -278,12 +296,11 @@ static TilusStatus loadModule(TilusRuntime *rt, const TilusArtifact *artifact,
                          "%d (%s, compute capability %d.%d)",
                          artifact->target, rt->ordinal, rt->deviceName,
                          rt->ccMajor, rt->ccMinor);
-  uint64_t hash = hashBytes(artifact->image, artifact->imageSize);
   for (int i = 0; i < rt->numModules; i++) {
-    CachedModule *m = &rt->modules[i];
-    if (m->hash == hash && m->size == artifact->imageSize &&
+    const CachedModule *m = &rt->modules[i];
+    if (m->hash == artifact->imageHash && m->size == artifact->imageSize &&
         !memcmp(m->image, artifact->image, m->size)) {
-      *out = m;
+      *index = i;
       return TilusStatusSuccess;
     }
   }
@@ -322,47 +339,12 @@ static TilusStatus loadModule(TilusRuntime *rt, const TilusArtifact *artifact,
     }
     return s;
   }
-  CachedModule *m = &rt->modules[rt->numModules++];
-  memset(m, 0, sizeof(*m));
-  m->hash = hash;
+  CachedModule *m = &rt->modules[rt->numModules];
+  m->hash = artifact->imageHash;
   m->size = artifact->imageSize;
   m->image = image;
   m->module = module;
-  *out = m;
-  return TilusStatusSuccess;
-}
-
-static TilusStatus getFunction(TilusRuntime *rt, CachedModule *m,
-                               const char *name, CachedFunction **out,
-                               TilusRuntimeError *err) {
-  for (int i = 0; i < m->numFunctions; i++) {
-    if (!strcmp(m->functions[i].name, name)) {
-      *out = &m->functions[i];
-      return TilusStatusSuccess;
-    }
-  }
-  CUfunction function = NULL;
-  TilusStatus s =
-      check(rt, API(rt)->moduleGetFunction(&function, m->module, name),
-            "cuModuleGetFunction", name, err);
-  if (s != TilusStatusSuccess)
-    return s;
-  CachedFunction *grown =
-      realloc(m->functions, (size_t)(m->numFunctions + 1) * sizeof(*grown));
-  char *copy = malloc(strlen(name) + 1);
-  if (!grown || !copy) {
-    if (grown)
-      m->functions = grown;
-    free(copy);
-    return tilusSetError(err, TilusStatusOutOfMemory, "out of memory");
-  }
-  strcpy(copy, name);
-  m->functions = grown;
-  CachedFunction *f = &m->functions[m->numFunctions++];
-  f->name = copy;
-  f->function = function;
-  f->sharedAllowed = 0;
-  *out = f;
+  *index = rt->numModules++;
   return TilusStatusSuccess;
 }
 
@@ -375,12 +357,148 @@ TilusStatus tilusRuntimeLoadArtifact(TilusRuntime *rt,
   TilusStatus s = makeCurrent(rt, err);
   if (s != TilusStatusSuccess)
     return s;
-  CachedModule *module = NULL;
-  return loadModule(rt, artifact, NULL, &module, err);
+  int index = -1;
+  return loadModule(rt, artifact, NULL, &index, err);
 }
 
 int tilusRuntimeGetNumCachedModules(const TilusRuntime *rt) {
   return rt ? rt->numModules : 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Loaded kernels
+//===----------------------------------------------------------------------===//
+
+// The dynamic shared memory `function` has been allowed beyond the default
+// 48 KiB by earlier kernels (0: none). Kernels of two artifacts with the same
+// image but different manifests share a CUfunction; raising the limit for one
+// must never lower it for the other.
+static uint32_t sharedAllowed(const TilusRuntime *rt, CUfunction function) {
+  uint32_t allowed = 0;
+  for (int i = 0; i < rt->numKernels; i++) {
+    const TilusLoadedKernel *k = rt->kernels[i];
+    if (k->function == function && k->kernel.sharedBytes > allowed)
+      allowed = k->kernel.sharedBytes;
+  }
+  return allowed > TILUS_DEFAULT_SHARED_LIMIT ? allowed : 0;
+}
+
+// A new loaded kernel over `function`, with its own copy of `desc` and its
+// parameter buffers; NULL when out of memory.
+static TilusLoadedKernel *createKernel(TilusRuntime *rt, int moduleIndex,
+                                       CUfunction function,
+                                       const TilusKernel *desc) {
+  TilusLoadedKernel *k = calloc(1, sizeof(*k));
+  if (!k)
+    return NULL;
+  k->runtime = rt;
+  k->moduleIndex = moduleIndex;
+  k->function = function;
+  if (!tilusKernelCopy(&k->kernel, desc)) {
+    free(k);
+    return NULL;
+  }
+  k->numSlots = desc->numParams + (desc->workspaceBytes > 0 ? 1 : 0);
+  size_t n = (size_t)k->numSlots + 1; // never a zero-size allocation
+  k->slots = calloc(n, sizeof(TilusParamSlot));
+  k->slotAddresses = calloc(n, sizeof(void *));
+  k->symbols = calloc(n, sizeof(int64_t));
+  if (!k->slots || !k->slotAddresses || !k->symbols) {
+    destroyKernel(k);
+    return NULL;
+  }
+  for (int i = 0; i < k->numSlots; i++)
+    k->slotAddresses[i] = &k->slots[i];
+  return k;
+}
+
+// Kernel `index` of `artifact`, resolved on this runtime: found among the
+// kernels resolved before (same module, same description) or created.
+// Everything that can be decided once is done here: the shared-memory limit
+// against the device, loading the module, cuModuleGetFunction, the
+// shared-memory opt-in.
+static TilusStatus getKernel(TilusRuntime *rt, const TilusArtifact *artifact,
+                             int index, TilusLoadedKernel **out,
+                             TilusRuntimeError *err) {
+  const TilusKernel *desc = &artifact->kernels[index];
+  *out = NULL;
+  if (desc->sharedBytes > TILUS_DEFAULT_SHARED_LIMIT &&
+      rt->maxSharedOptin > 0 &&
+      desc->sharedBytes > (uint32_t)rt->maxSharedOptin)
+    return tilusSetError(err, TilusStatusUnsupported,
+                         "kernel '%s' needs %u bytes of dynamic shared "
+                         "memory, but device %d (%s) allows at most %d",
+                         desc->name, desc->sharedBytes, rt->ordinal,
+                         rt->deviceName, rt->maxSharedOptin);
+  TilusStatus s = makeCurrent(rt, err);
+  if (s != TilusStatusSuccess)
+    return s;
+  int moduleIndex = -1;
+  if ((s = loadModule(rt, artifact, desc->name, &moduleIndex, err)) !=
+      TilusStatusSuccess)
+    return s;
+  for (int i = 0; i < rt->numKernels; i++) {
+    TilusLoadedKernel *k = rt->kernels[i];
+    if (k->moduleIndex == moduleIndex && tilusKernelEquals(&k->kernel, desc)) {
+      *out = k;
+      return TilusStatusSuccess;
+    }
+  }
+
+  CUfunction function = NULL;
+  if ((s = check(rt,
+                 API(rt)->moduleGetFunction(
+                     &function, rt->modules[moduleIndex].module, desc->name),
+                 "cuModuleGetFunction", desc->name, err)) != TilusStatusSuccess)
+    return s;
+  // Beyond 48 KiB the driver refuses the launch unless the function has
+  // opted in to the larger size.
+  if (desc->sharedBytes > TILUS_DEFAULT_SHARED_LIMIT &&
+      desc->sharedBytes > sharedAllowed(rt, function) &&
+      (s = check(rt,
+                 API(rt)->funcSetAttribute(
+                     function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                     (int)desc->sharedBytes),
+                 "cuFuncSetAttribute", desc->name, err)) != TilusStatusSuccess)
+    return s;
+
+  TilusLoadedKernel *k = createKernel(rt, moduleIndex, function, desc);
+  TilusLoadedKernel **grown =
+      k ? realloc(rt->kernels, (size_t)(rt->numKernels + 1) * sizeof(*grown))
+        : NULL;
+  if (!grown) {
+    destroyKernel(k);
+    return tilusSetError(err, TilusStatusOutOfMemory, "out of memory");
+  }
+  rt->kernels = grown;
+  rt->kernels[rt->numKernels++] = k;
+  *out = k;
+  return TilusStatusSuccess;
+}
+
+TilusLoadedKernel *tilusRuntimeGetKernel(TilusRuntime *rt,
+                                         const TilusArtifact *artifact,
+                                         const char *kernel,
+                                         TilusRuntimeError *err) {
+  if (!rt || !artifact || !kernel) {
+    tilusSetError(err, TilusStatusInvalidArgument,
+                  "tilusRuntimeGetKernel: NULL runtime, artifact or kernel "
+                  "name");
+    return NULL;
+  }
+  int index = -1;
+  TilusLoadedKernel *k = NULL;
+  if (tilusLookUpKernel(artifact, kernel, &index, err) == TilusStatusSuccess)
+    getKernel(rt, artifact, index, &k, err);
+  return k;
+}
+
+CUfunction tilusLoadedKernelGetFunction(const TilusLoadedKernel *kernel) {
+  return kernel->function;
+}
+
+const TilusDriverApi *tilusRuntimeGetDriverApi(const TilusRuntime *rt) {
+  return API(rt);
 }
 
 //===----------------------------------------------------------------------===//
@@ -431,58 +549,47 @@ uint64_t tilusRuntimeGetWorkspaceBytes(const TilusRuntime *rt) {
   return rt ? rt->workspaceBytes : 0;
 }
 
-// Everything after the CPU-side checks, with `prepared` already packed.
-static TilusStatus launchPrepared(TilusRuntime *rt,
-                                  const TilusArtifact *artifact,
-                                  const char *kernel,
-                                  TilusPreparedLaunch *prepared, void *stream,
-                                  TilusRuntimeError *err) {
-  const TilusLaunchConfig *c = &prepared->config;
-  if (c->sharedBytes > TILUS_DEFAULT_SHARED_LIMIT && rt->maxSharedOptin > 0 &&
-      c->sharedBytes > (uint32_t)rt->maxSharedOptin)
-    return tilusSetError(err, TilusStatusUnsupported,
-                         "kernel '%s' needs %u bytes of dynamic shared "
-                         "memory, but device %d (%s) allows at most %d",
-                         kernel, c->sharedBytes, rt->ordinal, rt->deviceName,
-                         rt->maxSharedOptin);
-  TilusStatus s = makeCurrent(rt, err);
+// The hot path. Per launch: check and pack the arguments into the kernel's
+// own buffers, evaluate the grid, make the context current, pass the
+// workspace, cuLaunchKernel.
+TilusStatus tilusRuntimeLaunchKernel(TilusRuntime *rt,
+                                     TilusLoadedKernel *kernel,
+                                     const TilusArg *args, int numArgs,
+                                     void *stream, TilusRuntimeError *err) {
+  if (!rt || !kernel)
+    return tilusSetError(err, TilusStatusInvalidArgument,
+                         "tilusRuntimeLaunchKernel: NULL runtime or kernel");
+  // Its CUfunction lives in another runtime's context (perhaps another
+  // device's), which this runtime does not make current.
+  if (kernel->runtime != rt)
+    return tilusSetError(err, TilusStatusInvalidArgument,
+                         "tilusRuntimeLaunchKernel: kernel '%s' was loaded "
+                         "by another runtime",
+                         kernel->kernel.name);
+  const TilusKernel *k = &kernel->kernel;
+  uint32_t grid[3];
+  TilusStatus s = tilusCheckArguments(k, args, numArgs, kernel->slots,
+                                      kernel->symbols, grid, err);
   if (s != TilusStatusSuccess)
     return s;
-  CachedModule *module = NULL;
-  if ((s = loadModule(rt, artifact, kernel, &module, err)) !=
-      TilusStatusSuccess)
+  if ((s = makeCurrent(rt, err)) != TilusStatusSuccess)
     return s;
-  CachedFunction *function = NULL;
-  if ((s = getFunction(rt, module, kernel, &function, err)) !=
-      TilusStatusSuccess)
-    return s;
-  // Beyond 48 KiB the driver refuses the launch unless the function has
-  // opted in to the larger size.
-  if (c->sharedBytes > TILUS_DEFAULT_SHARED_LIMIT &&
-      c->sharedBytes > function->sharedAllowed) {
-    if ((s = check(rt,
-                   API(rt)->funcSetAttribute(
-                       function->function,
-                       CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                       (int)c->sharedBytes),
-                   "cuFuncSetAttribute", kernel, err)) != TilusStatusSuccess)
-      return s;
-    function->sharedAllowed = c->sharedBytes;
-  }
-  if (c->workspaceBytes > 0) {
-    if ((s = reserveWorkspace(rt, c->workspaceBytes, kernel, err)) !=
+  if (k->workspaceBytes > 0) {
+    if ((s = reserveWorkspace(rt, k->workspaceBytes, k->name, err)) !=
         TilusStatusSuccess)
       return s;
-    prepared->slots[prepared->numSlots - 1].u64 = rt->workspace;
+    kernel->slots[kernel->numSlots - 1].u64 = rt->workspace;
   }
   return check(rt,
                API(rt)->launchKernel(
-                   function->function, c->grid[0], c->grid[1], c->grid[2],
-                   c->block[0], c->block[1], c->block[2], c->sharedBytes,
-                   (CUstream)stream, prepared->slotAddresses, NULL),
-               "cuLaunchKernel", kernel, err);
+                   kernel->function, grid[0], grid[1], grid[2], k->block[0],
+                   k->block[1], k->block[2], k->sharedBytes, (CUstream)stream,
+                   kernel->slotAddresses, NULL),
+               "cuLaunchKernel", k->name, err);
 }
 
+// The convenience path: the lookups of tilusRuntimeGetKernel on every call,
+// then the fast path.
 TilusStatus tilusRuntimeLaunch(TilusRuntime *rt, const TilusArtifact *artifact,
                                const char *kernel, const TilusArg *args,
                                int numArgs, void *stream,
@@ -490,13 +597,17 @@ TilusStatus tilusRuntimeLaunch(TilusRuntime *rt, const TilusArtifact *artifact,
   if (!rt)
     return tilusSetError(err, TilusStatusInvalidArgument,
                          "tilusRuntimeLaunch: NULL runtime");
-  TilusPreparedLaunch prepared;
+  // Checked before the driver is touched, so a bad launch loads nothing.
+  TilusLaunchConfig config;
   TilusStatus s =
-      tilusPrepareLaunch(artifact, kernel, args, numArgs, &prepared, err);
-  if (s == TilusStatusSuccess)
-    s = launchPrepared(rt, artifact, kernel, &prepared, stream, err);
-  tilusPreparedLaunchRelease(&prepared);
-  return s;
+      tilusArtifactCheckLaunch(artifact, kernel, args, numArgs, &config, err);
+  if (s != TilusStatusSuccess)
+    return s;
+  TilusLoadedKernel *loaded = NULL;
+  if ((s = getKernel(rt, artifact, config.kernel, &loaded, err)) !=
+      TilusStatusSuccess)
+    return s;
+  return tilusRuntimeLaunchKernel(rt, loaded, args, numArgs, stream, err);
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,8 +1,8 @@
 //===- RuntimeInternal.h - Shared internals of the runtime ------*- C -*-===//
 //
 // Private to runtime/: the artifact's in-memory form, the grid-expression
-// evaluator, the pre-launch step that packs kernel parameters, and the error
-// helper. Nothing here touches the CUDA driver.
+// evaluator, the pre-launch step that checks and packs kernel arguments, and
+// the error helper. Nothing here touches the CUDA driver.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +42,8 @@ typedef struct TilusGridExpr TilusGridExpr;
 TilusGridExpr *tilusGridExprParse(const char *text, size_t length,
                                   TilusRuntimeError *err);
 void tilusGridExprDestroy(TilusGridExpr *expr);
+// A copy that owns nothing in common with `expr`; NULL when out of memory.
+TilusGridExpr *tilusGridExprClone(const TilusGridExpr *expr);
 
 // Largest k used as s<k>, or -1 when the expression has no symbol.
 int tilusGridExprGetMaxSymbol(const TilusGridExpr *expr);
@@ -60,11 +62,29 @@ TilusStatus tilusGridExprEvaluate(const TilusGridExpr *expr,
 // Artifacts (Artifact.c)
 //===----------------------------------------------------------------------===//
 
+// How a float parameter's bits are laid out. Decided from the type's spelling
+// when the artifact is parsed, so that a launch compares no strings.
+typedef enum {
+  TilusFloatLayoutF16,
+  TilusFloatLayoutBF16,
+  TilusFloatLayoutF32,
+  TilusFloatLayoutF64,
+} TilusFloatLayout;
+
+// One declared parameter: the table each launch checks its arguments against.
+// Everything a check needs is computed when the artifact is parsed; the
+// strings are only for messages and accessors.
 typedef struct {
   TilusParamKind kind;
   int bitWidth;
   int byteSize;
   TilusSignedness signedness;
+  // Integers: the values an argument may take. Signless types accept both
+  // readings of their bits (i8 takes -128..255), as MLIR's signless integers
+  // do.
+  int64_t minValue;
+  uint64_t maxValue;
+  TilusFloatLayout floatLayout; // floats only
   char *typeName;
   char *elementType; // "" unless kind == TilusParamPointer
 } TilusParam;
@@ -86,9 +106,21 @@ struct TilusArtifact {
   TilusImageKind imageKind;
   unsigned char *image; // NUL-terminated copy (the NUL is not in imageSize)
   size_t imageSize;
+  // 64-bit FNV-1a of the image, computed once when parsed: the runtime's
+  // module cache is keyed by it (and confirms hits byte for byte).
+  uint64_t imageHash;
   int numKernels;
   TilusKernel *kernels;
 };
+
+// Deep copy of a kernel's description into `copy`, which then owns its own
+// strings and grid expressions (release with tilusKernelRelease). False when
+// out of memory, with `copy` released.
+bool tilusKernelCopy(TilusKernel *copy, const TilusKernel *kernel);
+void tilusKernelRelease(TilusKernel *kernel);
+// Whether two descriptions launch the same way: name, block, grid, shared
+// memory, workspace and parameter types.
+bool tilusKernelEquals(const TilusKernel *a, const TilusKernel *b);
 
 //===----------------------------------------------------------------------===//
 // Pre-launch (LaunchCheck.c)
@@ -105,22 +137,20 @@ typedef union {
   double f64;
 } TilusParamSlot;
 
-// Everything cuLaunchKernel needs except the function and the workspace
-// address: the checked configuration, one slot per declared parameter plus
-// one for the workspace pointer, and the pointer array over them.
-typedef struct {
-  TilusLaunchConfig config;
-  int numSlots; // declared params, + 1 when the kernel has a workspace
-  TilusParamSlot *slots;
-  void **slotAddresses;
-} TilusPreparedLaunch;
+// The index of kernel `name` in `artifact`, or TilusStatusNoSuchKernel with a
+// message that lists the kernels the artifact has.
+TilusStatus tilusLookUpKernel(const TilusArtifact *artifact, const char *name,
+                              int *index, TilusRuntimeError *err);
 
-// tilusArtifactCheckLaunch, plus packing the arguments into `prepared`
-// (release with tilusPreparedLaunchRelease, also after a failure).
-TilusStatus tilusPrepareLaunch(const TilusArtifact *artifact,
-                               const char *kernel, const TilusArg *args,
-                               int numArgs, TilusPreparedLaunch *prepared,
-                               TilusRuntimeError *err);
-void tilusPreparedLaunchRelease(TilusPreparedLaunch *prepared);
+// Checks `args` against `kernel`'s parameter table (the count, each kind,
+// non-null pointers, integer ranges), writes argument i's bytes into
+// `slots[i]`, and evaluates the grid into `grid` (x in 1..2^31-1, y and z in
+// 1..65535) with `symbols` as scratch for the grid's s<k> values. `slots` and
+// `symbols` have room for kernel->numParams entries each. Allocates nothing
+// and formats no text unless it fails; on failure the slots hold garbage.
+TilusStatus tilusCheckArguments(const TilusKernel *kernel, const TilusArg *args,
+                                int numArgs, TilusParamSlot *slots,
+                                int64_t *symbols, uint32_t grid[3],
+                                TilusRuntimeError *err);
 
 #endif // TILUS_RUNTIME_RUNTIMEINTERNAL_H

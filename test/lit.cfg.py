@@ -10,7 +10,7 @@ config.suffixes = [".mlir", ".test"]
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs",
                    "kernels", "suite", "RuntimeSmokeTest.c", "kernels.cu",
                    "build-artifacts.sh", "float-kernels.sh",
-                   "matmul-kernels.sh", "subbyte-kernels.sh"]
+                   "matmul-kernels.sh", "subbyte-kernels.sh", "check-layers.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilus_obj_root, "test")
 
@@ -18,6 +18,7 @@ path = [config.tilus_tools_dir, config.tilus_test_bin_dir, config.llvm_tools_dir
 config.environment["PATH"] = os.pathsep.join(path + [config.environment.get("PATH", "")])
 
 config.substitutions.append(("%tilus_src_root", config.tilus_src_root))
+config.substitutions.append(("%tilus_obj_root", config.tilus_obj_root))
 config.substitutions.append(("%irdl", os.path.join(config.tilus_src_root, "dialect", "tilus.irdl.mlir")))
 
 # ptxas from the CUDA toolkit validates the PTX the compiler emits.

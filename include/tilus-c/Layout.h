@@ -98,22 +98,44 @@ int64_t tilusLayoutGetNumElements(const TilusLayout *layout);
 void tilusLayoutEvaluate(const TilusLayout *layout, int64_t thread,
                          int64_t local, int64_t *index);
 
+/* The queries below are computed from the layout's normal form (see
+ * docs/layouts.md, "Queries in closed form"): their cost grows with the
+ * number of factors, not with T*m. Only a swizzle whose shape is not all
+ * powers of two, where it must be compared with a different structure, is
+ * decided by evaluating the layout over the slots it covers, and only up to
+ * 2^16 evaluations; past that each query gives the safe answer it names. */
+
 /* Inverse: the lowest thread (and in it the lowest local slot) holding the
- * logical `index`. Returns false when no thread holds it. */
+ * logical `index`. Returns false when no thread holds it, which is exactly
+ * when `index` lies outside the shape. Always closed form. */
 bool tilusLayoutLocate(const TilusLayout *layout, const int64_t *index,
                        int64_t *thread, int64_t *local);
 
-/* Functional equality: same rank, shape, T, m and f(t,i) for every t, i. */
+/* Functional equality: same rank, shape, T, m and f(t,i) for every t, i.
+ * Safe answer past the walk limit: false (only for layouts with different
+ * swizzle structures of more than 2^16 slots whose shapes are not powers of
+ * two). */
 bool tilusLayoutEqual(const TilusLayout *a, const TilusLayout *b);
 
 /* Every logical index is held by at least one (thread, slot), and no thread
- * holds the same index twice. */
+ * holds the same index twice. True for every layout this library builds
+ * (primitives, compositions, reductions and swizzles all keep it); false
+ * only for NULL. */
 bool tilusLayoutIsValid(const TilusLayout *layout);
 
 /* Largest v (a power of two dividing m) such that for every thread and every
  * aligned group of v consecutive local slots, the slots map to v consecutive
- * indices along the last dimension (same other coordinates). 1 at worst. */
+ * indices along the last dimension (same other coordinates). 1 at worst.
+ * Safe answer past the walk limit: the largest v proved so far. */
 int64_t tilusLayoutGetContiguity(const TilusLayout *layout);
+
+/* Whether every aligned run of v local slots (of thread 0; the addresses of
+ * a shared layout) holds v consecutive indices along the last dimension,
+ * the first of them a multiple of v: then v elements of a row, v-aligned,
+ * are one v-wide access. False when v < 1 or v does not divide m; true for
+ * v = 1. Swizzles are allowed: runs inside a chunk the XOR moves as a whole
+ * stay runs. Safe answer past the walk limit: false. */
+bool tilusLayoutRunsAreContiguous(const TilusLayout *layout, int64_t v);
 
 /* Whether f / g exists. */
 bool tilusLayoutIsDivisibleBy(const TilusLayout *f, const TilusLayout *g);
@@ -135,6 +157,38 @@ typedef struct {
 intptr_t tilusLayoutGetThreadModes(const TilusLayout *layout,
                                    TilusLayoutThreadMode *modes,
                                    intptr_t capacity);
+
+/* A warp-level fragment pattern (an ldmatrix or mma.sync operand): lane l
+ * of a warp holds its element j at offset(l, j) = sum of the lane modes of l
+ * + sum of the slot modes of j, each mode adding
+ * ((x / divisor) % modulus) * stride along `dim` (stride 0: the mode moves
+ * nothing). The lane modes must be mixed-radix digits of [0, numLanes) and
+ * the slot modes of [0, groupSize) that do not overlap (divisors of one
+ * kind at multiples of the previous divisor * modulus); gaps are digits
+ * that move nothing. Example, the mma.sync f16 accumulator tile
+ * (row l/4 + 8*(j/2), column 2*(l%4) + j%2): numLanes 32, groupSize 4,
+ * lane modes {1,4,1,2} {4,8,0,1}, slot modes {1,2,1,1} {2,2,0,8}. */
+typedef struct {
+  int64_t numLanes, groupSize;
+  intptr_t numLaneModes, numSlotModes;
+  const TilusLayoutThreadMode *laneModes, *slotModes;
+} TilusLayoutFragment;
+
+/* Whether the layout's local slots split into groups of groupSize, the same
+ * groups in every warp (threads w*numLanes .. (w+1)*numLanes-1), such that
+ * lane l of warp w holds element j of group g at base(w, g) + offset(l, j).
+ * Requires T % numLanes == 0 and m % groupSize == 0. On success writes, when
+ * non-NULL, slots[g * groupSize + j] (m entries: groups ordered by their
+ * first slot, which is element 0) and bases[(w * G + g) * rank + d] (G =
+ * m / groupSize; T / numLanes * G * rank entries). This is the greedy
+ * search of lib/Conversion's tilusFindFragments (which walks every thread
+ * and slot), decided from the normal form: the thread digits below numLanes
+ * must be the lane modes, and each slot mode must be (parts of) local
+ * digits along its dimension, starting at its stride. Slots that need a
+ * swizzled piece never match. */
+bool tilusLayoutMatchFragment(const TilusLayout *layout,
+                              const TilusLayoutFragment *fragment,
+                              int64_t *slots, int64_t *bases);
 
 /*--- Structure (for code generators) -----------------------------------------*/
 

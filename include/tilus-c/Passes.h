@@ -9,6 +9,7 @@
 #define TILUS_C_PASSES_H
 
 #include "mlir-c/Pass.h"
+#include "tilus-c/TargetInfo.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,8 +18,12 @@ extern "C" {
 typedef struct {
   const char *argument;    /* command-line flag without dashes */
   const char *description; /* one line */
-  /* Adds the pass (or, for a pipeline, its passes) to `pm`. */
-  MlirLogicalResult (*addTo)(MlirOpPassManager pm);
+  /* Adds the pass (or, for a pipeline, its passes) to `pm`, for `target`
+   * (NULL: tilusTargetInfoGetDefault()). On failure, `onError` (if not
+   * NULL) is called once with the whole message. */
+  MlirLogicalResult (*addTo)(MlirOpPassManager pm,
+                             const TilusTargetInfo *target,
+                             MlirStringCallback onError, void *userData);
 } TilusPassInfo;
 
 /* The passes and pipelines, in a constant table of `*count` entries. */
@@ -27,9 +32,6 @@ const TilusPassInfo *tilusGetPasses(intptr_t *count);
 /* The entry for `argument`, or NULL. */
 const TilusPassInfo *tilusLookupPass(MlirStringRef argument);
 
-/* The most dynamic shared memory a thread block may use on any target (sm_90:
- * 227 KiB); each target's own limit is checked when its artifact is emitted. */
-#define TILUS_MAX_SHARED_BYTES 232448
 
 /* tilus-plan-shared: gives every tilus.allocate_shared a byte offset
  * (`tilus.shared_offset`) in the block's dynamic shared memory, reusing the
@@ -38,12 +40,25 @@ const TilusPassInfo *tilusLookupPass(MlirStringRef argument);
 MlirPass tilusCreatePlanSharedMemoryPass(void);
 
 /* tilus-to-gpu: every Tilus kernel becomes a gpu.func of one gpu.module,
- * and every Tilus op becomes gpu/nvvm/arith/vector/llvm/scf ops. */
+ * and every Tilus op becomes gpu/nvvm/arith/vector/llvm/scf ops, using the
+ * instructions `target` has (it must outlive the pass; the table's entries
+ * do). The pass marks the module with `tilus.target` (tilus-c/Ops.h) and
+ * fails on a module already marked for another target. Ops are lowered in
+ * program order; the first that cannot be lowered is reported at its
+ * location. */
+MlirPass tilusCreateConvertTilusToGPUPassForTarget(const TilusTargetInfo *target);
+/* The same for tilusTargetInfoGetDefault() (sm_90a). */
 MlirPass tilusCreateConvertTilusToGPUPass(void);
 
-/* lower-to-nvvm: tilus-verify, tilus-plan-shared, tilus-to-gpu, then the upstream passes that
- * take the gpu.module to the llvm/nvvm dialects and remove the casts. */
-MlirLogicalResult tilusAddLowerToNVVMPipeline(MlirOpPassManager pm);
+/* lower-to-nvvm for `target` (NULL: the default): tilus-verify,
+ * tilus-plan-shared, tilus-to-gpu, then the upstream passes that take the
+ * gpu.module to the llvm/nvvm dialects and remove the casts. It registers
+ * the upstream passes it uses itself (no mlirRegisterAllPasses needed).
+ * On failure `onError` (if not NULL) gets the whole message, once. */
+MlirLogicalResult tilusAddLowerToNVVMPipeline(MlirOpPassManager pm,
+                                              const TilusTargetInfo *target,
+                                              MlirStringCallback onError,
+                                              void *userData);
 
 #ifdef __cplusplus
 }

@@ -9,14 +9,15 @@
 |*    usable in tools and tests on any machine.                               *|
 |*  - TilusRuntime: a context object over one device. It opens libcuda.so.1   *|
 |*    with dlopen when created, so programs linking this library build and    *|
-|*    start on machines without CUDA. It owns its module cache, its           *|
-|*    workspace buffer and nothing global. One TilusRuntime must not be used  *|
-|*    from two threads at once; separate runtimes are independent (several    *|
-|*    on one device share the device's primary context).                      *|
+|*    start on machines without CUDA. It owns its module cache, its loaded    *|
+|*    kernels, its workspace buffer and nothing global. One TilusRuntime must *|
+|*    not be used from two threads at once; separate runtimes are independent *|
+|*    (several on one device share the device's primary context).             *|
 |*                                                                            *|
 |* Ownership: every Create/Load/Parse returns a new object the caller         *|
-|* destroys with the matching Destroy (which accepts NULL). Inputs are never  *|
-|* consumed. Strings returned by accessors live as long as their object.      *|
+|* destroys with the matching Destroy (which accepts NULL); the exception is  *|
+|* a TilusLoadedKernel, which its runtime owns. Inputs are never consumed.    *|
+|* Strings returned by accessors live as long as their object.                *|
 |* Functions that can fail return a TilusStatus (or NULL) and, when `err` is  *|
 |* non-NULL, fill it with the same code and a one-line message.               *|
 \*===----------------------------------------------------------------------===*/
@@ -287,11 +288,50 @@ int tilusRuntimeGetNumCachedModules(const TilusRuntime *rt);
  * nothing is launched. The workspace is one buffer per runtime, reused by
  * every launch and grown (never shrunk) when a kernel needs more; its
  * contents are zero when first allocated and unspecified afterwards.
- * Launches that use it on different streams must not overlap. */
+ * Launches that use it on different streams must not overlap.
+ *
+ * Convenient, but every call looks the kernel up again: by name in the
+ * artifact, and in the module cache by comparing the artifact's image byte
+ * for byte with the cached one (time grows with the PTX size). For repeated
+ * launches resolve the kernel once with tilusRuntimeGetKernel and use
+ * tilusRuntimeLaunchKernel, which behaves the same. */
 TilusStatus tilusRuntimeLaunch(TilusRuntime *rt, const TilusArtifact *artifact,
                                const char *kernel, const TilusArg *args,
                                int numArgs, void *stream,
                                TilusRuntimeError *err);
+
+/*--- Loaded kernels: the fast launch path -----------------------------------*/
+
+/* A kernel resolved on one runtime: its module loaded, its CUfunction found,
+ * the shared-memory opt-in done, and a private copy of its parameter table
+ * and grid with buffers for the parameter bytes. */
+typedef struct TilusLoadedKernel TilusLoadedKernel;
+
+/* Resolves kernel `kernel` of `artifact` on the runtime's device, with the
+ * errors tilusRuntimeLaunch would report for these steps (no such kernel,
+ * too much shared memory for the device, a target the device cannot run,
+ * JIT errors, the entry missing from the module). The kernel is owned by the
+ * runtime: it stays valid until tilusRuntimeDestroy, and the caller never
+ * frees it. It does not refer to `artifact`, which may be destroyed at once.
+ * Asking again for the same kernel (the same image and the same description
+ * in the manifest) returns the same kernel. */
+TilusLoadedKernel *tilusRuntimeGetKernel(TilusRuntime *rt,
+                                         const TilusArtifact *artifact,
+                                         const char *kernel,
+                                         TilusRuntimeError *err);
+
+/* tilusRuntimeLaunch for a loaded kernel: the same argument checks, grid
+ * evaluation, workspace, errors and messages, without the lookups. A launch
+ * that succeeds hashes nothing, allocates no host memory and formats no text
+ * (only a workspace that has to grow costs more, see above): its host cost is
+ * the argument checks, cuCtxSetCurrent and cuLaunchKernel. `kernel` must come
+ * from tilusRuntimeGetKernel on this same `rt` (a kernel of another runtime is
+ * refused with TilusStatusInvalidArgument). Like the runtime, a kernel must
+ * not be launched from two threads at once. */
+TilusStatus tilusRuntimeLaunchKernel(TilusRuntime *rt,
+                                     TilusLoadedKernel *kernel,
+                                     const TilusArg *args, int numArgs,
+                                     void *stream, TilusRuntimeError *err);
 
 /* Current workspace size in bytes (0 before any kernel needed one). */
 uint64_t tilusRuntimeGetWorkspaceBytes(const TilusRuntime *rt);

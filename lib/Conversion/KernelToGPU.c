@@ -10,6 +10,7 @@
 #include "Lowering.h"
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/LLVM.h"
 #include "tilus-c/Kernel.h"
@@ -28,8 +29,7 @@ static MlirOperation getOrCreateGPUModule(MlirOperation module) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-    if (name.length == 10 && !memcmp(name.data, "gpu.module", 10))
+    if (tilusOpIs(op, "gpu.module"))
       return op;
   }
   mlirOperationSetDiscardableAttributeByName(
@@ -60,8 +60,7 @@ typedef struct {
 
 static MlirWalkResult planWorkspace(MlirOperation op, void *userData) {
   WorkspacePlan *plan = userData;
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (name.length != 21 || memcmp(name.data, "tilus.allocate_global", 21))
+  if (!tilusOpIs(op, "tilus.allocate_global"))
     return MlirWalkResultAdvance;
   TilusTensorType t;
   if (mlirLogicalResultIsFailure(tilusTensorTypeDecode(
@@ -78,6 +77,7 @@ static MlirWalkResult planWorkspace(MlirOperation op, void *userData) {
   if (dynamic) {
     tilusLoweringError(op, "AllocateGlobal with run-time sizes is not lowered "
                            "yet; give the workspace tensor a static shape");
+    plan->numErrors++;
     return MlirWalkResultAdvance;
   }
   MlirContext ctx = mlirOperationGetContext(op);
@@ -147,7 +147,7 @@ MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
   // Retype the arguments; old uses see the old type through a cast.
   MlirRewriterBase rewriter = mlirIRRewriterCreate(ctx);
   mlirRewriterBaseSetInsertionPointToStart(rewriter, entry);
-  TilusEmitter e = tilusEmitterCreate(rewriter, kernel);
+  TilusEmitter e = tilusEmitterCreate(NULL, rewriter, kernel);
   for (intptr_t k = 0; k < numArgs; ++k) {
     MlirValue arg = mlirBlockGetArgument(entry, k);
     MlirType oldType = mlirValueGetType(arg);
@@ -166,8 +166,7 @@ MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
     terminator = mlirBlockGetTerminator(block);
     if (mlirOperationIsNull(terminator))
       continue;
-    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(terminator));
-    if (name.length == 11 && !memcmp(name.data, "func.return", 11)) {
+    if (tilusOpIs(terminator, "func.return")) {
       mlirRewriterBaseSetInsertionPointBefore(rewriter, terminator);
       tilusEmitOp(&e, "gpu.return", 0, NULL, 0, NULL, 0, NULL);
       mlirOperationDestroy(terminator);
@@ -196,5 +195,5 @@ MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
   mlirOperationSetDiscardableAttributeByName(
       gpuFunc, mlirStringRefCreateFromCString(TILUS_WORKSPACE_BYTES_ATTR),
       mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), plan.total));
-  return mlirLogicalResultSuccess();
+  return plan.numErrors ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
 }

@@ -10,18 +10,24 @@
 
 #include <string.h>
 
-static MlirLogicalResult addVerify(MlirOpPassManager pm) {
+static MlirLogicalResult addVerify(MlirOpPassManager pm,
+                                const TilusTargetInfo *target,
+                                MlirStringCallback onError, void *userData) {
   mlirOpPassManagerAddOwnedPass(pm, tilusCreateVerifyPass());
   return mlirLogicalResultSuccess();
 }
 
-static MlirLogicalResult addPlanShared(MlirOpPassManager pm) {
+static MlirLogicalResult addPlanShared(MlirOpPassManager pm,
+                                const TilusTargetInfo *target,
+                                MlirStringCallback onError, void *userData) {
   mlirOpPassManagerAddOwnedPass(pm, tilusCreatePlanSharedMemoryPass());
   return mlirLogicalResultSuccess();
 }
 
-static MlirLogicalResult addTilusToGPU(MlirOpPassManager pm) {
-  mlirOpPassManagerAddOwnedPass(pm, tilusCreateConvertTilusToGPUPass());
+static MlirLogicalResult addTilusToGPU(MlirOpPassManager pm,
+                                const TilusTargetInfo *target,
+                                MlirStringCallback onError, void *userData) {
+  mlirOpPassManagerAddOwnedPass(pm, tilusCreateConvertTilusToGPUPassForTarget(target));
   return mlirLogicalResultSuccess();
 }
 

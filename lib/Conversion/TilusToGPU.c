@@ -1,17 +1,20 @@
 //===- TilusToGPU.c - The tilus-to-gpu pass -------------------------------===//
 //
 // 1. Each kernel moves into a gpu.func (KernelToGPU.c), and scf ops that
-//    carry register tensors take the lowered types (ControlFlow.c).
-// 2. The op patterns of each area run under the greedy driver; a pattern
-//    whose operands are not lowered yet fails and is retried later.
-// 3. Any Tilus op left is reported at its location, with the reason a
-//    pattern recorded, and the pass fails.
+//    carry register tensors take the lowered types (Control/ControlFlow.c).
+// 2. The Tilus ops are lowered one by one in program order, each by the
+//    pattern of its name (Lowering.h states the contract), so every
+//    operand is lowered before its users.
+// 3. The first op that cannot be lowered is reported at its location, and
+//    the pass fails.
+// The target (what instructions exist) is fixed when the pass is created.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "Patterns/Patterns.h"
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/Dialect/Arith.h"
 #include "mlir-c/Dialect/GPU.h"
 #include "mlir-c/Dialect/LLVM.h"
@@ -24,70 +27,190 @@
 #include "tilus-c/Verifier.h"
 
 #include <stdalign.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const alignas(8) char convertPassID = 0;
 
+// A growable list of operations.
 typedef struct {
-  int numErrors;
-} Sweep;
+  MlirOperation *ops;
+  size_t size, capacity;
+  bool outOfMemory;
+} OpList;
 
-static MlirWalkResult reportLeftover(MlirOperation op, void *userData) {
-  Sweep *sweep = userData;
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (name.length < 6 || memcmp(name.data, "tilus.", 6) != 0)
-    return MlirWalkResultAdvance;
-  MlirAttribute reason = mlirOperationGetDiscardableAttributeByName(
-      op, mlirStringRefCreateFromCString(TILUS_LOWERING_ERROR_ATTR));
-  char message[512];
-  if (!mlirAttributeIsNull(reason) && mlirAttributeIsAString(reason)) {
-    MlirStringRef text = mlirStringAttrGetValue(reason);
-    snprintf(message, sizeof(message), "'%.*s' op cannot be lowered: %.*s",
-             (int)name.length, name.data, (int)text.length, text.data);
-  } else {
-    snprintf(message, sizeof(message),
-             "'%.*s' op cannot be lowered to gpu/nvvm yet", (int)name.length,
-             name.data);
+static void push(OpList *list, MlirOperation op) {
+  if (list->size == list->capacity) {
+    size_t capacity = list->capacity ? 2 * list->capacity : 64;
+    MlirOperation *ops = realloc(list->ops, capacity * sizeof(*ops));
+    if (!ops) {
+      list->outOfMemory = true;
+      return;
+    }
+    list->ops = ops;
+    list->capacity = capacity;
   }
-  mlirEmitError(mlirOperationGetLocation(op), message);
-  sweep->numErrors++;
+  list->ops[list->size++] = op;
+}
+
+static bool isTilusOp(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  return name.length > 6 && !memcmp(name.data, "tilus.", 6);
+}
+
+static MlirWalkResult collectTilusOps(MlirOperation op, void *userData) {
+  if (isTilusOp(op))
+    push(userData, op);
   return MlirWalkResultAdvance;
 }
 
-static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
-  MlirContext ctx = mlirOperationGetContext(module);
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  MlirOperation kernels[256];
-  int numKernels = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (tilusOperationIsAKernel(op) && numKernels < 256)
-      kernels[numKernels++] = op;
-  for (int k = 0; k < numKernels; ++k)
-    if (mlirLogicalResultIsFailure(tilusConvertKernelToGPU(module, kernels[k]))) {
-      mlirExternalPassSignalFailure(pass);
-      return;
+// Pattern lookup by the op's uniqued name identifier.
+typedef struct {
+  TilusPtrMap byName; // MlirIdentifier -> const TilusPattern *
+} PatternTable;
+
+static bool buildTable(PatternTable *table, MlirContext ctx) {
+  typedef const TilusPattern *(*Getter)(size_t *);
+  static const Getter areas[] = {
+      tilusGetIndexingPatterns,     tilusGetGlobalMemoryPatterns,
+      tilusGetSharedMemoryPatterns, tilusGetRegisterPatterns,
+      tilusGetControlPatterns,      tilusGetDotPatterns};
+  memset(table, 0, sizeof(*table));
+  for (size_t a = 0; a < sizeof(areas) / sizeof(areas[0]); ++a) {
+    size_t count;
+    const TilusPattern *patterns = areas[a](&count);
+    for (size_t k = 0; k < count; ++k) {
+      MlirIdentifier name = mlirIdentifierGet(
+          ctx, mlirStringRefCreateFromCString(patterns[k].opName));
+      if (!tilusPtrMapInsert(&table->byName, name.ptr, (void *)&patterns[k]))
+        return false;
     }
+  }
+  return true;
+}
 
-  tilusConvertControlFlowTypes(module);
+// Counts the errors reported while a pattern runs, and passes them on.
+static MlirLogicalResult countErrors(MlirDiagnostic diagnostic, void *userData) {
+  if (mlirDiagnosticGetSeverity(diagnostic) == MlirDiagnosticError)
+    ++*(int *)userData;
+  return mlirLogicalResultFailure(); // not handled: the next handler reports it
+}
 
+// Lowers `op`; false (with a diagnostic) when it cannot be.
+static bool lowerOne(TilusLowering *L, const PatternTable *table,
+                     MlirRewriterBase rewriter, MlirOperation op,
+                     const int *numErrors) {
+  const TilusPattern *pattern =
+      tilusPtrMapLookup(&table->byName, mlirOperationGetName(op).ptr);
+  if (!pattern) {
+    tilusLoweringError(op, "no lowering to gpu/nvvm exists for it yet");
+    return false;
+  }
+  // A marker right before the op shows whether a failing pattern emitted.
+  MlirOperationState markerState = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("builtin.unrealized_conversion_cast"),
+      mlirOperationGetLocation(op));
+  MlirOperation marker = mlirOperationCreate(&markerState);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, marker);
+  mlirRewriterBaseSetInsertionPointBefore(rewriter, op);
+  int errorsBefore = *numErrors;
+  bool ok = mlirLogicalResultIsSuccess(pattern->lower(L, op, rewriter));
+  if (!ok) {
+    if (*numErrors == errorsBefore)
+      tilusLoweringError(op, "internal error: an operand has no lowered form");
+    // The contract: a pattern that fails has emitted nothing.
+    if (!mlirOperationEqual(mlirOperationGetNextInBlock(marker), op))
+      mlirEmitError(mlirOperationGetLocation(op),
+                    "internal error: the lowering emitted IR before it failed");
+  }
+  mlirOperationDestroy(marker);
+  return ok;
+}
+
+// The gpu.module records the target its code was lowered for; the artifact
+// emitter refuses to emit it for another. Lowering more kernels into a
+// gpu.module of another target would mix instructions, so that fails.
+static bool markTarget(MlirOperation module, const TilusTargetInfo *target) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  MlirStringRef key = mlirStringRefCreateFromCString(TILUS_TARGET_ATTR);
+  MlirStringRef name = mlirStringRefCreateFromCString(target->name);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!tilusOpIs(op, "gpu.module"))
+      continue;
+    MlirAttribute marked = mlirOperationGetDiscardableAttributeByName(op, key);
+    if (!mlirAttributeIsNull(marked) &&
+        (!mlirAttributeIsAString(marked) ||
+         !mlirStringRefEqual(mlirStringAttrGetValue(marked), name))) {
+      mlirEmitError(mlirOperationGetLocation(op),
+                    "this gpu.module was lowered for another target than the "
+                    "one tilus-to-gpu runs for (tilus.target)");
+      return false;
+    }
+    mlirOperationSetDiscardableAttributeByName(
+        op, key, mlirStringAttrGet(mlirOperationGetContext(op), name));
+  }
+  return true;
+}
+
+// The patterns build constants where they need them; folding afterwards
+// merges equal constants, folds what became constant and drops what is
+// unused (no patterns: folding only).
+static bool foldConstants(MlirOperation module, MlirContext ctx) {
   MlirRewritePatternSet set = mlirRewritePatternSetCreate(ctx);
-  tilusAddIndexingPatterns(set, ctx);
-  tilusAddMemoryPatterns(set, ctx);
-  tilusAddSharedMemoryPatterns(set, ctx);
-  tilusAddRegisterPatterns(set, ctx);
-  tilusAddControlPatterns(set, ctx);
-  tilusAddDotPatterns(set, ctx);
   MlirFrozenRewritePatternSet frozen = mlirFreezeRewritePattern(set);
   MlirGreedyRewriteDriverConfig config = mlirGreedyRewriteDriverConfigCreate();
   mlirApplyPatternsAndFoldGreedilyWithOp(module, frozen, config);
   mlirGreedyRewriteDriverConfigDestroy(config);
   mlirFrozenRewritePatternSetDestroy(frozen);
+  return true;
+}
 
-  Sweep sweep = {0};
-  mlirOperationWalk(module, reportLeftover, &sweep, MlirWalkPreOrder);
-  if (sweep.numErrors)
+static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
+  const TilusTargetInfo *target = userData;
+  MlirContext ctx = mlirOperationGetContext(module);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  OpList kernels = {0};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (tilusOperationIsAKernel(op))
+      push(&kernels, op);
+  bool ok = !kernels.outOfMemory;
+  for (size_t k = 0; ok && k < kernels.size; ++k)
+    ok = mlirLogicalResultIsSuccess(
+        tilusConvertKernelToGPU(module, kernels.ops[k]));
+  free(kernels.ops);
+  ok = ok && markTarget(module, target);
+
+  TilusLowering L;
+  tilusLoweringInit(&L, ctx, target);
+  ok = ok && mlirLogicalResultIsSuccess(tilusConvertControlFlowTypes(module));
+
+  OpList ops = {0};
+  PatternTable table;
+  if (ok) {
+    mlirOperationWalk(module, collectTilusOps, &ops, MlirWalkPreOrder);
+    ok = !ops.outOfMemory && buildTable(&table, ctx);
+    if (!ok)
+      mlirEmitError(mlirOperationGetLocation(module),
+                    "tilus-to-gpu ran out of memory");
+  }
+  if (ok) {
+    int numErrors = 0;
+    MlirDiagnosticHandlerID handler =
+        mlirContextAttachDiagnosticHandler(ctx, countErrors, &numErrors, NULL);
+    MlirRewriterBase rewriter = mlirIRRewriterCreate(ctx);
+    for (size_t k = 0; ok && k < ops.size; ++k)
+      ok = lowerOne(&L, &table, rewriter, ops.ops[k], &numErrors);
+    mlirIRRewriterDestroy(rewriter);
+    mlirContextDetachDiagnosticHandler(ctx, handler);
+    tilusPtrMapRelease(&table.byName);
+  }
+  if (ok)
+    ok = foldConstants(module, ctx);
+  free(ops.ops);
+  tilusLoweringRelease(&L);
+  if (!ok)
     mlirExternalPassSignalFailure(pass);
 }
 
@@ -95,7 +218,7 @@ static void construct(void *userData) {}
 static void destruct(void *userData) {}
 static void *clonePass(void *userData) { return userData; }
 
-MlirPass tilusCreateConvertTilusToGPUPass(void) {
+MlirPass tilusCreateConvertTilusToGPUPassForTarget(const TilusTargetInfo *target) {
   MlirExternalPassCallbacks callbacks = {construct, destruct, NULL, clonePass,
                                          run};
   // The dialects the patterns create ops of.
@@ -110,24 +233,10 @@ MlirPass tilusCreateConvertTilusToGPUPass(void) {
       mlirStringRefCreateFromCString(
           "Lower Tilus kernels and ops to the gpu/nvvm dialects"),
       mlirStringRefCreateFromCString("builtin.module"),
-      sizeof(dialects) / sizeof(dialects[0]), dialects, callbacks, NULL);
+      sizeof(dialects) / sizeof(dialects[0]), dialects, callbacks,
+      (void *)(target ? target : tilusTargetInfoGetDefault()));
 }
 
-// The upstream half of --lower-to-nvvm. Bare pointers: kernel arguments are
-// plain !llvm.ptr values, as the runtime passes them.
-static const char *const kUpstreamPipeline =
-    "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{use-bare-ptr-memref-"
-    "call-conv=1},canonicalize,cse),reconcile-unrealized-casts";
-
-static void reportPipelineError(MlirStringRef message, void *userData) {
-  fprintf(stderr, "lower-to-nvvm: %.*s\n", (int)message.length, message.data);
-}
-
-MlirLogicalResult tilusAddLowerToNVVMPipeline(MlirOpPassManager pm) {
-  mlirOpPassManagerAddOwnedPass(pm, tilusCreateVerifyPass());
-  mlirOpPassManagerAddOwnedPass(pm, tilusCreatePlanSharedMemoryPass());
-  mlirOpPassManagerAddOwnedPass(pm, tilusCreateConvertTilusToGPUPass());
-  return mlirOpPassManagerAddPipeline(
-      pm, mlirStringRefCreateFromCString(kUpstreamPipeline),
-      reportPipelineError, NULL);
+MlirPass tilusCreateConvertTilusToGPUPass(void) {
+  return tilusCreateConvertTilusToGPUPassForTarget(NULL);
 }

@@ -3,14 +3,7 @@
 #include "tilus-c/Kernel.h"
 
 #include "mlir-c/BuiltinAttributes.h"
-
-#include <string.h>
-
-static bool hasName(MlirOperation op, const char *name) {
-  MlirStringRef opName = mlirIdentifierStr(mlirOperationGetName(op));
-  return opName.length == strlen(name) &&
-         memcmp(opName.data, name, opName.length) == 0;
-}
+#include "tilus-c/Ops.h"
 
 static MlirAttribute getAttr(MlirOperation op, const char *name) {
   return mlirOperationGetDiscardableAttributeByName(
@@ -18,7 +11,7 @@ static MlirAttribute getAttr(MlirOperation op, const char *name) {
 }
 
 bool tilusOperationIsAKernel(MlirOperation op) {
-  return !mlirOperationIsNull(op) && hasName(op, "func.func") &&
+  return !mlirOperationIsNull(op) && tilusOpIs(op, "func.func") &&
          !mlirAttributeIsNull(getAttr(op, TILUS_KERNEL_ATTR));
 }
 

@@ -16,30 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void tilusVerifierError(TilusVerifier *v, MlirOperation op, const char *format,
-                        ...) {
-  char message[1024];
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  int n = snprintf(message, sizeof(message), "'%.*s' op ", (int)name.length,
-                   name.data);
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message + n, sizeof(message) - (size_t)n, format, args);
-  va_end(args);
-  mlirEmitError(mlirOperationGetLocation(op), message);
-  v->numErrors++;
-}
-
-void tilusFormatShape(char *buffer, size_t size, intptr_t rank,
-                      const int64_t *shape) {
-  int n = snprintf(buffer, size, "[");
-  for (intptr_t d = 0; d < rank && (size_t)n < size; ++d)
-    n += snprintf(buffer + n, size - (size_t)n, "%s%" PRId64, d ? ", " : "",
-                  shape[d]);
-  if ((size_t)n < size)
-    snprintf(buffer + n, size - (size_t)n, "]");
-}
-
 //===----------------------------------------------------------------------===//
 // Kernels
 //===----------------------------------------------------------------------===//

@@ -1,9 +1,12 @@
 //===- VerifyOps.c - The rules of each Tilus op ---------------------------===//
 //
 // IRDL has already checked each op's structure (operand, result and attribute
-// kinds). These rules need arithmetic: shapes, layouts, offsets, bit counts.
-// Operand types that do not decode were reported where they were defined, so
-// the rules below skip them silently.
+// kinds) when the module was verified; tilusOpVerifyStructure checks it again
+// from the op schema (tilus-c/Ops.h), so that unverified IR gives an error
+// instead of reads out of range, and operands are found by their group. These
+// rules need arithmetic: shapes, layouts, offsets, bit counts. Operand types
+// that do not decode were reported where they were defined, so the rules below
+// skip them silently.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,58 +15,20 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "tilus-c/Kernel.h"
+#include "tilus-c/Ops.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
 
-static bool nameIs(MlirStringRef name, const char *expected) {
-  return name.length == strlen(expected) &&
-         memcmp(name.data, expected, name.length) == 0;
-}
-
-// Operand groups of an op whose IRDL definition has optional or variadic
-// operands: `variadic[k]` says whether group k may have other than one operand.
-typedef struct {
-  intptr_t start[6];
-  intptr_t size[6];
-} OperandGroups;
-
-static bool getOperandGroups(MlirOperation op, int numGroups,
-                             const bool *variadic, OperandGroups *groups) {
-  int numVariadic = 0;
-  for (int k = 0; k < numGroups; ++k)
-    numVariadic += variadic[k];
-  intptr_t total = mlirOperationGetNumOperands(op);
-  intptr_t position = 0;
-  if (numVariadic > 1) {
-    MlirAttribute sizes = mlirOperationGetDiscardableAttributeByName(
-        op, mlirStringRefCreateFromCString("operandSegmentSizes"));
-    if (mlirAttributeIsNull(sizes) || !mlirAttributeIsADenseI32Array(sizes) ||
-        mlirDenseArrayGetNumElements(sizes) != numGroups)
-      return false;
-    for (int k = 0; k < numGroups; ++k) {
-      groups->start[k] = position;
-      groups->size[k] = mlirDenseI32ArrayGetElement(sizes, k);
-      position += groups->size[k];
-    }
-    return position == total;
-  }
-  for (int k = 0; k < numGroups; ++k) {
-    groups->start[k] = position;
-    groups->size[k] = variadic[k] ? total - (numGroups - 1) : 1;
-    position += groups->size[k];
-  }
-  return position == total;
-}
-
-static MlirType operandType(MlirOperation op, intptr_t index) {
-  return mlirValueGetType(mlirOperationGetOperand(op, index));
+// The type of the operand of the single operand group `group` (the op's
+// structure has been checked, so it is there).
+static MlirType groupType(MlirOperation op, intptr_t group) {
+  return mlirValueGetType(tilusOpGetGroupOperand(op, group, 0));
 }
 
 static MlirType resultType(MlirOperation op) {
@@ -73,21 +38,6 @@ static MlirType resultType(MlirOperation op) {
 // Decodes a tensor type; false (silently) if it does not decode.
 static bool decode(MlirType type, TilusTensorType *out) {
   return mlirLogicalResultIsSuccess(tilusTensorTypeDecode(type, out, NULL));
-}
-
-// The value of `value` if it is an arith.constant integer.
-static bool getConstantInt(MlirValue value, int64_t *result) {
-  if (!mlirValueIsAOpResult(value))
-    return false;
-  MlirOperation def = mlirOpResultGetOwner(value);
-  if (!nameIs(mlirIdentifierStr(mlirOperationGetName(def)), "arith.constant"))
-    return false;
-  MlirAttribute attr = mlirOperationGetAttributeByName(
-      def, mlirStringRefCreateFromCString("value"));
-  if (mlirAttributeIsNull(attr) || !mlirAttributeIsAInteger(attr))
-    return false;
-  *result = mlirIntegerAttrGetValueInt(attr);
-  return true;
 }
 
 static bool sameShape(const TilusTensorType *a, const TilusTensorType *b) {
@@ -114,12 +64,15 @@ static int64_t bitWidth(MlirType type) {
 // tensor of rank R >= r, at one offset per memory dimension.
 //===----------------------------------------------------------------------===//
 
-// Returns false after reporting the first problem.
+// The offsets are operand group `offsetsGroup`. Returns false after reporting
+// the first problem.
 static bool verifyTileAccess(TilusVerifier *v, MlirOperation op,
                              const TilusTensorType *memory,
                              const char *memoryRole, intptr_t tileRank,
-                             const int64_t *tileShape, intptr_t offsetsStart,
-                             intptr_t numOffsets) {
+                             const int64_t *tileShape, intptr_t offsetsGroup) {
+  intptr_t offsetsStart, numOffsets;
+  if (!tilusOpGetOperandGroup(op, offsetsGroup, &offsetsStart, &numOffsets))
+    return false;
   const char *scope =
       memory->scope == TilusMemoryGlobal ? "global" : "shared";
   if (numOffsets != memory->rank) {
@@ -153,7 +106,7 @@ static bool verifyTileAccess(TilusVerifier *v, MlirOperation op,
     }
     int64_t offset;
     MlirValue value = mlirOperationGetOperand(op, offsetsStart + d);
-    if (!getConstantInt(value, &offset))
+    if (!tilusValueGetConstantInt(value, &offset))
       continue;
     if (offset < 0) {
       tilusVerifierError(v, op,
@@ -193,22 +146,20 @@ static void verifySameElementType(TilusVerifier *v, MlirOperation op,
                      memoryRole, a, tileRole, b);
 }
 
-// LoadGlobal has (src, offsets, fill, out), LoadShared (src, offsets, out).
-static void verifyLoad(TilusVerifier *v, MlirOperation op, bool hasFill) {
-  static const bool variadic[] = {false, true, true, true};
-  OperandGroups g;
-  if (!getOperandGroups(op, hasFill ? 4 : 3, variadic, &g))
-    return;
+// LoadGlobal has (src, offsets, fill, out), LoadShared (src, offsets, out);
+// `fillGroup` is -1 for the latter.
+static void verifyLoad(TilusVerifier *v, MlirOperation op, intptr_t srcGroup,
+                       intptr_t offsetsGroup, intptr_t fillGroup) {
   TilusTensorType src, dst;
-  if (!decode(operandType(op, 0), &src))
+  if (!decode(groupType(op, srcGroup), &src))
     return;
   if (decode(resultType(op), &dst)) {
     verifySameElementType(v, op, src.elementType, "source", dst.elementType,
                           "result");
-    verifyTileAccess(v, op, &src, "source", dst.rank, dst.shape, g.start[1],
-                     g.size[1]);
-    MlirType fill = hasFill && g.size[2] == 1 ? operandType(op, g.start[2])
-                                              : (MlirType){NULL};
+    verifyTileAccess(v, op, &src, "source", dst.rank, dst.shape, offsetsGroup);
+    MlirValue fillValue = tilusOpGetGroupOperand(op, fillGroup, 0);
+    MlirType fill = mlirValueIsNull(fillValue) ? (MlirType){NULL}
+                                               : mlirValueGetType(fillValue);
     if (!mlirTypeIsNull(fill) && !mlirTypeEqual(fill, dst.elementType)) {
       char a[96], b[96];
       typeText(fill, a, sizeof(a));
@@ -223,29 +174,22 @@ static void verifyLoad(TilusVerifier *v, MlirOperation op, bool hasFill) {
   tilusTensorTypeRelease(&src);
 }
 
+// StoreGlobal and StoreShared have (value, dst, offsets).
 static void verifyStore(TilusVerifier *v, MlirOperation op) {
-  static const bool variadic[] = {false, false, true};
-  OperandGroups g;
-  if (!getOperandGroups(op, 3, variadic, &g))
-    return;
   TilusTensorType value, dst;
-  if (!decode(operandType(op, 0), &value))
+  if (!decode(groupType(op, TilusStoreValue), &value))
     return;
-  if (decode(operandType(op, 1), &dst)) {
+  if (decode(groupType(op, TilusStoreDst), &dst)) {
     verifySameElementType(v, op, dst.elementType, "destination",
                           value.elementType, "stored value");
     verifyTileAccess(v, op, &dst, "destination", value.rank, value.shape,
-                     g.start[2], g.size[2]);
+                     TilusStoreOffsets);
     tilusTensorTypeRelease(&dst);
   }
   tilusTensorTypeRelease(&value);
 }
 
 static void verifyCopyAsync(TilusVerifier *v, MlirOperation op) {
-  static const bool variadic[] = {false, false, true, true};
-  OperandGroups g;
-  if (!getOperandGroups(op, 4, variadic, &g))
-    return;
   MlirAttribute shapeAttr = mlirOperationGetDiscardableAttributeByName(
       op, mlirStringRefCreateFromCString("shape"));
   if (mlirAttributeIsNull(shapeAttr) ||
@@ -272,15 +216,15 @@ static void verifyCopyAsync(TilusVerifier *v, MlirOperation op) {
     }
   }
   TilusTensorType dst, src;
-  if (!decode(operandType(op, 0), &dst))
+  if (!decode(groupType(op, TilusCopyAsyncDst), &dst))
     return;
-  if (decode(operandType(op, 1), &src)) {
+  if (decode(groupType(op, TilusCopyAsyncSrc), &src)) {
     verifySameElementType(v, op, src.elementType, "source", dst.elementType,
                           "destination");
-    if (verifyTileAccess(v, op, &dst, "destination", rank, shape, g.start[2],
-                         g.size[2]))
-      verifyTileAccess(v, op, &src, "source", rank, shape, g.start[3],
-                       g.size[3]);
+    if (verifyTileAccess(v, op, &dst, "destination", rank, shape,
+                         TilusCopyAsyncDstOffsets))
+      verifyTileAccess(v, op, &src, "source", rank, shape,
+                       TilusCopyAsyncSrcOffsets);
     tilusTensorTypeRelease(&src);
   }
   tilusTensorTypeRelease(&dst);
@@ -290,8 +234,13 @@ static void verifyCopyAsync(TilusVerifier *v, MlirOperation op) {
 // Allocation and views
 //===----------------------------------------------------------------------===//
 
+// AllocateGlobal and ViewGlobal: operand group `sizesGroup` gives the
+// result's run-time dimensions.
 static void verifyDynamicSizes(TilusVerifier *v, MlirOperation op,
-                               intptr_t numSizes) {
+                               intptr_t sizesGroup) {
+  intptr_t sizesStart, numSizes;
+  if (!tilusOpGetOperandGroup(op, sizesGroup, &sizesStart, &numSizes))
+    return;
   TilusTensorType t;
   if (!decode(resultType(op), &t))
     return;
@@ -307,12 +256,13 @@ static void verifyDynamicSizes(TilusVerifier *v, MlirOperation op,
 }
 
 static void verifyAllocateRegister(TilusVerifier *v, MlirOperation op) {
-  if (mlirOperationGetNumOperands(op) == 0)
+  MlirValue initValue = tilusOpGetGroupOperand(op, TilusAllocateRegisterInit, 0);
+  if (mlirValueIsNull(initValue))
     return;
   TilusTensorType t;
   if (!decode(resultType(op), &t))
     return;
-  MlirType init = operandType(op, 0);
+  MlirType init = mlirValueGetType(initValue);
   bool ok = mlirTypeEqual(init, t.elementType) ||
             (tilusTypeIsAFloat(t.elementType) && mlirTypeIsAFloat(init));
   if (!ok) {
@@ -374,14 +324,14 @@ static void verifySameTensor(TilusVerifier *v, MlirOperation op,
 
 static void verifyBinary(TilusVerifier *v, MlirOperation op) {
   TilusTensorType lhs, result;
-  if (!decode(operandType(op, 0), &lhs))
+  if (!decode(groupType(op, TilusBinaryLhs), &lhs))
     return;
   if (!decode(resultType(op), &result)) {
     tilusTensorTypeRelease(&lhs);
     return;
   }
   verifySameTensor(v, op, &lhs, "lhs", &result, "result", true);
-  MlirType rhsType = operandType(op, 1);
+  MlirType rhsType = groupType(op, TilusBinaryRhs);
   TilusTensorType rhs;
   if (tilusTypeIsARegister(rhsType)) {
     if (decode(rhsType, &rhs)) {
@@ -407,7 +357,7 @@ static void verifyBinary(TilusVerifier *v, MlirOperation op) {
 static void verifyUnary(TilusVerifier *v, MlirOperation op,
                         bool sameElementType) {
   TilusTensorType x, result;
-  if (!decode(operandType(op, 0), &x))
+  if (!decode(groupType(op, TilusUnaryX), &x))
     return;
   if (decode(resultType(op), &result)) {
     verifySameTensor(v, op, &x, "operand", &result, "result",
@@ -419,7 +369,7 @@ static void verifyUnary(TilusVerifier *v, MlirOperation op,
 
 static void verifyView(TilusVerifier *v, MlirOperation op) {
   TilusTensorType x, result;
-  if (!decode(operandType(op, 0), &x))
+  if (!decode(groupType(op, TilusUnaryX), &x))
     return;
   if (decode(resultType(op), &result)) {
     int64_t tx = tilusLayoutGetNumThreads(x.layout);
@@ -458,10 +408,11 @@ static bool isDotOperandType(MlirType type) {
 }
 
 static void verifyDot(TilusVerifier *v, MlirOperation op) {
+  static const intptr_t groups[3] = {TilusDotA, TilusDotB, TilusDotC};
   TilusTensorType t[3];
   int decoded = 0;
   for (; decoded < 3; ++decoded)
-    if (!decode(operandType(op, decoded), &t[decoded]))
+    if (!decode(groupType(op, groups[decoded]), &t[decoded]))
       break;
   if (decoded == 3) {
     const TilusTensorType *a = &t[0], *b = &t[1], *c = &t[2];
@@ -510,7 +461,7 @@ static void verifyDot(TilusVerifier *v, MlirOperation op) {
 }
 
 static void verifyPrint(TilusVerifier *v, MlirOperation op) {
-  MlirType type = operandType(op, 0);
+  MlirType type = groupType(op, TilusPrintX);
   if (tilusTypeIsATensor(type) || tilusElementTypeGetBitWidth(type) != 0)
     return;
   char text[96];
@@ -521,7 +472,8 @@ static void verifyPrint(TilusVerifier *v, MlirOperation op) {
 static void verifyWaitGroup(TilusVerifier *v, MlirOperation op) {
   MlirAttribute n = mlirOperationGetDiscardableAttributeByName(
       op, mlirStringRefCreateFromCString("n"));
-  if (!mlirAttributeIsNull(n) && mlirIntegerAttrGetValueInt(n) < 0)
+  if (!mlirAttributeIsNull(n) && mlirAttributeIsAInteger(n) &&
+      mlirIntegerAttrGetValueInt(n) < 0)
     tilusVerifierError(v, op,
                        "waits for a negative number of groups (%" PRId64 ")",
                        mlirIntegerAttrGetValueInt(n));
@@ -533,38 +485,42 @@ static void verifyWaitGroup(TilusVerifier *v, MlirOperation op) {
 
 void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
   (void)blockSize; // register layouts were checked with the value types
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (nameIs(name, "tilus.block_indices"))
+  if (mlirLogicalResultIsFailure(tilusOpVerifyStructure(op))) {
+    v->numErrors++; // reported at the op
+    return;
+  }
+  if (tilusOpIs(op, "tilus.block_indices"))
     verifyBlockIndices(v, op);
-  else if (nameIs(name, "tilus.allocate_global"))
-    verifyDynamicSizes(v, op, mlirOperationGetNumOperands(op));
-  else if (nameIs(name, "tilus.view_global"))
-    verifyDynamicSizes(v, op, mlirOperationGetNumOperands(op) - 1);
-  else if (nameIs(name, "tilus.allocate_register"))
+  else if (tilusOpIs(op, "tilus.allocate_global"))
+    verifyDynamicSizes(v, op, TilusAllocateGlobalSizes);
+  else if (tilusOpIs(op, "tilus.view_global"))
+    verifyDynamicSizes(v, op, TilusViewGlobalSizes);
+  else if (tilusOpIs(op, "tilus.allocate_register"))
     verifyAllocateRegister(v, op);
-  else if (nameIs(name, "tilus.load_global"))
-    verifyLoad(v, op, true);
-  else if (nameIs(name, "tilus.load_shared"))
-    verifyLoad(v, op, false);
-  else if (nameIs(name, "tilus.store_global") ||
-           nameIs(name, "tilus.store_shared"))
+  else if (tilusOpIs(op, "tilus.load_global"))
+    verifyLoad(v, op, TilusLoadGlobalSrc, TilusLoadGlobalOffsets,
+               TilusLoadGlobalFill);
+  else if (tilusOpIs(op, "tilus.load_shared"))
+    verifyLoad(v, op, TilusLoadSharedSrc, TilusLoadSharedOffsets, -1);
+  else if (tilusOpIs(op, "tilus.store_global") ||
+           tilusOpIs(op, "tilus.store_shared"))
     verifyStore(v, op);
-  else if (nameIs(name, "tilus.copy_async"))
+  else if (tilusOpIs(op, "tilus.copy_async"))
     verifyCopyAsync(v, op);
-  else if (nameIs(name, "tilus.copy_async_wait_group"))
+  else if (tilusOpIs(op, "tilus.copy_async_wait_group"))
     verifyWaitGroup(v, op);
-  else if (nameIs(name, "tilus.add") || nameIs(name, "tilus.sub") ||
-           nameIs(name, "tilus.mul") || nameIs(name, "tilus.div") ||
-           nameIs(name, "tilus.mod"))
+  else if (tilusOpIs(op, "tilus.add") || tilusOpIs(op, "tilus.sub") ||
+           tilusOpIs(op, "tilus.mul") || tilusOpIs(op, "tilus.div") ||
+           tilusOpIs(op, "tilus.mod"))
     verifyBinary(v, op);
-  else if (nameIs(name, "tilus.neg"))
+  else if (tilusOpIs(op, "tilus.neg"))
     verifyUnary(v, op, true);
-  else if (nameIs(name, "tilus.cast"))
+  else if (tilusOpIs(op, "tilus.cast"))
     verifyUnary(v, op, false);
-  else if (nameIs(name, "tilus.view"))
+  else if (tilusOpIs(op, "tilus.view"))
     verifyView(v, op);
-  else if (nameIs(name, "tilus.dot"))
+  else if (tilusOpIs(op, "tilus.dot"))
     verifyDot(v, op);
-  else if (nameIs(name, "tilus.print"))
+  else if (tilusOpIs(op, "tilus.print"))
     verifyPrint(v, op);
 }

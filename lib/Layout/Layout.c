@@ -3,8 +3,8 @@
 |* Layouts are chains of factors (LayoutInternal.h). Every operation builds  *|
 |* a new factor array and hands it to tilusLayoutFinish, which keeps the     *|
 |* chain canonical: trivial factors dropped, mergeable neighbours merged.    *|
-|* Queries that are not closed-form (equality, locate, validity,             *|
-|* contiguity) walk the (t, i) table; layouts are small enough for that.     *|
+|* Equality, locate, validity and contiguity work on the chain's normal     *|
+|* form instead of the (t, i) table (LayoutNormalForm.c, LayoutQueries.c).   *|
 \*===----------------------------------------------------------------------===*/
 
 #include "LayoutInternal.h"
@@ -162,8 +162,7 @@ static void initPrimitive(TilusFactor *factor, TilusFactorKind kind,
     factor->rep[d] = 1;
 }
 
-/* Shape, T and m of a chain; false on overflow. */
-static bool computeTotals(TilusLayout *layout) {
+bool tilusLayoutComputeTotals(TilusLayout *layout) {
   int64_t threads = 1, local = 1;
   for (int64_t d = 0; d < layout->rank; ++d)
     layout->shape[d] = 1;
@@ -238,7 +237,7 @@ TilusLayout *tilusLayoutFinish(int64_t rank, TilusFactor *factors, int64_t n,
   layout->rank = rank;
   layout->numFactors = kept;
   layout->factors = factors;
-  if (!computeTotals(layout)) {
+  if (!tilusLayoutComputeTotals(layout)) {
     tilusLayoutDestroy(layout);
     tilusLayoutSetError(err, "layout too large (T, m or a dimension exceeds "
                              "2^40)");
@@ -639,111 +638,3 @@ int64_t tilusLayoutGetNumElements(const TilusLayout *layout) {
   return count;
 }
 
-bool tilusLayoutLocate(const TilusLayout *layout, const int64_t *index,
-                       int64_t *thread, int64_t *local) {
-  for (int64_t d = 0; d < layout->rank; ++d)
-    if (index[d] < 0 || index[d] >= layout->shape[d])
-      return false;
-  int64_t x[TILUS_LAYOUT_RANK_CAP];
-  for (int64_t t = 0; t < layout->numThreads; ++t) {
-    for (int64_t i = 0; i < layout->localSize; ++i) {
-      tilusLayoutEvaluate(layout, t, i, x);
-      if (memcmp(x, index, sizeof(int64_t) * layout->rank) == 0) {
-        if (thread)
-          *thread = t;
-        if (local)
-          *local = i;
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
-bool tilusLayoutEqual(const TilusLayout *a, const TilusLayout *b) {
-  if (!a || !b)
-    return a == b;
-  if (a->rank != b->rank || a->numThreads != b->numThreads ||
-      a->localSize != b->localSize)
-    return false;
-  for (int64_t d = 0; d < a->rank; ++d)
-    if (a->shape[d] != b->shape[d])
-      return false;
-  int64_t xa[TILUS_LAYOUT_RANK_CAP], xb[TILUS_LAYOUT_RANK_CAP];
-  for (int64_t t = 0; t < a->numThreads; ++t) {
-    for (int64_t i = 0; i < a->localSize; ++i) {
-      tilusLayoutEvaluate(a, t, i, xa);
-      tilusLayoutEvaluate(b, t, i, xb);
-      if (memcmp(xa, xb, sizeof(int64_t) * a->rank) != 0)
-        return false;
-    }
-  }
-  return true;
-}
-
-bool tilusLayoutChainsEqual(const TilusFactor *a, int64_t na,
-                            const TilusFactor *b, int64_t nb, int64_t rank) {
-  /* Read-only views; the casts drop const only for the struct field. */
-  TilusLayout va = {.rank = rank, .numFactors = na, .factors = (TilusFactor *)a};
-  TilusLayout vb = {.rank = rank, .numFactors = nb, .factors = (TilusFactor *)b};
-  if (!computeTotals(&va) || !computeTotals(&vb))
-    return false;
-  return tilusLayoutEqual(&va, &vb);
-}
-
-bool tilusLayoutIsValid(const TilusLayout *layout) {
-  int64_t count = tilusLayoutGetNumElements(layout);
-  /* owner[e] = 1 + the last thread seen holding element e (0: none). */
-  int64_t *owner = calloc((size_t)count, sizeof(int64_t));
-  if (!owner)
-    return false;
-  int64_t covered = 0;
-  bool valid = true;
-  int64_t x[TILUS_LAYOUT_RANK_CAP];
-  for (int64_t t = 0; t < layout->numThreads && valid; ++t) {
-    for (int64_t i = 0; i < layout->localSize && valid; ++i) {
-      tilusLayoutEvaluate(layout, t, i, x);
-      int64_t e = 0;
-      for (int64_t d = 0; d < layout->rank; ++d)
-        e = e * layout->shape[d] + x[d];
-      if (owner[e] == t + 1)
-        valid = false;
-      covered += owner[e] == 0;
-      owner[e] = t + 1;
-    }
-  }
-  free(owner);
-  return valid && covered == count;
-}
-
-/* Whether every aligned group of `width` slots is a run along the last dim. */
-static bool slotsContiguous(const TilusLayout *layout, int64_t width) {
-  int64_t base[TILUS_LAYOUT_RANK_CAP], x[TILUS_LAYOUT_RANK_CAP];
-  int64_t last = layout->rank - 1;
-  for (int64_t t = 0; t < layout->numThreads; ++t) {
-    for (int64_t g = 0; g < layout->localSize; g += width) {
-      tilusLayoutEvaluate(layout, t, g, base);
-      for (int64_t j = 1; j < width; ++j) {
-        tilusLayoutEvaluate(layout, t, g + j, x);
-        if (x[last] != base[last] + j ||
-            memcmp(x, base, sizeof(int64_t) * last) != 0)
-          return false;
-      }
-    }
-  }
-  return true;
-}
-
-int64_t tilusLayoutGetContiguity(const TilusLayout *layout) {
-  int64_t width = 1;
-  while (layout->localSize % (2 * width) == 0 &&
-         slotsContiguous(layout, 2 * width))
-    width *= 2;
-  return width;
-}
-
-bool tilusLayoutIsDivisibleBy(const TilusLayout *f, const TilusLayout *g) {
-  TilusLayout *h = tilusLayoutDivide(f, g, NULL);
-  tilusLayoutDestroy(h);
-  return h != NULL;
-}

@@ -11,6 +11,18 @@
 
 #include <stdlib.h>
 
+/* Functional equality of the chain a[0..na) and the chain b[0..nb), all
+ * factors of rank `rank`. */
+static bool chainsEqual(const TilusFactor *a, int64_t na, const TilusFactor *b,
+                        int64_t nb, int64_t rank) {
+  /* Read-only views; the casts drop const only for the struct field. */
+  TilusLayout va = {.rank = rank, .numFactors = na, .factors = (TilusFactor *)a};
+  TilusLayout vb = {.rank = rank, .numFactors = nb, .factors = (TilusFactor *)b};
+  if (!tilusLayoutComputeTotals(&va) || !tilusLayoutComputeTotals(&vb))
+    return false;
+  return tilusLayoutEqual(&va, &vb);
+}
+
 /* If `whole` == q.part for a primitive q of whole's kind and order whose
  * full dimensions are whole's divided by part's, writes q and returns true. */
 static bool splitFactor(const TilusFactor *whole, const TilusFactor *part,
@@ -31,7 +43,7 @@ static bool splitFactor(const TilusFactor *whole, const TilusFactor *part,
   if (!tilusLayoutFactorUpdate(quotient, rank))
     return false;
   TilusFactor pair[2] = {*quotient, *part};
-  return tilusLayoutChainsEqual(pair, 2, whole, 1, rank);
+  return chainsEqual(pair, 2, whole, 1, rank);
 }
 
 TilusLayout *tilusLayoutDivide(const TilusLayout *f, const TilusLayout *g,
@@ -73,7 +85,7 @@ TilusLayout *tilusLayoutDivide(const TilusLayout *f, const TilusLayout *g,
     }
     TilusFactor *whole = &rest[n - 1];
     TilusFactor quotient;
-    if (tilusLayoutChainsEqual(whole, 1, part, 1, rank)) {
+    if (chainsEqual(whole, 1, part, 1, rank)) {
       tilusLayoutFactorRelease(&rest[--n]);
     } else if (splitFactor(whole, part, rank, &quotient)) {
       *whole = quotient; /* a primitive: nothing to release */
@@ -109,4 +121,10 @@ fail:
   free(rest);
   tilusLayoutDestroy(divisor);
   return NULL;
+}
+
+bool tilusLayoutIsDivisibleBy(const TilusLayout *f, const TilusLayout *g) {
+  TilusLayout *h = tilusLayoutDivide(f, g, NULL);
+  tilusLayoutDestroy(h);
+  return h != NULL;
 }

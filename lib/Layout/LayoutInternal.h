@@ -106,9 +106,94 @@ bool tilusLayoutFactorIsTrivial(const TilusFactor *factor, int64_t rank);
 bool tilusLayoutFactorsMerge(const TilusFactor *a, const TilusFactor *b,
                              int64_t rank, TilusFactor *merged);
 
-/* Functional equality of the chain a[0..na) and the chain b[0..nb), all
- * factors of rank `rank` (a table walk over every (t, i)). */
-bool tilusLayoutChainsEqual(const TilusFactor *a, int64_t na,
-                            const TilusFactor *b, int64_t nb, int64_t rank);
+/* Sets the shape, T and m of a layout from its rank and factors (which
+ * need not be canonical); false on overflow. */
+bool tilusLayoutComputeTotals(TilusLayout *layout);
+
+/*--- Normal form (LayoutNormalForm.c) ---------------------------------------*/
+
+/* One piece of the normal form f(t, i) = sum of thread pieces of t + sum of
+ * local pieces of i. A digit adds ((u / divisor) % modulus) * stride to
+ * output coordinate `dim` (u is t or i; dim -1: a replicated thread digit,
+ * which adds nothing). A swizzle piece (local only) adds
+ * swizzle((i / divisor) % modulus) * scale, coordinate by coordinate, where
+ * swizzle is the factor's own function. Pieces are listed by increasing
+ * divisor and tile the input range: each starts where the previous ends. */
+typedef struct {
+  int64_t divisor, modulus;
+  int64_t dim, stride;                  /* digits */
+  const TilusFactor *swizzle;           /* swizzle pieces; NULL for digits */
+  int64_t scale[TILUS_LAYOUT_RANK_CAP]; /* swizzle pieces */
+} TilusPiece;
+
+typedef struct {
+  TilusPiece *thread, *local; /* owned */
+  int64_t numThread, numLocal;
+  bool hasSwizzle;
+} TilusNormalForm;
+
+/* The pieces of `layout`, size-1 digits dropped and digits that continue
+ * each other merged. False when out of memory. */
+bool tilusNormalFormBuild(const TilusLayout *layout, TilusNormalForm *nf);
+void tilusNormalFormRelease(TilusNormalForm *nf);
+
+/* Appends the digit (divisor, modulus, dim, stride) at pieces + *count,
+ * which must start where the last piece ends, merged into it when it
+ * continues it (same dim and stride * modulus, or both replicated). */
+void tilusPiecesAppendDigit(TilusPiece *pieces, int64_t *count,
+                            int64_t divisor, int64_t modulus, int64_t dim,
+                            int64_t stride);
+
+/* Whether c (dividing the input range) is a cut: the start of a piece, the
+ * end of the range, or a split d*a of a digit (d, n) with a | n. Across a
+ * cut the layout is additive: g(u) = g(u % c) + g(u - u % c). */
+bool tilusPiecesCutAt(const TilusPiece *pieces, int64_t count, int64_t c);
+
+/* The pieces over the input range [lo, hi) of two cuts lo | hi, digits
+ * straddling a cut split there, into out (room for `count`); returns how
+ * many. */
+int64_t tilusPiecesRestrict(const TilusPiece *pieces, int64_t count,
+                            int64_t lo, int64_t hi, TilusPiece *out);
+
+/* Whether two lists are the same digits (no swizzle pieces). */
+bool tilusPiecesSameDigits(const TilusPiece *a, int64_t na,
+                           const TilusPiece *b, int64_t nb);
+
+/* Whether the pieces (all local) make a function that is, coordinate by
+ * coordinate, odd[d] times a GF(2)-linear map of the bits of its input:
+ * power-of-two digits and swizzles of power-of-two shapes, whose outputs
+ * along each coordinate have strides odd[d] * 2^e and occupy disjoint bits
+ * (so their sum is their XOR). odd[d] is 0 where no piece writes d. Such a
+ * function is known from its values at the powers of two. */
+bool tilusPiecesAreBinary(const TilusPiece *pieces, int64_t count,
+                          int64_t rank, int64_t *odd);
+
+/*--- Queries with a bounded walk (LayoutQueries.c) ----------------------------*/
+
+/* The queries decide from the normal form where they can. Where a swizzle
+ * leaves that undecided they evaluate the layout over the slots concerned,
+ * at most `walkLimit` evaluations in all; past that the answer is UNKNOWN
+ * and the public query gives its documented safe answer. The tests call
+ * these with walkLimit 0 to check the closed forms alone. */
+#define TILUS_LAYOUT_WALK_LIMIT ((int64_t)1 << 16)
+
+typedef enum {
+  TILUS_ANSWER_NO,
+  TILUS_ANSWER_YES,
+  TILUS_ANSWER_UNKNOWN
+} TilusAnswer;
+
+TilusAnswer tilusLayoutEqualWithin(const TilusLayout *a, const TilusLayout *b,
+                                   int64_t walkLimit);
+
+/* tilusLayoutRunsAreContiguous (aligned) or one step of the contiguity
+ * (not aligned: groups of v need not start at a multiple of v). */
+TilusAnswer tilusLayoutGroupsWithin(const TilusLayout *layout, int64_t v,
+                                    bool aligned, int64_t walkLimit);
+
+/* tilusLayoutGetContiguity; *exact is false when an UNKNOWN step cut the
+ * search short (the result is then a lower bound). */
+int64_t tilusLayoutContiguityWithin(const TilusLayout *layout,
+                                    int64_t walkLimit, bool *exact);
 
 #endif /* TILUS_LIB_LAYOUT_LAYOUTINTERNAL_H */

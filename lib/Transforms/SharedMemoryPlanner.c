@@ -15,7 +15,7 @@
 //     overlaps no tensor alive at the same time (first fit, larger first).
 //
 // Results: `tilus.shared_offset` on each allocation, `tilus.shared_bytes` on
-// the kernel. A kernel needing more than TILUS_MAX_SHARED_BYTES is an error
+// the kernel. A kernel needing more than tilusTargetInfoGetMaxSharedBytes() is an error
 // at its location; the artifact emitter checks each target's own limit.
 //
 //===----------------------------------------------------------------------===//
@@ -24,13 +24,14 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "tilus-c/Kernel.h"
+#include "tilus-c/Ops.h"
 #include "tilus-c/Passes.h"
+#include "tilus-c/TargetInfo.h"
 #include "tilus-c/Types.h"
 
 #include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define ALIGNMENT 128
 
@@ -47,14 +48,18 @@ typedef struct {
   int64_t count, capacity;
 } Walk;
 
-static bool nameIs(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
+static bool isLoop(MlirOperation op) {
+  return tilusOpIs(op, "scf.for") || tilusOpIs(op, "scf.while") ||
+         tilusOpIs(op, "scf.parallel") || tilusOpIs(op, "scf.forall");
 }
 
-static bool isLoop(MlirOperation op) {
-  return nameIs(op, "scf.for") || nameIs(op, "scf.while") ||
-         nameIs(op, "scf.parallel") || nameIs(op, "scf.forall");
+// Whether `use` is the destination of a tilus.copy_async.
+static bool isCopyAsyncDestination(MlirOpOperand use) {
+  MlirOperation user = mlirOpOperandGetOwner(use);
+  intptr_t start, count;
+  return tilusOpIs(user, "tilus.copy_async") &&
+         tilusOpGetOperandGroup(user, TilusCopyAsyncDst, &start, &count) &&
+         mlirOpOperandGetOperandNumber(use) == (unsigned)start;
 }
 
 static void number(Walk *w, MlirOperation op) {
@@ -91,12 +96,9 @@ typedef struct {
 static int64_t drainedAt(const Walk *w, int64_t after) {
   for (int64_t k = after + 1; k < w->count; ++k) {
     MlirOperation op = w->spans[k].op;
-    if (!nameIs(op, "tilus.copy_async_wait_group"))
-      continue;
-    MlirAttribute n = mlirOperationGetAttributeByName(
-        op, mlirStringRefCreateFromCString("n"));
-    if (!mlirAttributeIsNull(n) && mlirAttributeIsAInteger(n) &&
-        mlirIntegerAttrGetValueInt(n) == 0)
+    int64_t n;
+    if (tilusOpIs(op, "tilus.copy_async_wait_group") &&
+        tilusOpGetIntAttr(op, "n", &n) && n == 0)
       return w->spans[k].begin;
   }
   return w->count - 1;
@@ -134,7 +136,7 @@ static bool planKernel(MlirOperation kernel) {
   int64_t numBuffers = 0;
   Buffer *buffers = calloc((size_t)w.count, sizeof(Buffer));
   for (int64_t k = 0; k < w.count; ++k)
-    if (nameIs(w.spans[k].op, "tilus.allocate_shared"))
+    if (tilusOpIs(w.spans[k].op, "tilus.allocate_shared"))
       buffers[numBuffers++].op = w.spans[k].op;
   bool ok = true;
   for (int64_t k = 0; k < numBuffers; ++k) {
@@ -162,7 +164,7 @@ static bool planKernel(MlirOperation kernel) {
       }
       if (end > b->end)
         b->end = end;
-      if (nameIs(user, "tilus.copy_async") && mlirOpOperandGetOperandNumber(use) == 0)
+      if (isCopyAsyncDestination(use))
         b->async = true;
     }
     if (b->async)
@@ -192,18 +194,18 @@ static bool planKernel(MlirOperation kernel) {
         best = candidate;
     }
     b->offset = best;
-    setI64(b->op, "tilus.shared_offset", best);
+    setI64(b->op, TILUS_SHARED_OFFSET_ATTR, best);
     if (best + b->bytes > total)
       total = best + b->bytes;
   }
   if (ok) {
-    setI64(kernel, "tilus.shared_bytes", total);
-    if (total > TILUS_MAX_SHARED_BYTES) {
+    setI64(kernel, TILUS_SHARED_BYTES_ATTR, total);
+    if (total > tilusTargetInfoGetMaxSharedBytes()) {
       char message[256];
       snprintf(message, sizeof(message),
                "the kernel needs %lld bytes of shared memory; a thread block "
                "has at most %d (227 KiB, sm_90)",
-               (long long)total, TILUS_MAX_SHARED_BYTES);
+               (long long)total, (int)tilusTargetInfoGetMaxSharedBytes());
       mlirEmitError(mlirOperationGetLocation(kernel), message);
       ok = false;
     }

@@ -12,7 +12,7 @@
 // CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<2xf32>
 // CHECK: scf.if %{{.*}} -> (vector<2xf32>) {
 // CHECK: arith.negf %{{.*}} : vector<2xf32>
-// CHECK-NOT: tilus.
+// CHECK-NOT: "tilus.
 
 // NVVM-NOT: unrealized_conversion_cast
 // NVVM: llvm.func @loops_f32

@@ -14,7 +14,7 @@
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
-// CHECK-NOT: tilus.
+// CHECK-NOT: "tilus.
 !g = !tilus.global<f32, array<i64: -1>, #tilus.row_major>
 !r = !tilus.register<f32, array<i64: 512>, #tilus.layout<"spatial(128).local(4)">>
 func.func @vectorized(%src: !tilus.ptr<f32>, %dst: !tilus.ptr<f32>, %n: i32)

@@ -4,14 +4,13 @@
 // the 16x8 tile of each warp); the epilogue's coalesced layout is not made
 // of matrix fragments -> an 8-byte ld.shared. CopyAsync: 16-byte cp.async.
 // The epilogue's StoreShared of the mma.sync C layout is stmatrix when the
-// module's target (tilus.target, from --target) is sm_90/sm_90a, and 4-byte
-// st.shared otherwise (no target, or sm_80).
-// RUN: tilus-opt %tilus_src_root/examples/matmul_pipelined_f16.mlir --tilus-plan-shared --tilus-to-gpu | FileCheck %s
+// target (--target, default sm_90a) has it, and 4-byte st.shared on sm_80.
+// RUN: tilus-opt %tilus_src_root/examples/matmul_pipelined_f16.mlir --target=sm_80 --tilus-plan-shared --tilus-to-gpu | FileCheck %s
 // RUN: tilus-opt %tilus_src_root/examples/matmul_pipelined_f16.mlir --lower-to-nvvm --emit-ptx --target=sm_90a | FileCheck %s --check-prefix=PTX
 // RUN: tilus-opt %tilus_src_root/examples/matmul_pipelined_f16.mlir --target=sm_90a --tilus-plan-shared --tilus-to-gpu | FileCheck %s --check-prefix=SM90
 // RUN: tilus-opt %tilus_src_root/examples/matmul_pipelined_f16.mlir --lower-to-nvvm --emit-ptx --target=sm_80 | FileCheck %s --check-prefix=SM80
 
-// SM90: module attributes {{{.*}}tilus.target = "sm_90a"}
+// SM90: gpu.module @tilus_kernels attributes {tilus.target = "sm_90a"}
 // SM90: scf.yield
 // SM90: nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32
 // SM90-NOT: llvm.store %{{.*}} : vector<2xf16>, !llvm.ptr<3>

@@ -20,3 +20,17 @@ func.func @subbyte_copy(%p: !tilus.ptr<ui4>) attributes {tilus.kernel, tilus.blo
   "tilus.copy_async"(%s, %g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 1, 1>, shape = array<i64: 256>} : (!tilus.shared<ui4, array<i64: 256>, #tilus.layout<"local(256)">>, !tilus.global<ui4, array<i64: 256>, #tilus.row_major>, index, index) -> ()
   return
 }
+
+// -----
+
+// A swizzled register layout is reported once, at the first op that cannot be
+// lowered; lowering stops there (the Print below, equally unsupported, is not
+// reported).
+func.func @swizzled_register(%p: !tilus.ptr<f16>) attributes {tilus.kernel, tilus.block_size = 1 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 8, 8>, #tilus.row_major>
+  // expected-error@+1 {{'tilus.load_global' op cannot be lowered: register layouts with a swizzle are not supported}}
+  %r = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!tilus.global<f16, array<i64: 8, 8>, #tilus.row_major>, index, index) -> !tilus.register<f16, array<i64: 8, 8>, #tilus.layout<"swizzle(local(8, 8), dim=1)">>
+  "tilus.print"(%r) : (!tilus.register<f16, array<i64: 8, 8>, #tilus.layout<"swizzle(local(8, 8), dim=1)">>) -> ()
+  return
+}

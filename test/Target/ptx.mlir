@@ -13,7 +13,7 @@
 // RUN: ptxas -arch=sm_90a %t.sm_90a.ptx -o %t.sm_90a.cubin
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm_90a.ptx
 
-// NVVM-NOT: tilus.
+// NVVM-NOT: "tilus.
 // NVVM-NOT: unrealized_conversion_cast
 // NVVM: llvm.func @copy
 // NVVM-SAME: nvvm.kernel

@@ -246,7 +246,7 @@ static void testKernelAndVerifier(MlirContext ctx, Errors *errors) {
   for (int k = 0; k < 2; ++k) {
     MlirPassManager pm = mlirPassManagerCreate(ctx);
     CHECK(mlirLogicalResultIsSuccess(
-        verify->addTo(mlirPassManagerGetAsOpPassManager(pm))));
+        verify->addTo(mlirPassManagerGetAsOpPassManager(pm), NULL, NULL, NULL)));
     MlirLogicalResult result = mlirPassManagerRunOnOp(
         pm, mlirModuleGetOperation(k == 0 ? good : bad));
     CHECK(k == 0 ? mlirLogicalResultIsSuccess(result)

@@ -5,12 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-  char *data;
-  size_t length;
-} Text;
+typedef TilusOptText Text;
 
-static void appendText(MlirStringRef piece, void *userData) {
+void tilusOptAppendText(MlirStringRef piece, void *userData) {
   Text *text = userData;
   char *data = realloc(text->data, text->length + piece.length + 1);
   if (!data)
@@ -40,7 +37,7 @@ static bool getFileLineCol(MlirLocation loc, Text *file, int *line, int *col) {
   if (mlirLocationIsAFileLineColRange(loc)) {
     MlirStringRef name =
         mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
-    appendText(name, file);
+    tilusOptAppendText(name, file);
     *line = mlirLocationFileLineColRangeGetStartLine(loc);
     *col = mlirLocationFileLineColRangeGetStartColumn(loc);
     return true;
@@ -51,7 +48,7 @@ static bool getFileLineCol(MlirLocation loc, Text *file, int *line, int *col) {
 static void handleOne(MlirDiagnostic diagnostic, DiagnosticState *state) {
   MlirDiagnosticSeverity severity = mlirDiagnosticGetSeverity(diagnostic);
   Text message = {0};
-  mlirDiagnosticPrint(diagnostic, appendText, &message);
+  mlirDiagnosticPrint(diagnostic, tilusOptAppendText, &message);
   if (!message.data)
     message.data = calloc(1, 1);
   Text file = {0};

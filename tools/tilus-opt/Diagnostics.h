@@ -15,6 +15,15 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+// Text that grows as MLIR's string callbacks deliver it in pieces.
+typedef struct {
+  char *data; // NUL-terminated, or NULL when empty; free() it
+  size_t length;
+} TilusOptText;
+
+// An MlirStringCallback appending to a TilusOptText (`userData`).
+void tilusOptAppendText(MlirStringRef piece, void *userData);
+
 typedef struct {
   int line; // 0 when the location has no line
   MlirDiagnosticSeverity severity;

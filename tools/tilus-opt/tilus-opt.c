@@ -37,7 +37,6 @@ typedef struct {
   bool verifyDiagnostics;
   bool skipVerifier;
   const char *target; // --target, default sm_90a
-  bool targetGiven;   // --target was on the command line
   int emit;           // EMIT_IR, EMIT_PTX or EMIT_ARTIFACT
 } Options;
 
@@ -125,7 +124,6 @@ static int parseOptions(int argc, char **argv, Options *options) {
     }
     if (!strncmp(arg, "--target=", 9)) {
       options->target = arg + 9;
-      options->targetGiven = true;
       if (!tilusTargetIsSupported(
               mlirStringRefCreateFromCString(options->target))) {
         fprintf(stderr,
@@ -223,9 +221,14 @@ static void writeToFile(MlirStringRef text, void *userData) {
   fwrite(text.data, 1, text.length, (FILE *)userData);
 }
 
-static void reportPipelineError(MlirStringRef message, void *userData) {
-  fprintf(stderr, "tilus-opt: invalid --pass-pipeline: %.*s\n",
-          (int)message.length, message.data);
+// The pipeline parser reports one error in several pieces; they are
+// collected (tilusOptAppendText) and printed as one message.
+static void printError(const char *what, TilusOptText *error) {
+  fprintf(stderr, "tilus-opt: %s: %s\n", what,
+          error->data ? error->data : "unknown error");
+  free(error->data);
+  error->data = NULL;
+  error->length = 0;
 }
 
 // Parses, verifies and transforms one chunk. `padded` holds the chunk preceded
@@ -242,27 +245,30 @@ static bool processChunk(MlirContext ctx, const Options *options,
   if (mlirModuleIsNull(parsed))
     return false;
   MlirOperation module = mlirModuleGetOperation(parsed);
-  // The lowering picks target-specific instructions (stmatrix on sm_90) from
-  // this attribute; without --target it uses only what every target has.
-  if (options->targetGiven &&
-      mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
-          module, mlirStringRefCreateFromCString("tilus.target"))))
-    mlirOperationSetDiscardableAttributeByName(
-        module, mlirStringRefCreateFromCString("tilus.target"),
-        mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(options->target)));
   bool ok = true;
   if (!options->skipVerifier)
     ok = mlirLogicalResultIsSuccess(tilusVerify(module));
   if (ok && (options->numPasses || options->pipeline)) {
     MlirPassManager pm = mlirPassManagerCreate(ctx);
     MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
-    for (int k = 0; k < options->numPasses && ok; ++k)
-      ok = mlirLogicalResultIsSuccess(options->passes[k]->addTo(opm));
+    // The lowering picks target-specific instructions (stmatrix on sm_90)
+    // from --target (default sm_90a).
+    const TilusTargetInfo *target =
+        tilusTargetInfoLookup(options->target, strlen(options->target));
+    TilusOptText error = {NULL, 0};
+    for (int k = 0; k < options->numPasses && ok; ++k) {
+      ok = mlirLogicalResultIsSuccess(
+          options->passes[k]->addTo(opm, target, tilusOptAppendText, &error));
+      if (!ok)
+        printError(options->passes[k]->argument, &error);
+    }
     if (ok && options->pipeline) {
       MlirStringRef pipeline =
           mlirStringRefCreateFromCString(options->pipeline);
       ok = mlirLogicalResultIsSuccess(
-          mlirParsePassPipeline(opm, pipeline, reportPipelineError, NULL));
+          mlirParsePassPipeline(opm, pipeline, tilusOptAppendText, &error));
+      if (!ok)
+        printError("invalid --pass-pipeline", &error);
     }
     if (ok)
       ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module));

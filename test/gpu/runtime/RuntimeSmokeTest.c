@@ -202,6 +202,104 @@ static void testWorkspace(TilusRuntime *rt, const TilusArtifact *a) {
   free(x);
 }
 
+// The fast path on the real driver: kernels resolved once from an artifact
+// that is then destroyed, launched many times, with the same results and
+// rejections as the launch by name.
+static void testLoadedKernels(TilusRuntime *rt, const char *path) {
+  TilusRuntimeError err;
+  TilusArtifact *a = tilusArtifactLoadFile(path, &err);
+  CHECK(a != NULL);
+  if (!a)
+    return;
+  TilusLoadedKernel *saxpy = tilusRuntimeGetKernel(rt, a, "saxpy", &err);
+  TilusLoadedKernel *sums = tilusRuntimeGetKernel(rt, a, "block_sums", &err);
+  TilusLoadedKernel *gather = tilusRuntimeGetKernel(rt, a, "gather_sums", &err);
+  CHECK(saxpy && sums && gather);
+  CHECK(tilusRuntimeGetKernel(rt, a, "saxpy", &err) == saxpy);
+  tilusArtifactDestroy(a);
+  if (!saxpy || !sums || !gather)
+    return;
+
+  // saxpy applied `Repeats` times: y = alpha * x + y each time.
+  enum { N = 100003, Repeats = 1000 };
+  const float alpha = 0.5f;
+  size_t bytes = N * sizeof(float);
+  float *x = malloc(bytes), *y = malloc(bytes), *ref = malloc(bytes),
+        *out = malloc(bytes);
+  saxpyInputs(x, y, N);
+  for (int i = 0; i < N; i++) {
+    ref[i] = y[i];
+    for (int r = 0; r < Repeats; r++)
+      ref[i] = fmaf(alpha, x[i], ref[i]);
+  }
+  TilusDevicePtr dx = 0, dy = 0;
+  CHECK_OK(tilusRuntimeMalloc(rt, bytes, &dx, ERR));
+  CHECK_OK(tilusRuntimeMalloc(rt, bytes, &dy, ERR));
+  CHECK_OK(tilusRuntimeCopyToDevice(rt, dx, x, bytes, ERR));
+  CHECK_OK(tilusRuntimeCopyToDevice(rt, dy, y, bytes, ERR));
+  void *stream = NULL;
+  CHECK_OK(tilusRuntimeStreamCreate(rt, &stream, ERR));
+  TilusArg args[4] = {tilusArgPointer(dy), tilusArgPointer(dx),
+                      tilusArgFloat(alpha), tilusArgInteger(N)};
+  int failures = 0;
+  for (int r = 0; r < Repeats; r++)
+    if (tilusRuntimeLaunchKernel(rt, saxpy, args, 4, stream, &err) !=
+        TilusStatusSuccess)
+      failures++;
+  CHECK(failures == 0);
+  CHECK_OK(tilusRuntimeStreamSynchronize(rt, stream, ERR));
+  CHECK_OK(tilusRuntimeCopyToHost(rt, out, dy, bytes, ERR));
+  int bad = countMismatches(out, ref, N);
+  CHECK(bad == 0);
+  printf("loaded kernel: saxpy x%d, n=%d: %d mismatches\n", Repeats, N, bad);
+  args[3] = tilusArgInteger(0);
+  CHECK(tilusRuntimeLaunchKernel(rt, saxpy, args, 4, stream, &err) ==
+        TilusStatusGridError);
+  CHECK(!strcmp(err.message, "grid dimension x of kernel 'saxpy' ('s3 ceildiv "
+                             "256') is 0; it must be in 1..2147483647"));
+
+  // 64 KiB of shared memory (the opt-in done when resolved) and the
+  // workspace, as in testWorkspace: integers in -3..3, whose sums are exact
+  // in any order.
+  enum { M = 25000, Blocks = (M + 127) / 128 };
+  float sumsRef[Blocks], sumsOut[2 * Blocks];
+  uint32_t state = 4242;
+  for (int i = 0; i < M; i++)
+    x[i] = (float)((int)(lcg(&state) % 7) - 3);
+  for (int b = 0; b < Blocks; b++) {
+    float total = 0;
+    for (int i = b * 128; i < M && i < (b + 1) * 128; i++)
+      total += x[i];
+    sumsRef[b] = total;
+  }
+  CHECK_OK(tilusRuntimeCopyToDevice(rt, dx, x, M * sizeof(float), ERR));
+  TilusDevicePtr dout = 0;
+  CHECK_OK(tilusRuntimeMalloc(rt, sizeof(sumsOut), &dout, ERR));
+  TilusArg sumArgs[3] = {tilusArgPointer(dx), tilusArgInteger(M),
+                         tilusArgFloat(1.0)};
+  TilusArg gatherArgs[2] = {tilusArgPointer(dout), tilusArgInteger(Blocks)};
+  CHECK_OK(tilusRuntimeLaunchKernel(rt, sums, sumArgs, 3, stream, ERR));
+  CHECK_OK(tilusRuntimeLaunchKernel(rt, gather, gatherArgs, 2, stream, ERR));
+  CHECK_OK(tilusRuntimeStreamSynchronize(rt, stream, ERR));
+  CHECK_OK(tilusRuntimeCopyToHost(rt, sumsOut, dout, sizeof(sumsOut), ERR));
+  bad = 0;
+  for (int b = 0; b < Blocks; b++)
+    bad += sumsOut[b] != sumsRef[b] || sumsOut[Blocks + b] != sumsRef[b] + 1;
+  CHECK(bad == 0);
+  printf("loaded kernels: block_sums -> workspace -> gather_sums: %d "
+         "mismatches\n",
+         bad);
+
+  CHECK_OK(tilusRuntimeStreamDestroy(rt, stream, ERR));
+  CHECK_OK(tilusRuntimeFree(rt, dx, ERR));
+  CHECK_OK(tilusRuntimeFree(rt, dy, ERR));
+  CHECK_OK(tilusRuntimeFree(rt, dout, ERR));
+  free(x);
+  free(y);
+  free(ref);
+  free(out);
+}
+
 static void testModuleCache(TilusRuntime *rt, const char *path) {
   int before = tilusRuntimeGetNumCachedModules(rt);
   TilusRuntimeError err;
@@ -345,6 +443,7 @@ int main(int argc, char **argv) {
   testSaxpy(rt, ptx, "PTX (JIT)");
   testWorkspace(rt, ptx);
   testModuleCache(rt, argv[1]);
+  testLoadedKernels(rt, argv[1]);
   testJitError(rt);
   testTiming(rt, ptx);
 

@@ -24,6 +24,8 @@ int main(void) {
   testTextMisc();
   testQueries();
   testLimits();
+  testQueriesAgainstOracle();
+  testFragmentsAgainstOracle();
   printf("layout tests: %d passed, %d failed\n", gPassed, gFailed);
   return gFailed > 0 ? 1 : 0;
 }

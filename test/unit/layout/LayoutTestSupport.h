@@ -97,5 +97,7 @@ void testReduce(void);
 void testSwizzle(void);
 void testPaperLayouts(void);
 void testTextMisc(void);
+void testQueriesAgainstOracle(void);
+void testFragmentsAgainstOracle(void);
 
 #endif /* TILUS_TEST_LAYOUTTESTSUPPORT_H */

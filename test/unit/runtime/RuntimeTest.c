@@ -5,7 +5,8 @@
 // expression evaluator, f16/bf16 rounding, the pre-launch argument checks,
 // creating a runtime where there is no driver, and the whole launch path
 // (module cache, workspace, shared-memory opt-in, parameter bytes, driver
-// error messages) against a fake driver table.
+// error messages) against a fake driver table, and the fast path of loaded
+// kernels (resolved once, no allocation, the same errors, contexts).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +28,12 @@ int main(void) {
   testFakeLaunch();
   testFakeWorkspaceGrowth();
   testFakeModuleErrors();
+  testLoadedKernelResolvesOnce();
+  testLoadedKernelSameErrors();
+  testLoadedKernelOutlivesArtifact();
+  testLoadedKernelSharedImage();
+  testLoadedKernelContexts();
+  testLoadedKernelCostIndependentOfImage();
   printf("runtime tests: %d passed, %d failed\n", numPassed, numFailed);
   return numFailed ? 1 : 0;
 }

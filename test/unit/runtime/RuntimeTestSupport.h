@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 extern int numPassed, numFailed;
 
 #define CHECK(cond)                                                            \
@@ -61,8 +60,67 @@ extern int numPassed, numFailed;
     }                                                                          \
   } while (0)
 
-
 TilusArtifact *parse(const char *text, TilusRuntimeError *err);
+
+//===----------------------------------------------------------------------===//
+// The fake driver (RuntimeFakeDriver.c)
+//===----------------------------------------------------------------------===//
+
+// What the fake driver was asked to do, and knobs for what it answers. The
+// tables are sized for these tests; the fake fails a call that would
+// overflow one (CUDA_ERROR_OUT_OF_MEMORY) rather than drop a record.
+enum {
+  MaxFakeDevices = 4,
+  MaxFakeModules = 16,
+  MaxFakeFunctions = 32,
+  MaxFakeParams = 16
+};
+typedef struct {
+  // Knobs.
+  int numDevices, ccMajor, ccMinor;
+  CUresult initResult, launchResult;
+  // Each device's primary context is the address of its byte here.
+  char contextIdentity[MaxFakeDevices];
+  // Records.
+  CUcontext current; // the calling thread's current context
+  int contextRetains, contextReleases, setCurrentCalls;
+  int moduleLoads, liveModules;
+  const char *moduleImage[MaxFakeModules];
+  CUcontext moduleContext[MaxFakeModules];
+  int getFunctionCalls, numFunctions;
+  CUmodule functionModule[MaxFakeFunctions];
+  char functionName[MaxFakeFunctions][64];
+  int allocations, liveAllocations;
+  int setAttributeCalls, sharedAttribute;
+  // The last successful launch.
+  int launches;
+  CUfunction function;
+  CUcontext launchContext;
+  unsigned grid[3], block[3], shared;
+  CUstream stream;
+  int numParamsToRecord;
+  unsigned char params[MaxFakeParams][8];
+} FakeDriverState;
+
+extern FakeDriverState fake;
+
+// Forgets every record; one device of compute capability 9.0.
+void resetFake(void);
+CUcontext fakeContextOf(int device);
+TilusDriver fakeDriver(void);
+// A runtime over the fake driver.
+TilusRuntime *createFake(TilusRuntimeError *err);
+TilusRuntime *createFakeOnDevice(int device, TilusRuntimeError *err);
+
+//===----------------------------------------------------------------------===//
+// Counting host allocations (RuntimeTestSupport.c)
+//===----------------------------------------------------------------------===//
+
+// Whether this build counts malloc, calloc and realloc calls (glibc without
+// a sanitizer); when false, checks that use the count are skipped.
+bool canCountAllocations(void);
+// Calls to malloc, calloc and realloc in the process so far.
+unsigned long allocationCount(void);
 
 // A valid artifact with several kernels, and how its PTX starts.
 extern const char *const sampleArtifact;
@@ -89,5 +147,11 @@ void testFakeCreate(void);
 void testFakeLaunch(void);
 void testFakeWorkspaceGrowth(void);
 void testFakeModuleErrors(void);
+void testLoadedKernelResolvesOnce(void);
+void testLoadedKernelSameErrors(void);
+void testLoadedKernelOutlivesArtifact(void);
+void testLoadedKernelSharedImage(void);
+void testLoadedKernelContexts(void);
+void testLoadedKernelCostIndependentOfImage(void);
 
 #endif // TILUS_TEST_RUNTIMETESTSUPPORT_H

@@ -1,0 +1,55 @@
+/*===-- tilus-c/TargetInfo.h - What each GPU target has --------------*- C -*-===*\
+|*                                                                            *|
+|* One table of the targets Tilus emits code for and the hardware facts the  *|
+|* passes and the artifact emitter need: which instructions exist (ldmatrix, *|
+|* stmatrix, cp.async, wgmma, TMA, clusters) and how much shared memory a    *|
+|* thread block may use. Pure C with no MLIR dependency; the entries are     *|
+|* constant and live as long as the program.                                 *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TILUS_C_TARGETINFO_H
+#define TILUS_C_TARGETINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  const char *name;        /* "sm_80", "sm_89", "sm_90", "sm_90a" */
+  int computeCapability;   /* 80, 89, 90 */
+  bool archSpecific;       /* sm_90a: runs only on exactly 9.0 */
+  const char *ptxFeatures; /* LLVM NVPTX features, e.g. "+ptx80" */
+  bool hasLdmatrix;        /* ldmatrix.sync.aligned (sm_75+) */
+  bool hasStmatrix;        /* stmatrix.sync.aligned (sm_90+) */
+  bool hasCpAsync;         /* cp.async (sm_80+) */
+  bool hasWgmma;           /* wgmma.mma_async (sm_90a only) */
+  bool hasTma;             /* cp.async.bulk.tensor (sm_90+) */
+  bool hasClusters;        /* thread block clusters (sm_90+) */
+  /* The most shared memory one thread block may use (the opt-in maximum),
+   * dynamic and static together, in bytes. */
+  int64_t maxSharedBytesPerBlock;
+} TilusTargetInfo;
+
+/* The entry for `name` (`length` bytes, not NUL-terminated), or NULL when
+ * Tilus does not emit for it. */
+const TilusTargetInfo *tilusTargetInfoLookup(const char *name, size_t length);
+
+/* Every entry, in a constant array of `*count` elements. */
+const TilusTargetInfo *tilusTargetInfoGetAll(size_t *count);
+
+/* The target the passes use when none is given: the newest, sm_90a. */
+const TilusTargetInfo *tilusTargetInfoGetDefault(void);
+
+/* The largest maxSharedBytesPerBlock of any target: what a module may use
+ * before a target is chosen. */
+int64_t tilusTargetInfoGetMaxSharedBytes(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILUS_C_TARGETINFO_H */

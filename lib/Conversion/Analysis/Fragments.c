@@ -1,0 +1,97 @@
+//===- Fragments.c - Register layouts as warp-level matrix fragments ------===//
+//
+// ldmatrix and mma.sync give each lane of a warp a fixed pattern of a small
+// matrix: lane l's element j sits at base + pattern(l, j). A rank-2
+// register layout can use them when its slots split into groups of n that,
+// in every warp, hold exactly such a pattern around some base; the groups
+// (which slots) must be the same in every warp, since all warps run the same
+// code, while the bases may differ. The layout algebra decides this in closed
+// form from the layout's digits (tilusLayoutMatchFragment); the answers are
+// cached per (layout, pattern) for the run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool tilusFindFragments(const TilusLayout *layout,
+                        const TilusLayoutFragment *pattern,
+                        TilusFragments *out) {
+  memset(out, 0, sizeof(*out));
+  int64_t T = tilusLayoutGetNumThreads(layout), m = tilusLayoutGetLocalSize(layout);
+  int64_t lanes = pattern->numLanes, n = pattern->groupSize;
+  if (tilusLayoutGetRank(layout) != 2 || T % lanes || m % n)
+    return false;
+  out->numWarps = T / lanes;
+  out->numGroups = m / n;
+  out->slots = malloc(sizeof(int64_t) * (size_t)m);
+  out->bases = malloc(sizeof(int64_t) * (size_t)(2 * out->numWarps * out->numGroups));
+  if (!out->slots || !out->bases ||
+      !tilusLayoutMatchFragment(layout, pattern, out->slots, out->bases)) {
+    tilusFragmentsRelease(out);
+    return false;
+  }
+  return true;
+}
+
+void tilusFragmentsRelease(TilusFragments *f) {
+  free(f->slots);
+  free(f->bases);
+  f->slots = f->bases = NULL;
+  f->numGroups = 0;
+}
+
+int64_t tilusFragmentsFind(const TilusFragments *f, int64_t warp, int64_t row,
+                           int64_t col) {
+  for (int64_t k = 0; k < f->numGroups; ++k) {
+    const int64_t *b = &f->bases[2 * (warp * f->numGroups + k)];
+    if (b[0] == row && b[1] == col)
+      return k;
+  }
+  return -1;
+}
+
+// One cached answer: the pattern, and the fragments when they were found.
+typedef struct FragmentEntry {
+  const TilusLayoutFragment *pattern;
+  bool found;
+  TilusFragments fragments;
+  struct FragmentEntry *next;
+} FragmentEntry;
+
+const TilusFragments *tilusFragmentCacheFind(TilusPtrMap *cache,
+                                             const TilusLayout *layout,
+                                             const TilusLayoutFragment *pattern) {
+  FragmentEntry *first = tilusPtrMapLookup(cache, layout);
+  for (FragmentEntry *e = first; e; e = e->next)
+    if (e->pattern == pattern)
+      return e->found ? &e->fragments : NULL;
+  FragmentEntry *entry = calloc(1, sizeof(*entry));
+  if (!entry) // no memory for the cache: the answer is still right
+    return NULL;
+  entry->pattern = pattern;
+  entry->found = tilusFindFragments(layout, pattern, &entry->fragments);
+  entry->next = first;
+  if (!tilusPtrMapInsert(cache, layout, entry)) {
+    tilusFragmentsRelease(&entry->fragments);
+    free(entry);
+    return NULL;
+  }
+  return entry->found ? &entry->fragments : NULL;
+}
+
+void tilusFragmentCacheRelease(TilusPtrMap *cache) {
+  for (size_t k = 0; k < cache->capacity; ++k) {
+    if (!cache->keys[k])
+      continue;
+    for (FragmentEntry *e = cache->values[k], *next; e; e = next) {
+      next = e->next;
+      if (e->found)
+        tilusFragmentsRelease(&e->fragments);
+      free(e);
+    }
+  }
+  tilusPtrMapRelease(cache);
+}

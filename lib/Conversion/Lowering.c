@@ -1,0 +1,147 @@
+//===- Lowering.c - The state of one tilus-to-gpu run ---------------------===//
+
+#include "Lowering.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tilusLoweringInit(TilusLowering *L, MlirContext ctx,
+                       const TilusTargetInfo *target) {
+  memset(L, 0, sizeof(*L));
+  L->ctx = ctx;
+  L->target = target;
+}
+
+void tilusLoweringRelease(TilusLowering *L) {
+  for (size_t k = 0; k < L->types.capacity; ++k) {
+    TilusTensorType *t = L->types.values[k];
+    if (!L->types.keys[k] || !t)
+      continue;
+    tilusTensorTypeRelease(t);
+    free(t);
+  }
+  tilusPtrMapRelease(&L->types);
+  tilusPtrMapRelease(&L->multiples);
+  tilusFragmentCacheRelease(&L->fragments);
+}
+
+const TilusTensorType *tilusLoweringTensorType(TilusLowering *L, MlirType type) {
+  // IRDL types expose their parameters only as text, so decoding prints and
+  // parses; types are uniqued, so each is decoded once per run.
+  TilusTensorType *t = tilusPtrMapLookup(&L->types, type.ptr);
+  if (t)
+    return t;
+  t = malloc(sizeof(*t));
+  if (!t)
+    return NULL;
+  if (mlirLogicalResultIsFailure(tilusTensorTypeDecode(type, t, NULL))) {
+    free(t);
+    return NULL;
+  }
+  if (!tilusPtrMapInsert(&L->types, type.ptr, t)) {
+    tilusTensorTypeRelease(t);
+    free(t);
+    return NULL;
+  }
+  return t;
+}
+
+MlirLogicalResult tilusLoweringDecode(TilusLowering *L, MlirType type,
+                                      TilusTensorType *out) {
+  const TilusTensorType *t = tilusLoweringTensorType(L, type);
+  if (!t)
+    return mlirLogicalResultFailure();
+  *out = *t;
+  return mlirLogicalResultSuccess();
+}
+
+const TilusTensorType *tilusLoweringValueType(TilusLowering *L,
+                                              MlirValue value) {
+  return tilusLoweringTensorType(L, mlirValueGetType(value));
+}
+
+bool tilusLoweringIsMultipleOf(TilusLowering *L, MlirValue value, int64_t k) {
+  return tilusIsMultipleOf(&L->multiples, value, k);
+}
+
+const TilusFragments *tilusLoweringFragments(TilusLowering *L,
+                                             const TilusLayout *layout,
+                                             const TilusLayoutFragment *pattern) {
+  return tilusFragmentCacheFind(&L->fragments, layout, pattern);
+}
+
+intptr_t tilusLoweredValues(MlirValue value, MlirValue *out,
+                            intptr_t capacity) {
+  return tilusLookThroughCast(value, out, capacity);
+}
+
+MlirValue tilusLoweredRegister(MlirValue value) {
+  MlirValue inputs[1];
+  if (tilusLoweredValues(value, inputs, 1) != 1)
+    return (MlirValue){NULL};
+  return inputs[0];
+}
+
+intptr_t tilusOperandGroupStart(MlirOperation op, intptr_t group) {
+  intptr_t start = 0, count = 0;
+  // The verifier has checked the groups; a malformed op reads as empty.
+  if (!tilusOpGetOperandGroup(op, group, &start, &count))
+    return mlirOperationGetNumOperands(op);
+  return start;
+}
+
+void tilusReplaceWithLowered(MlirRewriterBase rewriter, TilusEmitter *e,
+                             MlirOperation op, MlirValue lowered) {
+  MlirValue result = mlirOperationGetResult(op, 0);
+  MlirValue cast = tilusEmitCast(e, 1, &lowered, mlirValueGetType(result));
+  mlirRewriterBaseReplaceOpWithValues(rewriter, op, 1, &cast);
+}
+
+MlirLogicalResult tilusLoweringError(MlirOperation op, const char *message) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  size_t size = strlen(message) + name.length + 64;
+  char *text = malloc(size);
+  if (text) {
+    snprintf(text, size, "'%.*s' op cannot be lowered: %s", (int)name.length,
+             name.data, message);
+    mlirEmitError(mlirOperationGetLocation(op), text);
+    free(text);
+  } else {
+    mlirEmitError(mlirOperationGetLocation(op), message);
+  }
+  return mlirLogicalResultFailure();
+}
+
+bool tilusGetGlobalView(TilusEmitter *e, MlirValue global,
+                        TilusGlobalView *view) {
+  MlirValue inputs[1 + TILUS_LAYOUT_MAX_RANK];
+  intptr_t n = tilusLoweredValues(global, inputs, 1 + TILUS_LAYOUT_MAX_RANK);
+  if (n < 1)
+    return false;
+  const TilusTensorType *t =
+      tilusLoweringTensorType(e->lowering, mlirValueGetType(global));
+  if (!t)
+    return false;
+  // Check before emitting: a run-time size for every dynamic dimension.
+  intptr_t dynamic = 0;
+  for (intptr_t d = 0; d < t->rank; ++d)
+    dynamic += t->shape[d] == TILUS_DYNAMIC_DIM;
+  if (1 + dynamic > n)
+    return false;
+  view->ptr = inputs[0];
+  view->rank = t->rank;
+  view->elementType = t->elementType;
+  intptr_t next = 1;
+  for (intptr_t d = 0; d < t->rank; ++d) {
+    view->staticSizes[d] = t->shape[d];
+    view->sizes[d] = t->shape[d] == TILUS_DYNAMIC_DIM
+                         ? inputs[next++]
+                         : tilusEmitIndex(e, t->shape[d]);
+  }
+  return true;
+}

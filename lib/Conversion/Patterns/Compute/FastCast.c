@@ -1,0 +1,234 @@
+//===- FastCast.c - Fast casts from low-precision types to f16/bf16/f32 ---===//
+//
+// Cast from uiN/siN (N <= 8) or !tilus.float<e, m> to f16, bf16 or f32,
+// without conversion instructions and without vectors of odd-width integers
+// (which the NVPTX back end splits element by element, or worse). The
+// thread's packed bits are read as 32-bit words, each element is cut out of
+// them with shifts and masks, and:
+//
+//  - integers take the "magic number" route: an n-bit value v placed in the
+//    low mantissa bits of the float 2^p (p = 10 for f16, 23 for f32) reads
+//    as 2^p + v exactly, and one subtraction of 2^p leaves v. Two f16 results
+//    share a 32-bit word, so the OR (LOP3) and the subtraction (HSUB2) each
+//    serve two elements. A signed value first has its sign bit flipped
+//    (v + 2^(n-1)), and the subtraction removes that 2^(n-1) as well.
+//  - floats move their sign, exponent and mantissa fields into place in the
+//    wider format, which then reads as value * 2^(bias - B) (B the wider
+//    format's bias; subnormals too, as both formats' subnormal exponents line
+//    up), and one multiplication by 2^(B - bias) rescales exactly. Inf and
+//    NaN encodings are selected per element before the multiplication.
+//  - bf16 keeps the upper half of the exact f32 result (every value of these
+//    types has at most 8 significant bits, so nothing is rounded).
+//
+// Floats with e >= 6 do not fit f16; they go to f32 here and round to f16
+// with one truncf (round to nearest even, as the generic path does).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns/Patterns.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "tilus-c/FloatFormat.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+// The source's elements as bit fields of an integer vector of words.
+typedef struct {
+  TilusEmitter *e;
+  MlirType i32;
+  MlirValue words; // vector<k x iW>
+  int wordBits;    // W: 8, 16 or 32
+  int bits;        // element width n
+} Packed;
+
+static MlirValue c32(Packed *p, int64_t value) {
+  return tilusEmitIntConstant(p->e, p->i32, value);
+}
+
+static MlirValue opc(Packed *p, const char *name, MlirValue x, int64_t c) {
+  return tilusEmitArith(p->e, name, x, c32(p, c));
+}
+
+// Reads `x` (vector<m x iN>) as words. A View is an llvm.bitcast; reading
+// its input instead keeps odd-width vectors out of the emitted IR entirely.
+static bool packWords(Packed *p, MlirValue x, int64_t m) {
+  if (mlirValueIsAOpResult(x) &&
+      tilusOpIs(mlirOpResultGetOwner(x), "llvm.bitcast"))
+    x = mlirOperationGetOperand(mlirOpResultGetOwner(x), 0);
+  int64_t total = m * p->bits;
+  p->wordBits = total % 32 == 0 ? 32 : total % 16 == 0 ? 16 : total % 8 == 0 ? 8 : 0;
+  if (!p->wordBits)
+    return false;
+  int64_t k = total / p->wordBits;
+  MlirType wordsType = mlirVectorTypeGet(
+      1, &k, mlirIntegerTypeGet(p->e->ctx, (unsigned)p->wordBits));
+  p->words = mlirTypeEqual(mlirValueGetType(x), wordsType)
+                 ? x
+                 : tilusEmitValue(p->e, "llvm.bitcast", 1, &x, wordsType, 0, NULL);
+  return true;
+}
+
+static MlirValue word(Packed *p, int64_t index) {
+  MlirValue w = tilusEmitExtract(p->e, p->words, index);
+  if (p->wordBits < 32)
+    w = tilusEmitValue(p->e, "arith.extui", 1, &w, p->i32, 0, NULL);
+  return w;
+}
+
+// Element j as an i32 holding its n bits (zero-extended). An element may
+// straddle two words (n = 3, 5, 6, 7).
+static MlirValue element(Packed *p, int64_t j) {
+  int64_t bit = j * p->bits, index = bit / p->wordBits;
+  int offset = (int)(bit % p->wordBits);
+  MlirValue v = word(p, index);
+  if (offset)
+    v = opc(p, "shrui", v, offset);
+  if (offset + p->bits > p->wordBits)
+    v = tilusEmitArith(p->e, "ori", v,
+                       opc(p, "shli", word(p, index + 1), p->wordBits - offset));
+  return opc(p, "andi", v, (1 << p->bits) - 1);
+}
+
+static MlirValue isEqual(Packed *p, MlirValue x, int64_t c) {
+  return tilusEmitCmp(p->e, TilusCmpEQ, x, c32(p, c));
+}
+
+static MlirValue select(Packed *p, MlirValue condition, MlirValue x,
+                        MlirValue y) {
+  MlirValue operands[3] = {condition, x, y};
+  return tilusEmitValue(p->e, "arith.select", 3, operands, p->i32, 0, NULL);
+}
+
+// The fields of a !tilus.float element `x` moved into a wider IEEE format
+// (f16 or f32: `wideExponent` and `wideMantissa` bits, sign highest).
+static MlirValue placeFloat(Packed *p, MlirValue x, TilusFloatFormat f,
+                            int wideExponent, int wideMantissa) {
+  int n = p->bits, m = f.mantissaBits;
+  int wideSign = wideExponent + wideMantissa;
+  int64_t wideExpOnes = ((1ll << wideExponent) - 1) << wideMantissa;
+  MlirValue sign = opc(p, "shli", opc(p, "andi", x, 1 << (n - 1)),
+                       wideSign - (n - 1));
+  MlirValue magnitude = opc(p, "andi", x, (1 << (n - 1)) - 1);
+  MlirValue placed = opc(p, "shli", magnitude, wideMantissa - m);
+  int64_t expOnes = ((1 << f.exponentBits) - 1) << m;
+  if (tilusFloatFormatHasInfinity(f) && f.exponentBits != wideExponent) {
+    // Exponent all ones: inf or NaN, the mantissa (the payload) kept. (With
+    // equal exponent widths the placement above already says so.)
+    MlirValue payload = opc(p, "shli", opc(p, "andi", x, (1 << m) - 1),
+                            wideMantissa - m);
+    placed = select(p, isEqual(p, opc(p, "andi", x, expOnes), expOnes),
+                    opc(p, "ori", payload, wideExpOnes), placed);
+  } else if (tilusFloatFormatHasNaN(f) && !tilusFloatFormatHasInfinity(f)) {
+    // E4M3FN: S.1111.111 is the one NaN.
+    placed = select(p, isEqual(p, magnitude, (1 << (n - 1)) - 1),
+                    c32(p, wideExpOnes | 1ll << (wideMantissa - 1)), placed);
+  }
+  return tilusEmitArith(p->e, "ori", placed, sign);
+}
+
+// vector<k x i32> from `count` scalars.
+static MlirValue gather(Packed *p, MlirValue *scalars, int64_t count) {
+  MlirType type = mlirVectorTypeGet(1, &count, p->i32);
+  MlirValue v = tilusEmitSplatConstant(p->e, type, 0);
+  for (int64_t i = 0; i < count; ++i)
+    v = tilusEmitInsert(p->e, v, scalars[i], i);
+  return v;
+}
+
+static MlirType vectorOf(MlirType element, int64_t m) {
+  return mlirVectorTypeGet(1, &m, element);
+}
+
+MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
+                            MlirType to, MlirType resultType) {
+  MlirValue none = {NULL};
+  bool isFloat = tilusTypeIsAFloat(from);
+  int n = (int)tilusElementTypeGetBitWidth(from);
+  if (!(isFloat || (mlirTypeIsAInteger(from) && n >= 1 && n <= 8)))
+    return none;
+  if (!mlirTypeIsAF16(to) && !mlirTypeIsABF16(to) && !mlirTypeIsAF32(to))
+    return none;
+  TilusFloatFormat f = {0, 0};
+  if (isFloat) {
+    int64_t exponent = 0, mantissa = 0;
+    tilusFloatTypeGetFormat(from, &exponent, &mantissa);
+    f = (TilusFloatFormat){(int)exponent, (int)mantissa};
+  }
+  int64_t m = mlirShapedTypeGetDimSize(resultType, 0);
+  Packed p = {e, mlirIntegerTypeGet(e->ctx, 32), {NULL}, 0, n};
+  if (!packWords(&p, x, m))
+    return none;
+  int64_t flip =
+      !isFloat && !tilusElementIsUnsigned(from) ? 1ll << (n - 1) : 0;
+  MlirValue *scalars = malloc(sizeof(MlirValue) * (size_t)m);
+  MlirValue result;
+
+  if (mlirTypeIsAF16(to) && m % 2 == 0 && (!isFloat || f.exponentBits <= 5)) {
+    // Two f16 per 32-bit word.
+    for (int64_t i = 0; i < m / 2; ++i) {
+      MlirValue lo = element(&p, 2 * i), hi = element(&p, 2 * i + 1);
+      if (isFloat) {
+        lo = placeFloat(&p, lo, f, 5, 10);
+        hi = placeFloat(&p, hi, f, 5, 10);
+      }
+      MlirValue w = tilusEmitArith(e, "ori", lo, opc(&p, "shli", hi, 16));
+      if (flip)
+        w = opc(&p, "xori", w, flip | flip << 16);
+      if (!isFloat)
+        w = opc(&p, "ori", w, 0x64006400);
+      scalars[i] = w;
+    }
+    MlirValue words = gather(&p, scalars, m / 2);
+    result = tilusEmitValue(e, "llvm.bitcast", 1, &words, resultType, 0, NULL);
+    if (!isFloat)
+      result = tilusEmitArith(
+          e, "subf", result,
+          tilusEmitSplatConstant(e, resultType, 1024.0 + (double)flip));
+    else if (tilusFloatFormatGetBias(f) != 15)
+      result = tilusEmitArith(
+          e, "mulf", result,
+          tilusEmitSplatConstant(e, resultType,
+                                 ldexp(1.0, 15 - tilusFloatFormatGetBias(f))));
+    free(scalars);
+    return result;
+  }
+
+  // One f32 per element; bf16 and (for e >= 6 or odd counts) f16 from it.
+  for (int64_t j = 0; j < m; ++j) {
+    MlirValue v = element(&p, j);
+    if (isFloat) {
+      v = placeFloat(&p, v, f, 8, 23);
+    } else {
+      if (flip)
+        v = opc(&p, "xori", v, flip);
+      v = opc(&p, "ori", v, 0x4B000000);
+    }
+    scalars[j] = v;
+  }
+  MlirValue words = gather(&p, scalars, m);
+  free(scalars);
+  MlirType f32 = vectorOf(mlirF32TypeGet(e->ctx), m);
+  result = tilusEmitValue(e, "arith.bitcast", 1, &words, f32, 0, NULL);
+  if (!isFloat)
+    result = tilusEmitArith(e, "subf", result,
+                            tilusEmitSplatConstant(e, f32, 8388608.0 + (double)flip));
+  else
+    result = tilusEmitArith(
+        e, "mulf", result,
+        tilusEmitSplatConstant(e, f32,
+                               ldexp(1.0, 127 - tilusFloatFormatGetBias(f))));
+  if (mlirTypeIsAF16(to))
+    return tilusEmitValue(e, "arith.truncf", 1, &result, resultType, 0, NULL);
+  if (mlirTypeIsABF16(to)) {
+    MlirType i32s = vectorOf(p.i32, m);
+    MlirValue bits = tilusEmitValue(e, "arith.bitcast", 1, &result, i32s, 0, NULL);
+    bits = tilusEmitArith(e, "shrui", bits, tilusEmitSplatConstant(e, i32s, 16));
+    bits = tilusEmitValue(e, "arith.trunci", 1, &bits,
+                          vectorOf(mlirIntegerTypeGet(e->ctx, 16), m), 0, NULL);
+    return tilusEmitValue(e, "arith.bitcast", 1, &bits, resultType, 0, NULL);
+  }
+  return result;
+}

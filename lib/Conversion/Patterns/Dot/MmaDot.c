@@ -1,0 +1,193 @@
+//===- MmaDot.c - Dot on tensor cores (mma.sync) --------------------------===//
+//
+// d = a x b + c with mma.sync when the operand layouts are made of the
+// instruction's fragments (Fragments.c):
+//
+//   f16 x f16 -> f32 and bf16 x bf16 -> f32: m16n8k16
+//     a (16x16): lane l holds rows l/4 (+8), columns 2(l%4), +1 (+8)
+//     b (16x8):  rows 2(l%4), +1 (+8), column l/4
+//     c (16x8):  rows l/4 (+8), columns 2(l%4), +1
+//   s8 x s8 -> s32: m16n8k32, four consecutive k per register
+//
+// For every 16x8 tile of c a warp holds, and every k step, the a and b
+// tiles it needs must sit in the same warp's registers, in the same slots in
+// every warp; then each (tile, k step) is one mma.sync. Otherwise Dot.c's
+// SIMT path runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns/Patterns.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/LLVM.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+// The fragments of mma.sync m16n8k16 (f16, bf16) and m16n8k32 (s8), as
+// digits {divisor, modulus, dim, stride}: lane l of a warp holds element j of
+// a group at base + sum of lane digits of l + sum of slot digits of j.
+//   a (f16): row l/4 + 8((j/2)%2), column 2(l%4) + j%2 + 8(j/4)
+//   b (f16): row 2(l%4) + j%2 + 8(j/2), column l/4
+//   c (f32): row l/4 + 8(j/2), column 2(l%4) + j%2
+//   a (s8):  row l/4 + 8((j/4)%2), column 4(l%4) + j%4 + 16(j/8)
+//   b (s8):  row 4(l%4) + j%4 + 16(j/4), column l/4
+static const TilusLayoutThreadMode kRowLanes2[] = {{1, 4, 1, 2}, {4, 8, 0, 1}};
+static const TilusLayoutThreadMode kColLanes2[] = {{1, 4, 0, 2}, {4, 8, 1, 1}};
+static const TilusLayoutThreadMode kRowLanes4[] = {{1, 4, 1, 4}, {4, 8, 0, 1}};
+static const TilusLayoutThreadMode kColLanes4[] = {{1, 4, 0, 4}, {4, 8, 1, 1}};
+static const TilusLayoutThreadMode kAHalfSlots[] = {{1, 2, 1, 1}, {2, 2, 0, 8}, {4, 2, 1, 8}};
+static const TilusLayoutThreadMode kBHalfSlots[] = {{1, 2, 0, 1}, {2, 2, 0, 8}};
+static const TilusLayoutThreadMode kCTileSlots[] = {{1, 2, 1, 1}, {2, 2, 0, 8}};
+static const TilusLayoutThreadMode kAByteSlots[] = {{1, 4, 1, 1}, {4, 2, 0, 8}, {8, 2, 1, 16}};
+static const TilusLayoutThreadMode kBByteSlots[] = {{1, 4, 0, 1}, {4, 2, 0, 16}};
+
+static const TilusLayoutFragment kAHalf = {32, 8, 2, 3, kRowLanes2, kAHalfSlots};
+static const TilusLayoutFragment kBHalf = {32, 4, 2, 2, kColLanes2, kBHalfSlots};
+static const TilusLayoutFragment kCTile = {32, 4, 2, 2, kRowLanes2, kCTileSlots};
+static const TilusLayoutFragment kAByte = {32, 16, 2, 3, kRowLanes4, kAByteSlots};
+static const TilusLayoutFragment kBByte = {32, 8, 2, 2, kColLanes4, kBByteSlots};
+
+typedef struct {
+  const char *ptxType; // mma_type
+  int aCount, bCount, perRegister, k;
+  const TilusLayoutFragment *a, *b;
+  bool integer;
+} MmaShape;
+
+static const MmaShape kHalf = {"f16", 8, 4, 2, 16, &kAHalf, &kBHalf, false};
+static const MmaShape kBf16 = {"bf16", 8, 4, 2, 16, &kAHalf, &kBHalf, false};
+static const MmaShape kS8 = {"s8", 16, 8, 4, 32, &kAByte, &kBByte, true};
+
+// Packs `count` slots of `value` into one 32-bit register operand: f16
+// pairs stay vector<2xf16>, others become i32.
+static MlirValue operandRegister(TilusEmitter *e, MlirValue value,
+                                 const int64_t *slots, int count, bool asI32) {
+  MlirType element = mlirShapedTypeGetElementType(mlirValueGetType(value));
+  int64_t n = count;
+  MlirType packed = mlirVectorTypeGet(1, &n, element);
+  MlirValue v = tilusEmitSplatConstant(e, packed, 0);
+  for (int j = 0; j < count; ++j)
+    v = tilusEmitInsert(e, v, tilusEmitExtract(e, value, slots[j]), j);
+  if (!asI32)
+    return v;
+  return tilusEmitValue(e, "llvm.bitcast", 1, &v, mlirIntegerTypeGet(e->ctx, 32),
+                        0, NULL);
+}
+
+bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
+                     const TilusTensorType *t, MlirValue va, MlirValue vb,
+                     MlirValue vc, MlirValue *result) {
+  MlirType aType = t[0].elementType, bType = t[1].elementType,
+           cType = t[2].elementType;
+  const MmaShape *shape = NULL;
+  if (mlirTypeIsAF16(aType) && mlirTypeIsAF16(bType) && mlirTypeIsAF32(cType))
+    shape = &kHalf;
+  else if (mlirTypeIsABF16(aType) && mlirTypeIsABF16(bType) && mlirTypeIsAF32(cType))
+    shape = &kBf16;
+  else if (mlirTypeIsAInteger(aType) && mlirIntegerTypeGetWidth(aType) == 8 &&
+           !mlirIntegerTypeIsUnsigned(aType) && mlirTypeEqual(aType, bType) &&
+           mlirTypeIsAInteger(cType) && mlirIntegerTypeGetWidth(cType) == 32)
+    shape = &kS8;
+  if (!shape)
+    return false;
+  int64_t K = t[0].shape[1];
+  if (K % shape->k)
+    return false;
+  // Shallow copies of the lowering's cached fragments (owned by it).
+  const TilusFragments *pa =
+      tilusLoweringFragments(e->lowering, t[0].layout, shape->a);
+  const TilusFragments *pb =
+      tilusLoweringFragments(e->lowering, t[1].layout, shape->b);
+  const TilusFragments *pc =
+      tilusLoweringFragments(e->lowering, t[2].layout, &kCTile);
+  if (!pa || !pb || !pc)
+    return false;
+  TilusFragments fa = *pa, fb = *pb, fc = *pc;
+  // plan[q * steps + s] = (a group, b group) for c tile q and k step s, the
+  // same in every warp.
+  int64_t steps = K / shape->k;
+  int64_t *plan = malloc(sizeof(int64_t) * (size_t)(2 * fc.numGroups * steps));
+  bool ok = fa.numWarps == fc.numWarps && fb.numWarps == fc.numWarps;
+  for (int64_t w = 0; ok && w < fc.numWarps; ++w)
+    for (int64_t q = 0; ok && q < fc.numGroups; ++q) {
+      const int64_t *cb = &fc.bases[2 * (w * fc.numGroups + q)];
+      for (int64_t s = 0; ok && s < steps; ++s) {
+        int64_t ga = tilusFragmentsFind(&fa, w, cb[0], s * shape->k);
+        int64_t gb = tilusFragmentsFind(&fb, w, s * shape->k, cb[1]);
+        int64_t *p = &plan[2 * (q * steps + s)];
+        if (w == 0) {
+          p[0] = ga;
+          p[1] = gb;
+        }
+        ok = ga >= 0 && gb >= 0 && p[0] == ga && p[1] == gb;
+      }
+    }
+  if (ok) {
+    bool isInt = shape->integer;
+    MlirType accElement = isInt ? mlirIntegerTypeGet(e->ctx, 32) : mlirF32TypeGet(e->ctx);
+    MlirType fields[4] = {accElement, accElement, accElement, accElement};
+    MlirType structType = tilusLLVMStructType(e->ctx, 4, fields);
+    char typeAttr[64];
+    snprintf(typeAttr, sizeof(typeAttr), "#nvvm.mma_type<%s>", shape->ptxType);
+    char shapeAttr[64];
+    snprintf(shapeAttr, sizeof(shapeAttr), "#nvvm.shape<m = 16, n = 8, k = %d>",
+             shape->k);
+    int32_t segments[3] = {4, 2, 4};
+    MlirNamedAttribute attrs[7];
+    int numAttrs = 0;
+    attrs[numAttrs++] = tilusNamedAttr(
+        e->ctx, "layoutA",
+        mlirAttributeParseGet(e->ctx, mlirStringRefCreateFromCString("#nvvm.mma_layout<row>")));
+    attrs[numAttrs++] = tilusNamedAttr(
+        e->ctx, "layoutB",
+        mlirAttributeParseGet(e->ctx, mlirStringRefCreateFromCString("#nvvm.mma_layout<col>")));
+    MlirAttribute ptx = mlirAttributeParseGet(e->ctx, mlirStringRefCreateFromCString(typeAttr));
+    attrs[numAttrs++] = tilusNamedAttr(e->ctx, "multiplicandAPtxType", ptx);
+    attrs[numAttrs++] = tilusNamedAttr(e->ctx, "multiplicandBPtxType", ptx);
+    attrs[numAttrs++] = tilusNamedAttr(e->ctx, "operandSegmentSizes",
+                                       mlirDenseI32ArrayGet(e->ctx, 3, segments));
+    attrs[numAttrs++] = tilusNamedAttr(
+        e->ctx, "shape", mlirAttributeParseGet(e->ctx, mlirStringRefCreateFromCString(shapeAttr)));
+    if (isInt)
+      attrs[numAttrs++] = tilusNamedAttr(
+          e->ctx, "intOverflowBehavior",
+          mlirAttributeParseGet(e->ctx, mlirStringRefCreateFromCString(
+                                            "#nvvm.mma_int_overflow<wrapped>")));
+    bool aAsI32 = !mlirTypeIsAF16(aType);
+    MlirValue acc = vc;
+    for (int64_t q = 0; q < fc.numGroups; ++q) {
+      MlirValue c[4];
+      for (int j = 0; j < 4; ++j)
+        c[j] = tilusEmitExtract(e, acc, fc.slots[4 * q + j]);
+      for (int64_t s = 0; s < steps; ++s) {
+        const int64_t *p = &plan[2 * (q * steps + s)];
+        MlirValue operands[10];
+        for (int r = 0; r < 4; ++r)
+          operands[r] = operandRegister(
+              e, va, &fa.slots[p[0] * shape->aCount + r * shape->perRegister],
+              shape->perRegister, aAsI32);
+        for (int r = 0; r < 2; ++r)
+          operands[4 + r] = operandRegister(
+              e, vb, &fb.slots[p[1] * shape->bCount + r * shape->perRegister],
+              shape->perRegister, aAsI32);
+        for (int j = 0; j < 4; ++j)
+          operands[6 + j] = c[j];
+        MlirValue d = tilusEmitValue(e, "nvvm.mma.sync", 10, operands,
+                                     structType, numAttrs, attrs);
+        for (int64_t j = 0; j < 4; ++j) {
+          MlirNamedAttribute position = tilusNamedAttr(
+              e->ctx, "position", mlirDenseI64ArrayGet(e->ctx, 1, &j));
+          c[j] = tilusEmitValue(e, "llvm.extractvalue", 1, &d, accElement, 1,
+                                &position);
+        }
+      }
+      for (int j = 0; j < 4; ++j)
+        acc = tilusEmitInsert(e, acc, c[j], fc.slots[4 * q + j]);
+    }
+    *result = acc;
+  }
+  free(plan);
+  return ok;
+}

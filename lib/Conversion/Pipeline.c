@@ -1,0 +1,52 @@
+//===- Pipeline.c - The lower-to-nvvm pipeline -----------------------------===//
+//
+// tilus-verify, tilus-plan-shared, tilus-to-gpu, then upstream passes take
+// the gpu.module to the llvm/nvvm dialects. The upstream half is parsed from
+// text because convert-gpu-to-nvvm needs an option (bare pointers: kernel
+// arguments are plain !llvm.ptr values, as the runtime passes them) that the
+// C API's pass constructors cannot set; the passes it names are registered
+// here, so the caller need not register every pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Support/Support.h"
+#include "mlir-c/Conversion.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/Transforms.h"
+#include "tilus-c/Passes.h"
+#include "tilus-c/Verifier.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kUpstreamPipeline =
+    "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{use-bare-ptr-memref-"
+    "call-conv=1},canonicalize,cse),reconcile-unrealized-casts";
+
+MlirLogicalResult tilusAddLowerToNVVMPipeline(MlirOpPassManager pm,
+                                              const TilusTargetInfo *target,
+                                              MlirStringCallback onError,
+                                              void *userData) {
+  mlirRegisterConversionSCFToControlFlowPass();
+  mlirRegisterConversionConvertGpuOpsToNVVMOps();
+  mlirRegisterConversionReconcileUnrealizedCastsPass();
+  mlirRegisterTransformsCanonicalizer();
+  mlirRegisterTransformsCSE();
+  mlirOpPassManagerAddOwnedPass(pm, tilusCreateVerifyPass());
+  mlirOpPassManagerAddOwnedPass(pm, tilusCreatePlanSharedMemoryPass());
+  mlirOpPassManagerAddOwnedPass(
+      pm, tilusCreateConvertTilusToGPUPassForTarget(target));
+  // The parser reports an error in pieces; they are joined into one message.
+  TilusText message = {NULL, 0};
+  MlirLogicalResult result = mlirOpPassManagerAddPipeline(
+      pm, mlirStringRefCreateFromCString(kUpstreamPipeline), tilusTextAppend,
+      &message);
+  // Only a broken MLIR installation gets here.
+  if (mlirLogicalResultIsFailure(result) && onError)
+    onError(message.data ? mlirStringRefCreate(message.data, message.length)
+                         : mlirStringRefCreateFromCString(
+                               "cannot build the upstream pipeline"),
+            userData);
+  free(message.data);
+  return result;
+}

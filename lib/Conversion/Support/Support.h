@@ -1,0 +1,220 @@
+//===- Support.h - Building upstream ops from C -----------------*- C -*-===//
+//
+// The lowering creates gpu/arith/vector/llvm ops through the generic
+// MlirOperationState API. These helpers keep that in one place: every
+// pattern builds its ops through an emitter that carries the rewriter (or a
+// plain insertion block) and the location of the op being lowered.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILUS_LIB_CONVERSION_SUPPORT_SUPPORT_H
+#define TILUS_LIB_CONVERSION_SUPPORT_SUPPORT_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Rewrite.h"
+#include "tilus-c/Layout.h"
+#include "tilus-c/Ops.h"
+#include "tilus-c/Types.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+// The lowering's state (Lowering.h); emitters carry it so that helpers can
+// reach the target and the caches. Null where no lowering runs.
+struct TilusLowering;
+
+typedef struct {
+  MlirContext ctx;
+  MlirRewriterBase rewriter;
+  MlirLocation loc;
+  struct TilusLowering *lowering;
+} TilusEmitter;
+
+TilusEmitter tilusEmitterCreate(struct TilusLowering *lowering,
+                                MlirRewriterBase rewriter, MlirOperation at);
+
+// A named attribute for tilusEmitOp.
+MlirNamedAttribute tilusNamedAttr(MlirContext ctx, const char *name,
+                                  MlirAttribute value);
+
+// Creates `name` with the given operands, result types and attributes at the
+// emitter's insertion point.
+MlirOperation tilusEmitOp(TilusEmitter *e, const char *name,
+                          intptr_t numOperands, const MlirValue *operands,
+                          intptr_t numResults, const MlirType *resultTypes,
+                          intptr_t numAttrs, const MlirNamedAttribute *attrs);
+
+// The single result of a one-result op built by tilusEmitOp.
+MlirValue tilusEmitValue(TilusEmitter *e, const char *name,
+                         intptr_t numOperands, const MlirValue *operands,
+                         MlirType resultType, intptr_t numAttrs,
+                         const MlirNamedAttribute *attrs);
+
+MlirType tilusIndexType(MlirContext ctx);
+MlirValue tilusEmitIndex(TilusEmitter *e, int64_t value);
+MlirValue tilusEmitIntConstant(TilusEmitter *e, MlirType type, int64_t value);
+MlirValue tilusEmitFloatConstant(TilusEmitter *e, MlirType type, double value);
+
+// `arith.<op>` on two values of one type (result type = operand type).
+MlirValue tilusEmitArith(TilusEmitter *e, const char *op, MlirValue lhs,
+                         MlirValue rhs);
+// arith.cmpi predicates, with the values of arith's CmpIPredicate.
+typedef enum {
+  TilusCmpEQ = 0,
+  TilusCmpNE = 1,
+  TilusCmpSLT = 2,
+  TilusCmpSLE = 3,
+  TilusCmpSGT = 4,
+  TilusCmpSGE = 5,
+  TilusCmpULT = 6,
+  TilusCmpULE = 7,
+  TilusCmpUGT = 8,
+  TilusCmpUGE = 9,
+} TilusCmpPredicate;
+
+// arith.cmpi `predicate` on two values of one type; the result is i1 or a
+// vector of i1 of the operands' shape.
+MlirValue tilusEmitCmp(TilusEmitter *e, TilusCmpPredicate predicate,
+                       MlirValue lhs, MlirValue rhs);
+
+// index arithmetic that folds constants, so the emitted IR stays small.
+MlirValue tilusEmitAddIndex(TilusEmitter *e, MlirValue a, MlirValue b);
+MlirValue tilusEmitMulIndexConst(TilusEmitter *e, MlirValue a, int64_t c);
+MlirValue tilusEmitAddIndexConst(TilusEmitter *e, MlirValue a, int64_t c);
+// a % c and a / c (unsigned, c >= 1), folded for constants and c == 1.
+MlirValue tilusEmitRemIndexConst(TilusEmitter *e, MlirValue a, int64_t c);
+MlirValue tilusEmitDivIndexConst(TilusEmitter *e, MlirValue a, int64_t c);
+
+// Whether `v` is an index/integer constant; its value in *out.
+bool tilusGetConstantIndex(MlirValue v, int64_t *out);
+
+// &base[index] (llvm.getelementptr) for elements of `elementType`; `index`
+// is an index value.
+MlirValue tilusEmitElementPointer(TilusEmitter *e, MlirValue base,
+                                  MlirType elementType, MlirValue index);
+
+// builtin.unrealized_conversion_cast from `inputs` to `resultType`.
+MlirValue tilusEmitCast(TilusEmitter *e, intptr_t numInputs,
+                        const MlirValue *inputs, MlirType resultType);
+
+// If `v` is produced by an unrealized_conversion_cast, its inputs (at most
+// `capacity`); returns their count, or -1.
+intptr_t tilusLookThroughCast(MlirValue v, MlirValue *inputs,
+                              intptr_t capacity);
+
+// scf.if on `cond` with `numResults` results; the new then/else blocks are
+// returned empty (without terminators) for the caller to fill and end with
+// scf.yield (tilusEmitYield). `elseBlock` may be NULL for an if with no else
+// and no results.
+MlirOperation tilusEmitIf(TilusEmitter *e, MlirValue cond, intptr_t numResults,
+                          const MlirType *resultTypes, MlirBlock *thenBlock,
+                          MlirBlock *elseBlock);
+void tilusEmitYield(TilusEmitter *e, intptr_t numValues,
+                    const MlirValue *values);
+
+// Moves the emitter's insertion point to the end of `block`.
+void tilusEmitterSetToEnd(TilusEmitter *e, MlirBlock block);
+void tilusEmitterSetAfter(TilusEmitter *e, MlirOperation op);
+
+// llvm.extractelement / llvm.insertelement at a constant position.
+MlirValue tilusEmitExtract(TilusEmitter *e, MlirValue vector, int64_t position);
+MlirValue tilusEmitInsert(TilusEmitter *e, MlirValue vector, MlirValue value,
+                          int64_t position);
+
+// A vector<n x T> (or T when n is 1) type.
+MlirType tilusVectorOrScalarType(MlirType elementType, int64_t n);
+
+// arith.constant of `type` (a vector or scalar) with every element `value`:
+// an integer for integer element types, else a float.
+MlirValue tilusEmitSplatConstant(TilusEmitter *e, MlirType type, double value);
+
+// !llvm.array<n x element> and the literal !llvm.struct<(fields...)>.
+MlirType tilusLLVMArrayType(MlirType element, unsigned n);
+MlirType tilusLLVMStructType(MlirContext ctx, intptr_t numFields,
+                             const MlirType *fields);
+
+//===----------------------------------------------------------------------===//
+// Lowered types (LoweredTypes.c)
+//===----------------------------------------------------------------------===//
+
+// The type a Tilus element type is computed in: integers become signless
+// (arith's rule; signedness stays with the Tilus type), !tilus.float<e, m>
+// an integer of its width, others are kept.
+MlirType tilusStorageElementType(MlirContext ctx, MlirType elementType);
+// Whether a Tilus integer element type is unsigned (uiN).
+bool tilusElementIsUnsigned(MlirType elementType);
+// vector<m x T> for a register tensor (T its storage element type).
+MlirType tilusRegisterStorageType(MlirContext ctx, const TilusTensorType *t);
+
+// A register vector of sub-byte integers widened (zero- or sign-extended) to
+// vector<m x i32>; other vectors unchanged. Elements are then extracted from
+// the wide vector: the NVPTX back end miscompiles extractelement on some
+// vectors of odd-width integers (vector<8xi3> from a bit cast, vector<12xi1>
+// from fptoui), while whole-vector extensions of them are right.
+MlirValue tilusEmitWidenSubByte(TilusEmitter *e, MlirValue vector,
+                                bool isUnsigned);
+
+//===----------------------------------------------------------------------===//
+// Threads (ThreadCoords.c)
+//===----------------------------------------------------------------------===//
+
+// gpu.thread_id x, as index.
+MlirValue tilusEmitThreadIndex(TilusEmitter *e);
+
+// The thread modes of a layout without swizzle (tilusLayoutGetThreadModes)
+// in a malloc'ed array of *count entries the caller frees; NULL when the
+// layout has a swizzle (or memory runs out, *count then -1).
+TilusLayoutThreadMode *tilusGetThreadModes(const TilusLayout *layout,
+                                           intptr_t *count);
+
+// The coordinates f(t, 0) of thread `tid` (rank entries). False, with
+// nothing emitted, if the layout has a swizzle (not a register layout the
+// lowering supports).
+bool tilusEmitThreadCoords(TilusEmitter *e, const TilusLayout *layout,
+                           MlirValue tid, MlirValue *coords);
+
+//===----------------------------------------------------------------------===//
+// Shared-memory arrays (SharedArrays.c)
+//===----------------------------------------------------------------------===//
+
+// The address (!llvm.ptr<3>) of a shared-memory array in the gpu.module
+// around `at`: with `dynamic`, the block's one dynamic shared buffer, named
+// `prefix` and declared once; otherwise a new static array of `bytes`, named
+// `prefix`_<n>, whose bytes are added to the enclosing gpu.func's
+// tilus.static_shared_bytes. Null when `at` is not inside a gpu.module.
+MlirValue tilusEmitSharedArray(TilusEmitter *e, MlirOperation at,
+                               const char *prefix, int64_t bytes,
+                               bool dynamic);
+
+//===----------------------------------------------------------------------===//
+// Text delivered in pieces (MlirStringCallback), joined (Emit.c)
+//===----------------------------------------------------------------------===//
+
+typedef struct {
+  char *data; // NUL-terminated, or NULL while empty; the owner frees it
+  size_t length;
+} TilusText;
+
+// An MlirStringCallback that appends `piece` to the TilusText `userData`
+// (growing it; on allocation failure the piece is dropped).
+void tilusTextAppend(MlirStringRef piece, void *userData);
+
+//===----------------------------------------------------------------------===//
+// A map from pointers (uniqued MLIR objects) to pointers, growing as needed.
+//===----------------------------------------------------------------------===//
+
+typedef struct {
+  const void **keys;
+  void **values;
+  size_t capacity, size;
+} TilusPtrMap;
+
+// Empty maps are zero-initialized; release frees the table (not the values).
+void tilusPtrMapRelease(TilusPtrMap *map);
+// The value of `key`, or NULL.
+void *tilusPtrMapLookup(const TilusPtrMap *map, const void *key);
+// Sets the value of `key` (not NULL); false when memory runs out.
+bool tilusPtrMapInsert(TilusPtrMap *map, const void *key, void *value);
+
+#endif // TILUS_LIB_CONVERSION_SUPPORT_SUPPORT_H

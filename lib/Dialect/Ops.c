@@ -1,0 +1,37 @@
+//===- Ops.c - Readers of Tilus operations --------------------------------===//
+
+#include "tilus-c/Ops.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+
+#include <string.h>
+
+bool tilusOpIs(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && !memcmp(n.data, name, n.length);
+}
+
+bool tilusOpGetIntAttr(MlirOperation op, const char *name, int64_t *out) {
+  MlirStringRef key = mlirStringRefCreateFromCString(name);
+  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(op, key);
+  if (mlirAttributeIsNull(a))
+    a = mlirOperationGetAttributeByName(op, key);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return false;
+  *out = mlirIntegerAttrGetValueInt(a);
+  return true;
+}
+
+bool tilusValueGetConstantInt(MlirValue value, int64_t *out) {
+  if (!mlirValueIsAOpResult(value))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(value);
+  if (!tilusOpIs(def, "arith.constant"))
+    return false;
+  MlirAttribute attr = mlirOperationGetAttributeByName(
+      def, mlirStringRefCreateFromCString("value"));
+  if (mlirAttributeIsNull(attr) || !mlirAttributeIsAInteger(attr))
+    return false;
+  *out = mlirIntegerAttrGetValueInt(attr);
+  return true;
+}

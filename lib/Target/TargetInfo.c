@@ -1,0 +1,47 @@
+//===- TargetInfo.c - The table of GPU targets -----------------------------===//
+//
+// Facts from the PTX ISA (which instruction needs which sm_XX) and the CUDA
+// programming guide (shared memory per block: 163 KiB on sm_80, 99 KiB on
+// sm_89, 227 KiB on sm_90). PTX 8.0 covers every target here (sm_90a needs
+// it), so all share one feature string.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilus-c/TargetInfo.h"
+
+#include <string.h>
+
+static const TilusTargetInfo kTargets[] = {
+    // name     cc  arch   features   ldm   stm    cpa   wgmma  tma    clus   shared
+    {"sm_80", 80, false, "+ptx80", true, false, true, false, false, false, 166912},
+    {"sm_89", 89, false, "+ptx80", true, false, true, false, false, false, 101376},
+    {"sm_90", 90, false, "+ptx80", true, true, true, false, true, true, 232448},
+    {"sm_90a", 90, true, "+ptx80", true, true, true, true, true, true, 232448},
+};
+
+enum { kNumTargets = sizeof(kTargets) / sizeof(kTargets[0]) };
+
+const TilusTargetInfo *tilusTargetInfoLookup(const char *name, size_t length) {
+  for (size_t k = 0; k < kNumTargets; ++k)
+    if (strlen(kTargets[k].name) == length &&
+        !memcmp(kTargets[k].name, name, length))
+      return &kTargets[k];
+  return NULL;
+}
+
+const TilusTargetInfo *tilusTargetInfoGetAll(size_t *count) {
+  *count = kNumTargets;
+  return kTargets;
+}
+
+const TilusTargetInfo *tilusTargetInfoGetDefault(void) {
+  return &kTargets[kNumTargets - 1];
+}
+
+int64_t tilusTargetInfoGetMaxSharedBytes(void) {
+  int64_t most = 0;
+  for (size_t k = 0; k < kNumTargets; ++k)
+    if (kTargets[k].maxSharedBytesPerBlock > most)
+      most = kTargets[k].maxSharedBytesPerBlock;
+  return most;
+}
