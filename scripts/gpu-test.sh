@@ -15,8 +15,9 @@ if [ ! -d "$artifacts" ]; then
   echo "gpu-test: no artifacts in $artifacts; run scripts/gpu-artifacts.sh first" >&2
   exit 2
 fi
-"$cc" -std=c11 -O2 -g -Wall -Wextra -I"$root/include" "$root"/runtime/*.c \
-  "$root"/lib/Layout/*.c "$root"/lib/Types/*.c "$root"/test/gpu/suite/*.c -ldl -lm -o "$work/tilus-gpu-suite"
+"$cc" -std=c11 -O2 -g -Wall -Wextra -I"$root/include" -I"$root/lib" "$root"/runtime/*.c \
+  "$root"/lib/Utils/*.c "$root"/lib/Layout/*.c "$root"/lib/Types/*.c \
+  "$root"/test/gpu/suite/*.c -ldl -lm -o "$work/tilus-gpu-suite"
 "$cc" -std=c11 -O2 -g -Wall -Wextra -I"$root/include" "$root"/runtime/*.c \
   "$root/tools/tilus-run/tilus-run.c" -ldl -o "$work/tilus-run"
 

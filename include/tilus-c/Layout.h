@@ -33,6 +33,14 @@ typedef struct {
 
 typedef struct TilusLayout TilusLayout;
 
+/* Writes a formatted one-line message into `err` when it is non-NULL (for
+ * the layers that report through TilusLayoutError too). */
+void tilusLayoutSetError(TilusLayoutError *err, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /*--- Construction ------------------------------------------------------------*/
 
 /* local(n1..nr): T = 1, row-major over i. Shape entries must be >= 1. */

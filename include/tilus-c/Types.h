@@ -60,6 +60,20 @@ MlirLogicalResult tilusTensorTypeDecode(MlirType type, TilusTensorType *out,
                                         TilusLayoutError *err);
 void tilusTensorTypeRelease(TilusTensorType *decoded);
 
+/* A cache of decoded tensor types, keyed by the uniqued MlirType. IRDL types
+ * expose their parameters only as text, so decoding prints and parses; with
+ * a cache each type is decoded once (the verifier and the lowering keep one
+ * per run). The types must belong to one context that outlives the cache. */
+typedef struct TilusTypeCache TilusTypeCache;
+TilusTypeCache *tilusTypeCacheCreate(void);
+void tilusTypeCacheDestroy(TilusTypeCache *cache);
+/* The decoded tensor type, owned by the cache (valid until it is destroyed;
+ * do not release it), or NULL when `type` does not decode (or memory runs
+ * out), with the reason in `err` if given. */
+const TilusTensorType *tilusTypeCacheGetTensor(TilusTypeCache *cache,
+                                               MlirType type,
+                                               TilusLayoutError *err);
+
 /* `layout` NULL means #tilus.row_major. */
 MlirType tilusGlobalTypeGet(MlirContext ctx, MlirType elementType,
                             intptr_t rank, const int64_t *shape,

@@ -10,45 +10,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-void tilusLoweringInit(TilusLowering *L, MlirContext ctx,
+bool tilusLoweringInit(TilusLowering *L, MlirContext ctx,
                        const TilusTargetInfo *target) {
   memset(L, 0, sizeof(*L));
   L->ctx = ctx;
   L->target = target;
+  L->types = tilusTypeCacheCreate();
+  return L->types != NULL;
 }
 
 void tilusLoweringRelease(TilusLowering *L) {
-  for (size_t k = 0; k < L->types.capacity; ++k) {
-    TilusTensorType *t = L->types.values[k];
-    if (!L->types.keys[k] || !t)
-      continue;
-    tilusTensorTypeRelease(t);
-    free(t);
-  }
-  tilusPtrMapRelease(&L->types);
+  tilusTypeCacheDestroy(L->types);
   tilusPtrMapRelease(&L->multiples);
   tilusFragmentCacheRelease(&L->fragments);
 }
 
 const TilusTensorType *tilusLoweringTensorType(TilusLowering *L, MlirType type) {
-  // IRDL types expose their parameters only as text, so decoding prints and
-  // parses; types are uniqued, so each is decoded once per run.
-  TilusTensorType *t = tilusPtrMapLookup(&L->types, type.ptr);
-  if (t)
-    return t;
-  t = malloc(sizeof(*t));
-  if (!t)
-    return NULL;
-  if (mlirLogicalResultIsFailure(tilusTensorTypeDecode(type, t, NULL))) {
-    free(t);
-    return NULL;
-  }
-  if (!tilusPtrMapInsert(&L->types, type.ptr, t)) {
-    tilusTensorTypeRelease(t);
-    free(t);
-    return NULL;
-  }
-  return t;
+  return tilusTypeCacheGetTensor(L->types, type, NULL);
 }
 
 MlirLogicalResult tilusLoweringDecode(TilusLowering *L, MlirType type,

@@ -30,12 +30,13 @@
 typedef struct TilusLowering {
   MlirContext ctx;
   const TilusTargetInfo *target;
-  TilusPtrMap types;     // MlirType -> TilusTensorType* (owned), decoded once
+  TilusTypeCache *types; // tensor types, decoded once
   TilusPtrMap multiples; // the divisibility analysis' memo (Analysis.h)
   TilusPtrMap fragments; // register layouts' matrix fragments (Analysis.h)
 } TilusLowering;
 
-void tilusLoweringInit(TilusLowering *L, MlirContext ctx,
+// False when memory runs out.
+bool tilusLoweringInit(TilusLowering *L, MlirContext ctx,
                        const TilusTargetInfo *target);
 void tilusLoweringRelease(TilusLowering *L);
 

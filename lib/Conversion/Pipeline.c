@@ -37,16 +37,17 @@ MlirLogicalResult tilusAddLowerToNVVMPipeline(MlirOpPassManager pm,
   mlirOpPassManagerAddOwnedPass(
       pm, tilusCreateConvertTilusToGPUPassForTarget(target));
   // The parser reports an error in pieces; they are joined into one message.
-  TilusText message = {NULL, 0};
+  TilusStringBuffer message = {0};
   MlirLogicalResult result = mlirOpPassManagerAddPipeline(
       pm, mlirStringRefCreateFromCString(kUpstreamPipeline), tilusTextAppend,
       &message);
   // Only a broken MLIR installation gets here.
   if (mlirLogicalResultIsFailure(result) && onError)
-    onError(message.data ? mlirStringRefCreate(message.data, message.length)
+    onError(message.data && !message.failed
+                ? mlirStringRefCreate(message.data, message.length)
                          : mlirStringRefCreateFromCString(
                                "cannot build the upstream pipeline"),
             userData);
-  free(message.data);
+  tilusStringBufferRelease(&message);
   return result;
 }

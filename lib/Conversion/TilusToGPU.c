@@ -183,7 +183,11 @@ static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
   ok = ok && markTarget(module, target);
 
   TilusLowering L;
-  tilusLoweringInit(&L, ctx, target);
+  if (!tilusLoweringInit(&L, ctx, target)) {
+    mlirEmitError(mlirOperationGetLocation(module),
+                  "tilus-to-gpu ran out of memory");
+    ok = false;
+  }
   ok = ok && mlirLogicalResultIsSuccess(tilusConvertControlFlowTypes(module));
 
   OpList ops = {0};

@@ -1,52 +1,31 @@
 //===- DynamicParams.c - Reading parameters of IRDL types -----------------===//
 
 #include "DynamicParams.h"
+#include "Utils/StringBuffer.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-  char *data;
-  size_t length;
-  size_t capacity;
-  bool failed;
-} Buffer;
-
+// MLIR prints in pieces; they are joined in one buffer.
 static void appendToBuffer(MlirStringRef piece, void *userData) {
-  Buffer *buffer = userData;
-  if (buffer->failed)
-    return;
-  if (buffer->length + piece.length + 1 > buffer->capacity) {
-    size_t capacity = 2 * (buffer->length + piece.length + 1);
-    char *data = realloc(buffer->data, capacity);
-    if (!data) {
-      buffer->failed = true;
-      return;
-    }
-    buffer->data = data;
-    buffer->capacity = capacity;
-  }
-  memcpy(buffer->data + buffer->length, piece.data, piece.length);
-  buffer->length += piece.length;
-  buffer->data[buffer->length] = '\0';
+  tilusStringBufferAppend(userData, piece.data, piece.length);
 }
 
-static char *finishBuffer(Buffer *buffer) {
-  if (buffer->failed || !buffer->data) {
-    free(buffer->data);
-    return calloc(1, 1);
-  }
-  return buffer->data;
+// The printed text, or the empty string if memory ran out (which then
+// matches no type name).
+static char *finishBuffer(TilusStringBuffer *buffer) {
+  char *text = tilusStringBufferTake(buffer);
+  return text ? text : calloc(1, 1);
 }
 
 char *tilusPrintTypeToString(MlirType type) {
-  Buffer buffer = {0};
+  TilusStringBuffer buffer = {0};
   mlirTypePrint(type, appendToBuffer, &buffer);
   return finishBuffer(&buffer);
 }
 
 char *tilusPrintAttrToString(MlirAttribute attr) {
-  Buffer buffer = {0};
+  TilusStringBuffer buffer = {0};
   mlirAttributePrint(attr, appendToBuffer, &buffer);
   return finishBuffer(&buffer);
 }

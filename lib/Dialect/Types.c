@@ -25,15 +25,6 @@ static const char *const kFloat = "!tilus.float";
 static const char *const kLayout = "#tilus.layout";
 static const char *const kRowMajor = "#tilus.row_major";
 
-static void setError(TilusLayoutError *err, const char *format, ...) {
-  if (!err)
-    return;
-  va_list args;
-  va_start(args, format);
-  vsnprintf(err->message, sizeof(err->message), format, args);
-  va_end(args);
-}
-
 bool tilusTypeIsAGlobal(MlirType type) { return tilusTypeHasName(type, kGlobal); }
 bool tilusTypeIsAShared(MlirType type) { return tilusTypeHasName(type, kShared); }
 bool tilusTypeIsARegister(MlirType type) {
@@ -92,21 +83,21 @@ TilusLayout *tilusLayoutAttrGetLayout(MlirAttribute attr,
       params.numParams != 1) {
     if (params.text)
       tilusDynamicParamsRelease(&params);
-    setError(err, "not a #tilus.layout attribute");
+    tilusLayoutSetError(err, "not a #tilus.layout attribute");
     return NULL;
   }
   MlirAttribute str =
       mlirAttributeParseGet(mlirAttributeGetContext(attr), params.params[0]);
   tilusDynamicParamsRelease(&params);
   if (mlirAttributeIsNull(str) || !mlirAttributeIsAString(str)) {
-    setError(err, "the layout parameter is not a string");
+    tilusLayoutSetError(err, "the layout parameter is not a string");
     return NULL;
   }
   MlirStringRef text = mlirStringAttrGetValue(str);
   TilusLayoutError parseError = {{0}};
   TilusLayout *layout = tilusLayoutParse(text.data, text.length, &parseError);
   if (!layout)
-    setError(err, "invalid layout '%.*s': %s", (int)text.length, text.data,
+    tilusLayoutSetError(err, "invalid layout '%.*s': %s", (int)text.length, text.data,
              parseError.message);
   return layout;
 }
@@ -135,7 +126,7 @@ MlirLogicalResult tilusTensorTypeDecode(MlirType type, TilusTensorType *out,
   if (!found || params.numParams != 3) {
     if (found)
       tilusDynamicParamsRelease(&params);
-    setError(err, "not a Tilus tensor type");
+    tilusLayoutSetError(err, "not a Tilus tensor type");
     return mlirLogicalResultFailure();
   }
   MlirContext ctx = mlirTypeGetContext(type);
@@ -145,16 +136,16 @@ MlirLogicalResult tilusTensorTypeDecode(MlirType type, TilusTensorType *out,
   tilusDynamicParamsRelease(&params);
 
   if (mlirTypeIsNull(out->elementType)) {
-    setError(err, "cannot read the element type");
+    tilusLayoutSetError(err, "cannot read the element type");
     return mlirLogicalResultFailure();
   }
   if (mlirAttributeIsNull(shape) || !mlirAttributeIsADenseI64Array(shape)) {
-    setError(err, "the shape must be an array<i64: ...>");
+    tilusLayoutSetError(err, "the shape must be an array<i64: ...>");
     return mlirLogicalResultFailure();
   }
   intptr_t rank = mlirDenseArrayGetNumElements(shape);
   if (rank < 1 || rank > TILUS_LAYOUT_MAX_RANK) {
-    setError(err, "the rank must be between 1 and %d, got %" PRIdPTR,
+    tilusLayoutSetError(err, "the rank must be between 1 and %d, got %" PRIdPTR,
              TILUS_LAYOUT_MAX_RANK, rank);
     return mlirLogicalResultFailure();
   }

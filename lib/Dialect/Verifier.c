@@ -199,7 +199,13 @@ static MlirWalkResult verifyOne(MlirOperation op, void *userData) {
 }
 
 MlirLogicalResult tilusVerify(MlirOperation root) {
-  TilusVerifier v = {0};
+  TilusVerifier v = {0, tilusTypeCacheCreate()};
+  if (!v.types) {
+    mlirEmitError(mlirOperationGetLocation(root),
+                  "tilus-verify ran out of memory");
+    return mlirLogicalResultFailure();
+  }
   mlirOperationWalk(root, verifyOne, &v, MlirWalkPreOrder);
+  tilusTypeCacheDestroy(v.types);
   return v.numErrors ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
 }

@@ -11,7 +11,14 @@
 // The state of one verification run.
 typedef struct {
   int numErrors;
+  TilusTypeCache *types; // each tensor type decoded once per run
 } TilusVerifier;
+
+// Decodes a tensor type through the run's cache into *out, which owns a copy
+// of the layout (release it with tilusTensorTypeRelease); false, with the
+// reason in `err` if given, when the type does not decode.
+bool tilusVerifierDecode(TilusVerifier *v, MlirType type, TilusTensorType *out,
+                         TilusLayoutError *err);
 
 // Emits "'<op name>' op <message>" as an error at `op`'s location.
 void tilusVerifierError(TilusVerifier *v, MlirOperation op, const char *format,

@@ -35,3 +35,19 @@ void tilusFormatShape(char *buffer, size_t size, intptr_t rank,
   if ((size_t)n < size)
     snprintf(buffer + n, size - (size_t)n, "]");
 }
+
+bool tilusVerifierDecode(TilusVerifier *v, MlirType type, TilusTensorType *out,
+                         TilusLayoutError *err) {
+  const TilusTensorType *t = tilusTypeCacheGetTensor(v->types, type, err);
+  if (!t)
+    return false;
+  *out = *t;
+  // A copy of the layout keeps the callers' release calls as they are; a
+  // copy is a few factors, where decoding prints and parses the type.
+  if (t->layout && !(out->layout = tilusLayoutClone(t->layout))) {
+    if (err)
+      snprintf(err->message, sizeof(err->message), "out of memory");
+    return false;
+  }
+  return true;
+}

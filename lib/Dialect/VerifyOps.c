@@ -36,8 +36,8 @@ static MlirType resultType(MlirOperation op) {
 }
 
 // Decodes a tensor type; false (silently) if it does not decode.
-static bool decode(MlirType type, TilusTensorType *out) {
-  return mlirLogicalResultIsSuccess(tilusTensorTypeDecode(type, out, NULL));
+static bool decode(TilusVerifier *v, MlirType type, TilusTensorType *out) {
+  return tilusVerifierDecode(v, type, out, NULL);
 }
 
 static bool sameShape(const TilusTensorType *a, const TilusTensorType *b) {
@@ -151,9 +151,9 @@ static void verifySameElementType(TilusVerifier *v, MlirOperation op,
 static void verifyLoad(TilusVerifier *v, MlirOperation op, intptr_t srcGroup,
                        intptr_t offsetsGroup, intptr_t fillGroup) {
   TilusTensorType src, dst;
-  if (!decode(groupType(op, srcGroup), &src))
+  if (!decode(v, groupType(op, srcGroup), &src))
     return;
-  if (decode(resultType(op), &dst)) {
+  if (decode(v, resultType(op), &dst)) {
     verifySameElementType(v, op, src.elementType, "source", dst.elementType,
                           "result");
     verifyTileAccess(v, op, &src, "source", dst.rank, dst.shape, offsetsGroup);
@@ -177,9 +177,9 @@ static void verifyLoad(TilusVerifier *v, MlirOperation op, intptr_t srcGroup,
 // StoreGlobal and StoreShared have (value, dst, offsets).
 static void verifyStore(TilusVerifier *v, MlirOperation op) {
   TilusTensorType value, dst;
-  if (!decode(groupType(op, TilusStoreValue), &value))
+  if (!decode(v, groupType(op, TilusStoreValue), &value))
     return;
-  if (decode(groupType(op, TilusStoreDst), &dst)) {
+  if (decode(v, groupType(op, TilusStoreDst), &dst)) {
     verifySameElementType(v, op, dst.elementType, "destination",
                           value.elementType, "stored value");
     verifyTileAccess(v, op, &dst, "destination", value.rank, value.shape,
@@ -216,9 +216,9 @@ static void verifyCopyAsync(TilusVerifier *v, MlirOperation op) {
     }
   }
   TilusTensorType dst, src;
-  if (!decode(groupType(op, TilusCopyAsyncDst), &dst))
+  if (!decode(v, groupType(op, TilusCopyAsyncDst), &dst))
     return;
-  if (decode(groupType(op, TilusCopyAsyncSrc), &src)) {
+  if (decode(v, groupType(op, TilusCopyAsyncSrc), &src)) {
     verifySameElementType(v, op, src.elementType, "source", dst.elementType,
                           "destination");
     if (verifyTileAccess(v, op, &dst, "destination", rank, shape,
@@ -242,7 +242,7 @@ static void verifyDynamicSizes(TilusVerifier *v, MlirOperation op,
   if (!tilusOpGetOperandGroup(op, sizesGroup, &sizesStart, &numSizes))
     return;
   TilusTensorType t;
-  if (!decode(resultType(op), &t))
+  if (!decode(v, resultType(op), &t))
     return;
   intptr_t numDynamic = 0;
   for (intptr_t d = 0; d < t.rank; ++d)
@@ -260,7 +260,7 @@ static void verifyAllocateRegister(TilusVerifier *v, MlirOperation op) {
   if (mlirValueIsNull(initValue))
     return;
   TilusTensorType t;
-  if (!decode(resultType(op), &t))
+  if (!decode(v, resultType(op), &t))
     return;
   MlirType init = mlirValueGetType(initValue);
   bool ok = mlirTypeEqual(init, t.elementType) ||
@@ -324,9 +324,9 @@ static void verifySameTensor(TilusVerifier *v, MlirOperation op,
 
 static void verifyBinary(TilusVerifier *v, MlirOperation op) {
   TilusTensorType lhs, result;
-  if (!decode(groupType(op, TilusBinaryLhs), &lhs))
+  if (!decode(v, groupType(op, TilusBinaryLhs), &lhs))
     return;
-  if (!decode(resultType(op), &result)) {
+  if (!decode(v, resultType(op), &result)) {
     tilusTensorTypeRelease(&lhs);
     return;
   }
@@ -334,7 +334,7 @@ static void verifyBinary(TilusVerifier *v, MlirOperation op) {
   MlirType rhsType = groupType(op, TilusBinaryRhs);
   TilusTensorType rhs;
   if (tilusTypeIsARegister(rhsType)) {
-    if (decode(rhsType, &rhs)) {
+    if (decode(v, rhsType, &rhs)) {
       verifySameTensor(v, op, &lhs, "lhs", &rhs, "rhs", true);
       tilusTensorTypeRelease(&rhs);
     }
@@ -357,9 +357,9 @@ static void verifyBinary(TilusVerifier *v, MlirOperation op) {
 static void verifyUnary(TilusVerifier *v, MlirOperation op,
                         bool sameElementType) {
   TilusTensorType x, result;
-  if (!decode(groupType(op, TilusUnaryX), &x))
+  if (!decode(v, groupType(op, TilusUnaryX), &x))
     return;
-  if (decode(resultType(op), &result)) {
+  if (decode(v, resultType(op), &result)) {
     verifySameTensor(v, op, &x, "operand", &result, "result",
                      sameElementType);
     tilusTensorTypeRelease(&result);
@@ -369,9 +369,9 @@ static void verifyUnary(TilusVerifier *v, MlirOperation op,
 
 static void verifyView(TilusVerifier *v, MlirOperation op) {
   TilusTensorType x, result;
-  if (!decode(groupType(op, TilusUnaryX), &x))
+  if (!decode(v, groupType(op, TilusUnaryX), &x))
     return;
-  if (decode(resultType(op), &result)) {
+  if (decode(v, resultType(op), &result)) {
     int64_t tx = tilusLayoutGetNumThreads(x.layout);
     int64_t tr = tilusLayoutGetNumThreads(result.layout);
     int64_t mx = tilusLayoutGetLocalSize(x.layout);
@@ -412,7 +412,7 @@ static void verifyDot(TilusVerifier *v, MlirOperation op) {
   TilusTensorType t[3];
   int decoded = 0;
   for (; decoded < 3; ++decoded)
-    if (!decode(groupType(op, groups[decoded]), &t[decoded]))
+    if (!decode(v, groupType(op, groups[decoded]), &t[decoded]))
       break;
   if (decoded == 3) {
     const TilusTensorType *a = &t[0], *b = &t[1], *c = &t[2];

@@ -93,7 +93,7 @@ void tilusVerifyValueType(TilusVerifier *v, MlirOperation op, MlirType type,
     return;
   TilusTensorType t;
   TilusLayoutError err = {{0}};
-  if (mlirLogicalResultIsFailure(tilusTensorTypeDecode(type, &t, &err))) {
+  if (!tilusVerifierDecode(v, type, &t, &err)) {
     char *text = tilusPrintTypeToString(type);
     tilusVerifierError(v, op, "invalid type '%s': %s", text, err.message);
     free(text);

@@ -63,8 +63,6 @@ struct TilusLayout {
   int64_t localSize;
 };
 
-/* Writes a formatted one-line message into err when err is non-NULL. */
-void tilusLayoutSetError(TilusLayoutError *err, const char *format, ...);
 
 /* a * b, or -1 when it exceeds TILUS_LAYOUT_SIZE_LIMIT (a, b >= 1). */
 int64_t tilusLayoutCheckedMul(int64_t a, int64_t b);

@@ -11,6 +11,7 @@
 \*===----------------------------------------------------------------------===*/
 
 #include "LayoutInternal.h"
+#include "Utils/StringBuffer.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,31 +20,10 @@
 
 /*--- Printer ------------------------------------------------------------------*/
 
-typedef struct {
-  char *data;
-  size_t length;
-  size_t capacity;
-  bool failed;
-} Buffer;
+typedef TilusStringBuffer Buffer;
 
 static void put(Buffer *buffer, const char *text) {
-  size_t n = strlen(text);
-  if (buffer->failed)
-    return;
-  if (buffer->length + n + 1 > buffer->capacity) {
-    size_t capacity = buffer->capacity ? buffer->capacity : 64;
-    while (buffer->length + n + 1 > capacity)
-      capacity *= 2;
-    char *data = realloc(buffer->data, capacity);
-    if (!data) {
-      buffer->failed = true;
-      return;
-    }
-    buffer->data = data;
-    buffer->capacity = capacity;
-  }
-  memcpy(buffer->data + buffer->length, text, n + 1);
-  buffer->length += n;
+  tilusStringBufferPut(buffer, text);
 }
 
 static void putInt(Buffer *buffer, int64_t value) {
@@ -118,11 +98,7 @@ char *tilusLayoutPrint(const TilusLayout *layout) {
     return NULL;
   Buffer buffer = {NULL, 0, 0, false};
   printLayout(&buffer, layout);
-  if (buffer.failed) {
-    free(buffer.data);
-    return NULL;
-  }
-  return buffer.data;
+  return tilusStringBufferTake(&buffer);
 }
 
 /*--- Parser -------------------------------------------------------------------*/

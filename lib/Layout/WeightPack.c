@@ -12,15 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void setError(TilusLayoutError *err, const char *format, ...) {
-  if (!err)
-    return;
-  va_list args;
-  va_start(args, format);
-  vsnprintf(err->message, sizeof(err->message), format, args);
-  va_end(args);
-}
-
 static int64_t gcd(int64_t a, int64_t b) {
   while (b) {
     int64_t t = a % b;
@@ -34,12 +25,12 @@ static int64_t gcd(int64_t a, int64_t b) {
 static bool check(const TilusWeightPacking *p, int64_t *threads,
                   int64_t *bytesPerThread, TilusLayoutError *err) {
   if (p->bits < 1 || p->bits > 8) {
-    setError(err, "element width must be 1 to 8 bits, got %d", p->bits);
+    tilusLayoutSetError(err, "element width must be 1 to 8 bits, got %d", p->bits);
     return false;
   }
   if (p->tileRows < 1 || p->tileCols < 1 || p->rows < 1 || p->cols < 1 ||
       p->rows % p->tileRows || p->cols % p->tileCols) {
-    setError(err,
+    tilusLayoutSetError(err,
              "tiles of [%lld, %lld] do not divide the matrix [%lld, %lld]",
              (long long)p->tileRows, (long long)p->tileCols,
              (long long)p->rows, (long long)p->cols);
@@ -49,20 +40,20 @@ static bool check(const TilusWeightPacking *p, int64_t *threads,
   if (!l || tilusLayoutGetRank(l) != 2 ||
       tilusLayoutGetDim(l, 0) != p->tileRows ||
       tilusLayoutGetDim(l, 1) != p->tileCols) {
-    setError(err, "the layout's shape is not the tile's [%lld, %lld]",
+    tilusLayoutSetError(err, "the layout's shape is not the tile's [%lld, %lld]",
              (long long)p->tileRows, (long long)p->tileCols);
     return false;
   }
   int64_t T = tilusLayoutGetNumThreads(l), m = tilusLayoutGetLocalSize(l);
   if (T * m != p->tileRows * p->tileCols) {
-    setError(err, "the layout replicates elements (%lld threads x %lld "
+    tilusLayoutSetError(err, "the layout replicates elements (%lld threads x %lld "
                   "elements for a tile of %lld)",
              (long long)T, (long long)m,
              (long long)(p->tileRows * p->tileCols));
     return false;
   }
   if ((m * p->bits) % 8) {
-    setError(err, "a thread holds %lld x %d bits, not whole bytes",
+    tilusLayoutSetError(err, "a thread holds %lld x %d bits, not whole bytes",
              (long long)m, p->bits);
     return false;
   }
@@ -123,7 +114,7 @@ static bool transform(const TilusWeightPacking *p, const uint8_t *src,
   uint8_t *thread = malloc((size_t)n);
   if (!thread) {
     tilusLayoutDestroy(packed);
-    setError(err, "out of memory");
+    tilusLayoutSetError(err, "out of memory");
     return false;
   }
   for (int64_t tr = 0; tr < p->rows / p->tileRows; ++tr)

@@ -168,13 +168,15 @@ MlirLogicalResult tilusEmitArtifact(MlirOperation module, MlirStringRef chip,
   mlirRegisterGPUGpuModuleToBinaryPass();
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   // A parse error arrives in pieces: one diagnostic with the whole message.
-  TilusText error = {NULL, 0};
+  TilusStringBuffer error = {0};
   MlirLogicalResult result = mlirParsePassPipeline(
       mlirPassManagerGetAsOpPassManager(pm),
       mlirStringRefCreateFromCString(pipeline), tilusTextAppend, &error);
   if (mlirLogicalResultIsFailure(result))
-    mlirEmitError(loc, error.data ? error.data : "cannot build the PTX pipeline");
-  free(error.data);
+    mlirEmitError(loc, error.data && !error.failed
+                           ? error.data
+                           : "cannot build the PTX pipeline");
+  tilusStringBufferRelease(&error);
   if (mlirLogicalResultIsSuccess(result))
     result = mlirPassManagerRunOnOp(pm, clone);
   mlirPassManagerDestroy(pm);

@@ -19,15 +19,17 @@ import sys
 
 # Library (object folder) -> the libraries it may use.
 ALLOWED = {
-    "TilusLayout": set(),
+    "TilusUtils": set(),
+    "TilusLayout": {"TilusUtils"},
     "TilusTypes": set(),
     "TilusTargetInfo": set(),
-    "TilusDialect": {"TilusLayout", "TilusTypes"},
-    "TilusTransforms": {"TilusDialect", "TilusLayout", "TilusTypes", "TilusTargetInfo"},
+    "TilusDialect": {"TilusLayout", "TilusTypes", "TilusUtils"},
+    "TilusTransforms": {"TilusDialect", "TilusLayout", "TilusTypes", "TilusTargetInfo",
+                        "TilusUtils"},
     "TilusConversion": {"TilusTransforms", "TilusDialect", "TilusLayout",
-                        "TilusTypes", "TilusTargetInfo"},
+                        "TilusTypes", "TilusTargetInfo", "TilusUtils"},
     "TilusTarget": {"TilusConversion", "TilusTransforms", "TilusDialect",
-                    "TilusLayout", "TilusTypes", "TilusTargetInfo"},
+                    "TilusLayout", "TilusTypes", "TilusTargetInfo", "TilusUtils"},
     "TilusRuntime": set(),
 }
 PRINTING = {"printf", "fprintf", "vfprintf", "puts", "fputs", "fputc", "putchar",

@@ -149,6 +149,22 @@ static void testTensorTypes(MlirContext ctx) {
   tilusTensorTypeRelease(&decoded);
   CHECK(mlirTypeIsNull(tilusSharedTypeGet(ctx, f32, 3, sshape, NULL)));
 
+  // The type cache decodes each type once: the same entry comes back for the
+  // same (uniqued) type, a different one for another, none for a non-tensor.
+  TilusTypeCache *cache = tilusTypeCacheCreate();
+  CHECK(cache != NULL);
+  const TilusTensorType *first = tilusTypeCacheGetTensor(cache, reg, NULL);
+  CHECK(first != NULL && first->scope == TilusMemoryRegister &&
+        first->rank == 2 && tilusLayoutEqual(first->layout, layout));
+  CHECK(tilusTypeCacheGetTensor(cache, reg, NULL) == first);
+  const TilusTensorType *other = tilusTypeCacheGetTensor(cache, shared, NULL);
+  CHECK(other != NULL && other != first && other->rank == 3 &&
+        tilusLayoutEqual(other->layout, swizzled));
+  TilusLayoutError cacheError = {{0}};
+  CHECK(tilusTypeCacheGetTensor(cache, f32, &cacheError) == NULL);
+  CHECK(cacheError.message[0] != '\0');
+  tilusTypeCacheDestroy(cache);
+
   int64_t gshape[2] = {TILUS_DYNAMIC_DIM, 4096};
   MlirType global = tilusGlobalTypeGet(ctx, f32, 2, gshape, NULL);
   CHECK(tilusTypeIsAGlobal(global));

@@ -8,14 +8,7 @@
 typedef TilusOptText Text;
 
 void tilusOptAppendText(MlirStringRef piece, void *userData) {
-  Text *text = userData;
-  char *data = realloc(text->data, text->length + piece.length + 1);
-  if (!data)
-    return;
-  memcpy(data + text->length, piece.data, piece.length);
-  text->data = data;
-  text->length += piece.length;
-  text->data[text->length] = '\0';
+  tilusStringBufferAppend(userData, piece.data, piece.length);
 }
 
 static const char *severityName(MlirDiagnosticSeverity severity) {

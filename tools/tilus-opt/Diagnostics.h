@@ -11,15 +11,13 @@
 
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
+#include "Utils/StringBuffer.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 
 // Text that grows as MLIR's string callbacks deliver it in pieces.
-typedef struct {
-  char *data; // NUL-terminated, or NULL when empty; free() it
-  size_t length;
-} TilusOptText;
+typedef TilusStringBuffer TilusOptText;
 
 // An MlirStringCallback appending to a TilusOptText (`userData`).
 void tilusOptAppendText(MlirStringRef piece, void *userData);

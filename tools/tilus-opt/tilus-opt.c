@@ -225,10 +225,8 @@ static void writeToFile(MlirStringRef text, void *userData) {
 // collected (tilusOptAppendText) and printed as one message.
 static void printError(const char *what, TilusOptText *error) {
   fprintf(stderr, "tilus-opt: %s: %s\n", what,
-          error->data ? error->data : "unknown error");
-  free(error->data);
-  error->data = NULL;
-  error->length = 0;
+          error->data && !error->failed ? error->data : "unknown error");
+  tilusStringBufferRelease(error);
 }
 
 // Parses, verifies and transforms one chunk. `padded` holds the chunk preceded
@@ -255,7 +253,7 @@ static bool processChunk(MlirContext ctx, const Options *options,
     // from --target (default sm_90a).
     const TilusTargetInfo *target =
         tilusTargetInfoLookup(options->target, strlen(options->target));
-    TilusOptText error = {NULL, 0};
+    TilusOptText error = {0};
     for (int k = 0; k < options->numPasses && ok; ++k) {
       ok = mlirLogicalResultIsSuccess(
           options->passes[k]->addTo(opm, target, tilusOptAppendText, &error));

@@ -262,12 +262,5 @@ MlirValue tilusEmitDivIndexConst(TilusEmitter *e, MlirValue x, int64_t c) {
 }
 
 void tilusTextAppend(MlirStringRef piece, void *userData) {
-  TilusText *text = userData;
-  char *data = realloc(text->data, text->length + piece.length + 1);
-  if (!data)
-    return;
-  memcpy(data + text->length, piece.data, piece.length);
-  text->length += piece.length;
-  data[text->length] = '\0';
-  text->data = data;
+  tilusStringBufferAppend(userData, piece.data, piece.length);
 }

@@ -15,6 +15,8 @@
 #include "tilus-c/Layout.h"
 #include "tilus-c/Ops.h"
 #include "tilus-c/Types.h"
+#include "Utils/PtrMap.h"
+#include "Utils/StringBuffer.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -191,30 +193,8 @@ MlirValue tilusEmitSharedArray(TilusEmitter *e, MlirOperation at,
 // Text delivered in pieces (MlirStringCallback), joined (Emit.c)
 //===----------------------------------------------------------------------===//
 
-typedef struct {
-  char *data; // NUL-terminated, or NULL while empty; the owner frees it
-  size_t length;
-} TilusText;
-
-// An MlirStringCallback that appends `piece` to the TilusText `userData`
-// (growing it; on allocation failure the piece is dropped).
+// An MlirStringCallback that appends `piece` to the TilusStringBuffer
+// `userData` (Utils/StringBuffer.h).
 void tilusTextAppend(MlirStringRef piece, void *userData);
-
-//===----------------------------------------------------------------------===//
-// A map from pointers (uniqued MLIR objects) to pointers, growing as needed.
-//===----------------------------------------------------------------------===//
-
-typedef struct {
-  const void **keys;
-  void **values;
-  size_t capacity, size;
-} TilusPtrMap;
-
-// Empty maps are zero-initialized; release frees the table (not the values).
-void tilusPtrMapRelease(TilusPtrMap *map);
-// The value of `key`, or NULL.
-void *tilusPtrMapLookup(const TilusPtrMap *map, const void *key);
-// Sets the value of `key` (not NULL); false when memory runs out.
-bool tilusPtrMapInsert(TilusPtrMap *map, const void *key, void *value);
 
 #endif // TILUS_LIB_CONVERSION_SUPPORT_SUPPORT_H

@@ -23,9 +23,13 @@
 
 #include <math.h>
 
+// One conversion: the emitter, the format and its parameters, and the
+// vector<n x i32> type the bits are computed in.
 typedef struct {
   TilusEmitter *e;
-  MlirType i32; // vector<n x i32>
+  MlirType i32;
+  TilusFloatFormat format;
+  int width, bias;
 } Bits;
 
 static MlirValue constant(Bits *b, int64_t value) {
@@ -60,13 +64,20 @@ static TilusFloatFormat formatOf(MlirType type) {
   return (TilusFloatFormat){(int)e, (int)m};
 }
 
+static Bits bitsFor(TilusEmitter *e, MlirType format, MlirValue value) {
+  TilusFloatFormat f = formatOf(format);
+  int64_t n = mlirShapedTypeGetDimSize(mlirValueGetType(value), 0);
+  Bits b = {e, mlirVectorTypeGet(1, &n, mlirIntegerTypeGet(e->ctx, 32)), f,
+            tilusFloatFormatGetBitWidth(f), tilusFloatFormatGetBias(f)};
+  return b;
+}
+
 MlirValue tilusEmitFloatDecode(TilusEmitter *e, MlirType format,
                                MlirValue value) {
-  TilusFloatFormat f = formatOf(format);
-  int width = tilusFloatFormatGetBitWidth(f), m = f.mantissaBits;
-  int bias = tilusFloatFormatGetBias(f);
-  int64_t n = mlirShapedTypeGetDimSize(mlirValueGetType(value), 0);
-  Bits b = {e, mlirVectorTypeGet(1, &n, mlirIntegerTypeGet(e->ctx, 32))};
+  Bits b = bitsFor(e, format, value);
+  TilusFloatFormat f = b.format;
+  int width = b.width, m = f.mantissaBits, bias = b.bias;
+  int64_t n = mlirShapedTypeGetDimSize(b.i32, 0);
   MlirValue x = tilusEmitValue(e, "arith.extui", 1, &value, b.i32, 0, NULL);
   MlirValue sign = opc(&b, "shli", opc(&b, "shrui", x, width - 1), 31);
   MlirValue exponent = opc(&b, "andi", opc(&b, "shrui", x, m), (1 << f.exponentBits) - 1);
@@ -105,11 +116,10 @@ MlirValue tilusEmitFloatDecode(TilusEmitter *e, MlirType format,
 
 MlirValue tilusEmitFloatEncode(TilusEmitter *e, MlirType format,
                                MlirValue value) {
-  TilusFloatFormat f = formatOf(format);
-  int width = tilusFloatFormatGetBitWidth(f), m = f.mantissaBits;
-  int bias = tilusFloatFormatGetBias(f);
-  int64_t n = mlirShapedTypeGetDimSize(mlirValueGetType(value), 0);
-  Bits b = {e, mlirVectorTypeGet(1, &n, mlirIntegerTypeGet(e->ctx, 32))};
+  Bits b = bitsFor(e, format, value);
+  TilusFloatFormat f = b.format;
+  int width = b.width, m = f.mantissaBits, bias = b.bias;
+  int64_t n = mlirShapedTypeGetDimSize(b.i32, 0);
   MlirValue x = tilusEmitValue(e, "arith.bitcast", 1, &value, b.i32, 0, NULL);
   MlirValue sign = opc(&b, "shli", opc(&b, "shrui", x, 31), width - 1);
   MlirValue abs = opc(&b, "andi", x, 0x7fffffff);

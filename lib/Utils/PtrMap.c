@@ -5,8 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Support.h"
+#include "PtrMap.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 static size_t slotOf(const void *key, size_t capacity) {
