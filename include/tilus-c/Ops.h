@@ -43,6 +43,9 @@ extern "C" {
 /* Whether `op` is named `name` (e.g. "tilus.dot", "scf.for"). */
 bool tilusOpIs(MlirOperation op, const char *name);
 
+/* Whether `op` belongs to the Tilus dialect (its name starts "tilus."). */
+bool tilusOpIsInDialect(MlirOperation op);
+
 /* The integer attribute `name` of `op` (discardable or inherent) in *out;
  * false when there is none or it is not an integer. */
 bool tilusOpGetIntAttr(MlirOperation op, const char *name, int64_t *out);

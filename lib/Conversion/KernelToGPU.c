@@ -18,7 +18,7 @@
 
 #include <string.h>
 
-MlirType tilusLowerScalarType(MlirContext ctx, MlirType type) {
+static MlirType lowerScalarType(MlirContext ctx, MlirType type) {
   if (tilusTypeIsAPtr(type))
     return mlirLLVMPointerTypeGet(ctx, 1);
   return type;
@@ -106,7 +106,7 @@ MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
     return mlirLogicalResultFailure();
   }
   for (intptr_t k = 0; k < numArgs; ++k)
-    argTypes[k] = tilusLowerScalarType(
+    argTypes[k] = lowerScalarType(
         ctx, mlirValueGetType(mlirBlockGetArgument(entry, k)));
   MlirType fnType = mlirFunctionTypeGet(ctx, numArgs, argTypes, 0, NULL);
   // The Tilus types of the parameters, for the artifact's manifest.

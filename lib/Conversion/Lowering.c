@@ -38,11 +38,6 @@ MlirLogicalResult tilusLoweringDecode(TilusLowering *L, MlirType type,
   return mlirLogicalResultSuccess();
 }
 
-const TilusTensorType *tilusLoweringValueType(TilusLowering *L,
-                                              MlirValue value) {
-  return tilusLoweringTensorType(L, mlirValueGetType(value));
-}
-
 bool tilusLoweringIsMultipleOf(TilusLowering *L, MlirValue value, int64_t k) {
   return tilusIsMultipleOf(&L->multiples, value, k);
 }

@@ -48,8 +48,6 @@ const TilusTensorType *tilusLoweringTensorType(TilusLowering *L, MlirType type);
 // valid tensor type.
 MlirLogicalResult tilusLoweringDecode(TilusLowering *L, MlirType type,
                                       TilusTensorType *out);
-// The same for the type of `value`.
-const TilusTensorType *tilusLoweringValueType(TilusLowering *L, MlirValue value);
 
 // Whether the index value `value` is provably a multiple of `k`.
 bool tilusLoweringIsMultipleOf(TilusLowering *L, MlirValue value, int64_t k);
@@ -109,6 +107,5 @@ const TilusPattern *tilusGetLoweringPatterns(size_t *count);
 // Moves `kernel` (a func.func marked tilus.kernel) into a gpu.func.
 MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
                                           MlirOperation kernel);
-MlirType tilusLowerScalarType(MlirContext ctx, MlirType type);
 
 #endif // TILUS_LIB_CONVERSION_LOWERING_H

@@ -53,13 +53,8 @@ static void push(OpList *list, MlirOperation op) {
   list->ops[list->size++] = op;
 }
 
-static bool isTilusOp(MlirOperation op) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  return name.length > 6 && !memcmp(name.data, "tilus.", 6);
-}
-
 static MlirWalkResult collectTilusOps(MlirOperation op, void *userData) {
-  if (isTilusOp(op))
+  if (tilusOpIsInDialect(op))
     push(userData, op);
   return MlirWalkResultAdvance;
 }

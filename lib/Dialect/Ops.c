@@ -11,6 +11,11 @@ bool tilusOpIs(MlirOperation op, const char *name) {
   return n.length == strlen(name) && !memcmp(n.data, name, n.length);
 }
 
+bool tilusOpIsInDialect(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  return name.length > 6 && !memcmp(name.data, "tilus.", 6);
+}
+
 bool tilusOpGetIntAttr(MlirOperation op, const char *name, int64_t *out) {
   MlirStringRef key = mlirStringRefCreateFromCString(name);
   MlirAttribute a = mlirOperationGetDiscardableAttributeByName(op, key);

@@ -8,6 +8,8 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "tilus-c/Kernel.h"
+#include "tilus-c/Ops.h"
+#include "Utils/PtrMap.h"
 #include "DynamicParams.h"
 
 #include <inttypes.h>
@@ -137,23 +139,13 @@ void tilusVerifyKernel(TilusVerifier *v, MlirOperation kernel) {
 // The walk
 //===----------------------------------------------------------------------===//
 
-static bool isTilusOp(MlirOperation op) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  return name.length > 6 && memcmp(name.data, "tilus.", 6) == 0;
-}
-
-typedef struct {
-  MlirType types[16];
-  int count;
-} TypeSet;
-
+// `seen` holds the types (uniqued, so compared by pointer) already checked.
 static void verifyTypeOnce(TilusVerifier *v, MlirOperation op, MlirType type,
-                           int64_t blockSize, TypeSet *seen) {
-  for (int k = 0; k < seen->count; ++k)
-    if (mlirTypeEqual(seen->types[k], type))
-      return;
-  if (seen->count < 16)
-    seen->types[seen->count++] = type;
+                           int64_t blockSize, TilusPtrMap *seen) {
+  if (tilusPtrMapLookup(seen, type.ptr))
+    return;
+  // Out of memory only means the type may be checked again.
+  (void)tilusPtrMapInsert(seen, type.ptr, (void *)1);
   tilusVerifyValueType(v, op, type, blockSize);
 }
 
@@ -169,7 +161,7 @@ static MlirWalkResult verifyOne(MlirOperation op, void *userData) {
   // Each distinct type an op defines (results, block arguments of its
   // regions) is checked once, so a loop's result and its iteration argument
   // do not report the same error twice.
-  TypeSet seen = {0};
+  TilusPtrMap seen = {0};
   intptr_t numResults = mlirOperationGetNumResults(op);
   for (intptr_t r = 0; r < numResults; ++r)
     verifyTypeOnce(v, op, mlirValueGetType(mlirOperationGetResult(op, r)),
@@ -185,8 +177,9 @@ static MlirWalkResult verifyOne(MlirOperation op, void *userData) {
                        blockSize, &seen);
     }
   }
+  tilusPtrMapRelease(&seen);
 
-  if (isTilusOp(op)) {
+  if (tilusOpIsInDialect(op)) {
     if (mlirOperationIsNull(kernel)) {
       tilusVerifierError(v, op,
                          "must be inside a func.func marked '" TILUS_KERNEL_ATTR
