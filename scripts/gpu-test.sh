@@ -18,8 +18,8 @@ fi
 "$cc" -std=c11 -O2 -g -Wall -Wextra -I"$root/include" -I"$root/lib" "$root"/runtime/*.c \
   "$root"/lib/Utils/*.c "$root"/lib/Layout/*.c "$root"/lib/Types/*.c \
   "$root"/test/gpu/suite/*.c -ldl -lm -o "$work/tilus-gpu-suite"
-"$cc" -std=c11 -O2 -g -Wall -Wextra -I"$root/include" "$root"/runtime/*.c \
-  "$root/tools/tilus-run/tilus-run.c" -ldl -o "$work/tilus-run"
+"$cc" -std=c11 -O2 -g -Wall -Wextra -I"$root/include" -I"$root/lib" "$root"/runtime/*.c \
+  "$root"/lib/Utils/ReadFile.c "$root/tools/tilus-run/tilus-run.c" -ldl -o "$work/tilus-run"
 
 set +e
 "$work/tilus-gpu-suite" "$artifacts"

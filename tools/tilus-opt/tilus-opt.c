@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Diagnostics.h"
+#include "Utils/ReadFile.h"
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -186,33 +187,14 @@ static char *readInput(const char *path, size_t *length) {
             strerror(errno));
     return NULL;
   }
-  size_t capacity = 1 << 16, size = 0;
-  char *data = malloc(capacity);
-  while (data) {
-    size_t n = fread(data + size, 1, capacity - size - 1, file);
-    size += n;
-    if (n == 0)
-      break;
-    if (size + 1 == capacity) {
-      char *grown = realloc(data, capacity * 2);
-      if (!grown) {
-        free(data);
-        data = NULL;
-        break;
-      }
-      data = grown;
-      capacity *= 2;
-    }
-  }
-  bool failed = ferror(file);
+  size_t size = 0;
+  char *data = tilusReadStream(file, &size);
   if (file != stdin)
     fclose(file);
-  if (!data || failed) {
+  if (!data) {
     fprintf(stderr, "tilus-opt: cannot read input file '%s'\n", path);
-    free(data);
     return NULL;
   }
-  data[size] = '\0';
   *length = size;
   return data;
 }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilus-c/Runtime.h"
+#include "Utils/ReadFile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -92,29 +93,10 @@ static void *readFile(const char *path, size_t *size, char *why,
     snprintf(why, whySize, "cannot open '%s': %s", path, strerror(errno));
     return NULL;
   }
-  size_t used = 0, capacity = 1 << 16;
-  unsigned char *data = malloc(capacity);
-  while (data) {
-    used += fread(data + used, 1, capacity - used, f);
-    if (used < capacity)
-      break;
-    unsigned char *grown = realloc(data, capacity * 2);
-    if (!grown) {
-      free(data);
-      data = NULL;
-      break;
-    }
-    data = grown;
-    capacity *= 2;
-  }
-  bool failed = ferror(f);
+  char *data = tilusReadStream(f, size);
   fclose(f);
-  if (!data || failed) {
-    free(data);
+  if (!data)
     snprintf(why, whySize, "cannot read '%s'", path);
-    return NULL;
-  }
-  *size = used;
   return data;
 }
 

@@ -35,8 +35,8 @@ step "building the runtime, tilus-run and the smoke test with $cc"
 cflags=(-std=c11 -O2 -g -Wall -Wextra -Werror -pedantic -I"$root/include")
 "$cc" "${cflags[@]}" "$root"/runtime/*.c "$here/RuntimeSmokeTest.c" \
   -ldl -lm -o "$work/tilus-runtime-gpu-test"
-"$cc" "${cflags[@]}" "$root"/runtime/*.c "$root/tools/tilus-run/tilus-run.c" \
-  -ldl -o "$work/tilus-run"
+"$cc" "${cflags[@]}" -I"$root/lib" "$root"/runtime/*.c "$root"/lib/Utils/ReadFile.c \
+  "$root/tools/tilus-run/tilus-run.c" -ldl -o "$work/tilus-run"
 smoke=$work/tilus-runtime-gpu-test
 
 # Which GPU and driver? (Exits 77 itself when there is none.)
