@@ -179,6 +179,28 @@ void tilusEmitterSetAfter(TilusEmitter *e, MlirOperation op) {
   mlirRewriterBaseSetInsertionPointAfter(e->rewriter, op);
 }
 
+// The value a chain of llvm.insertelement ops at constant positions put at
+// `position` of `vector`, or null when the chain does not say.
+static MlirValue findInserted(MlirValue vector, int64_t position) {
+  while (mlirValueIsAOpResult(vector)) {
+    MlirOperation def = mlirOpResultGetOwner(vector);
+    int64_t at;
+    if (!tilusOpIs(def, "llvm.insertelement") ||
+        !tilusGetConstantIndex(mlirOperationGetOperand(def, 2), &at))
+      break;
+    if (at == position)
+      return mlirOperationGetOperand(def, 1);
+    vector = mlirOperationGetOperand(def, 0);
+  }
+  return (MlirValue){NULL};
+}
+
+MlirValue tilusEmitElement(TilusEmitter *e, MlirValue vector,
+                           int64_t position) {
+  MlirValue known = findInserted(vector, position);
+  return mlirValueIsNull(known) ? tilusEmitExtract(e, vector, position) : known;
+}
+
 MlirValue tilusEmitExtract(TilusEmitter *e, MlirValue vector,
                            int64_t position) {
   MlirValue operands[2] = {

@@ -119,6 +119,11 @@ void tilusEmitYield(TilusEmitter *e, intptr_t numValues,
 void tilusEmitterSetToEnd(TilusEmitter *e, MlirBlock block);
 void tilusEmitterSetAfter(TilusEmitter *e, MlirOperation op);
 
+// Element `position` of `vector`: the value an insertelement chain put there
+// when there is one (no instruction, and less for LLVM to fold), else an
+// llvm.extractelement.
+MlirValue tilusEmitElement(TilusEmitter *e, MlirValue vector, int64_t position);
+
 // llvm.extractelement / llvm.insertelement at a constant position.
 MlirValue tilusEmitExtract(TilusEmitter *e, MlirValue vector, int64_t position);
 MlirValue tilusEmitInsert(TilusEmitter *e, MlirValue vector, MlirValue value,

@@ -68,8 +68,9 @@ static MlirValue operandRegister(TilusEmitter *e, MlirValue value,
   int64_t n = count;
   MlirType packed = mlirVectorTypeGet(1, &n, element);
   MlirValue v = tilusEmitSplatConstant(e, packed, 0);
+  // An element the load just put into `value` is used directly.
   for (int j = 0; j < count; ++j)
-    v = tilusEmitInsert(e, v, tilusEmitExtract(e, value, slots[j]), j);
+    v = tilusEmitInsert(e, v, tilusEmitElement(e, value, slots[j]), j);
   if (!asI32)
     return v;
   return tilusEmitValue(e, "llvm.bitcast", 1, &v, mlirIntegerTypeGet(e->ctx, 32),
@@ -156,11 +157,19 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
           mlirAttributeParseGet(e->ctx, mlirStringRefCreateFromCString(
                                             "#nvvm.mma_int_overflow<wrapped>")));
     bool aAsI32 = !mlirTypeIsAF16(aType);
-    MlirValue acc = vc;
+    // When the groups cover every slot of c, each is written below, and the
+    // result need not start from c: a chain from zero leaves c's own chain
+    // (a previous Dot's) unused once its elements are read directly.
+    int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(vc), 0);
+    MlirValue acc = fc.numGroups * 4 == m
+                        ? tilusEmitSplatConstant(e, mlirValueGetType(vc), 0)
+                        : vc;
     for (int64_t q = 0; q < fc.numGroups; ++q) {
       MlirValue c[4];
+      // From the accumulator as it came in (its groups are disjoint); an
+      // element a previous Dot just computed is used directly.
       for (int j = 0; j < 4; ++j)
-        c[j] = tilusEmitExtract(e, acc, fc.slots[4 * q + j]);
+        c[j] = tilusEmitElement(e, vc, fc.slots[4 * q + j]);
       for (int64_t s = 0; s < steps; ++s) {
         const int64_t *p = &plan[2 * (q * steps + s)];
         MlirValue operands[10];
