@@ -44,6 +44,10 @@ const TilusTargetInfo *tilusTargetInfoGetAll(size_t *count);
 /* The target the passes use when none is given: the newest, sm_90a. */
 const TilusTargetInfo *tilusTargetInfoGetDefault(void);
 
+/* The names of every target for messages, "sm_80, sm_89, sm_90 or sm_90a",
+ * into `buffer` (NUL-terminated, truncated to `size`). */
+void tilusTargetInfoFormatNames(char *buffer, size_t size);
+
 /* The largest maxSharedBytesPerBlock of any target: what a module may use
  * before a target is chosen. */
 int64_t tilusTargetInfoGetMaxSharedBytes(void);

@@ -10,10 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool tilusLoweringInit(TilusLowering *L, MlirContext ctx,
-                       const TilusTargetInfo *target) {
+bool tilusLoweringInit(TilusLowering *L, const TilusTargetInfo *target) {
   memset(L, 0, sizeof(*L));
-  L->ctx = ctx;
   L->target = target;
   L->types = tilusTypeCacheCreate();
   return L->types != NULL;

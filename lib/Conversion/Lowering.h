@@ -28,7 +28,6 @@
 #define TILUS_GPU_MODULE "tilus_kernels"
 
 typedef struct TilusLowering {
-  MlirContext ctx;
   const TilusTargetInfo *target;
   TilusTypeCache *types; // tensor types, decoded once
   TilusPtrMap multiples; // the divisibility analysis' memo (Analysis.h)
@@ -36,8 +35,7 @@ typedef struct TilusLowering {
 } TilusLowering;
 
 // False when memory runs out.
-bool tilusLoweringInit(TilusLowering *L, MlirContext ctx,
-                       const TilusTargetInfo *target);
+bool tilusLoweringInit(TilusLowering *L, const TilusTargetInfo *target);
 void tilusLoweringRelease(TilusLowering *L);
 
 // The decoded tensor type `type` (owned by the lowering: do not release),
@@ -61,7 +59,8 @@ const TilusFragments *tilusLoweringFragments(TilusLowering *L,
 // The lowered values standing for `value` (at most `capacity` in `out`); their
 // count, or -1 when `value` has no lowered form.
 intptr_t tilusLoweredValues(MlirValue value, MlirValue *out, intptr_t capacity);
-// The single lowered value of a register or shared tensor, or null.
+// The single lowered value of a register or shared tensor (or of a pointer),
+// or null.
 MlirValue tilusLoweredRegister(MlirValue value);
 
 // Where operand group `group` (tilus-c/Ops.h) of a verified op starts.
@@ -100,9 +99,6 @@ typedef struct {
   const char *opName;
   TilusLowerFn lower;
 } TilusPattern;
-
-// The patterns of every area, in one constant table of *count entries.
-const TilusPattern *tilusGetLoweringPatterns(size_t *count);
 
 // Moves `kernel` (a func.func marked tilus.kernel) into a gpu.func.
 MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,

@@ -16,8 +16,6 @@
 #include "tilus-c/Passes.h"
 #include "tilus-c/Verifier.h"
 
-#include <stdlib.h>
-#include <string.h>
 
 static const char *const kUpstreamPipeline =
     "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{use-bare-ptr-memref-"
@@ -45,8 +43,8 @@ MlirLogicalResult tilusAddLowerToNVVMPipeline(MlirOpPassManager pm,
   if (mlirLogicalResultIsFailure(result) && onError)
     onError(message.data && !message.failed
                 ? mlirStringRefCreate(message.data, message.length)
-                         : mlirStringRefCreateFromCString(
-                               "cannot build the upstream pipeline"),
+                : mlirStringRefCreateFromCString(
+                      "cannot build the upstream pipeline"),
             userData);
   tilusStringBufferRelease(&message);
   return result;

@@ -32,30 +32,9 @@
 
 static const alignas(8) char convertPassID = 0;
 
-// A growable list of operations.
-typedef struct {
-  MlirOperation *ops;
-  size_t size, capacity;
-  bool outOfMemory;
-} OpList;
-
-static void push(OpList *list, MlirOperation op) {
-  if (list->size == list->capacity) {
-    size_t capacity = list->capacity ? 2 * list->capacity : 64;
-    MlirOperation *ops = realloc(list->ops, capacity * sizeof(*ops));
-    if (!ops) {
-      list->outOfMemory = true;
-      return;
-    }
-    list->ops = ops;
-    list->capacity = capacity;
-  }
-  list->ops[list->size++] = op;
-}
-
 static MlirWalkResult collectTilusOps(MlirOperation op, void *userData) {
   if (tilusOpIsInDialect(op))
-    push(userData, op);
+    tilusOpListPush(userData, op);
   return MlirWalkResultAdvance;
 }
 
@@ -70,7 +49,6 @@ static bool buildTable(PatternTable *table, MlirContext ctx) {
       tilusGetIndexingPatterns,     tilusGetGlobalMemoryPatterns,
       tilusGetSharedMemoryPatterns, tilusGetRegisterPatterns,
       tilusGetControlPatterns,      tilusGetDotPatterns};
-  memset(table, 0, sizeof(*table));
   for (size_t a = 0; a < sizeof(areas) / sizeof(areas[0]); ++a) {
     size_t count;
     const TilusPattern *patterns = areas[a](&count);
@@ -151,42 +129,44 @@ static bool markTarget(MlirOperation module, const TilusTargetInfo *target) {
 // The patterns build constants where they need them; folding afterwards
 // merges equal constants, folds what became constant and drops what is
 // unused (no patterns: folding only).
-static bool foldConstants(MlirOperation module, MlirContext ctx) {
+static void foldConstants(MlirOperation module, MlirContext ctx) {
   MlirRewritePatternSet set = mlirRewritePatternSetCreate(ctx);
   MlirFrozenRewritePatternSet frozen = mlirFreezeRewritePattern(set);
   MlirGreedyRewriteDriverConfig config = mlirGreedyRewriteDriverConfigCreate();
   mlirApplyPatternsAndFoldGreedilyWithOp(module, frozen, config);
   mlirGreedyRewriteDriverConfigDestroy(config);
   mlirFrozenRewritePatternSetDestroy(frozen);
-  return true;
 }
 
 static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
   const TilusTargetInfo *target = userData;
   MlirContext ctx = mlirOperationGetContext(module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  OpList kernels = {0};
+  TilusOpList kernels = {0};
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     if (tilusOperationIsAKernel(op))
-      push(&kernels, op);
+      tilusOpListPush(&kernels, op);
   bool ok = !kernels.outOfMemory;
+  if (!ok)
+    mlirEmitError(mlirOperationGetLocation(module),
+                  "tilus-to-gpu ran out of memory");
   for (size_t k = 0; ok && k < kernels.size; ++k)
     ok = mlirLogicalResultIsSuccess(
         tilusConvertKernelToGPU(module, kernels.ops[k]));
-  free(kernels.ops);
+  tilusOpListRelease(&kernels);
   ok = ok && markTarget(module, target);
 
   TilusLowering L;
-  if (!tilusLoweringInit(&L, ctx, target)) {
+  if (!tilusLoweringInit(&L, target)) {
     mlirEmitError(mlirOperationGetLocation(module),
                   "tilus-to-gpu ran out of memory");
     ok = false;
   }
   ok = ok && mlirLogicalResultIsSuccess(tilusConvertControlFlowTypes(module));
 
-  OpList ops = {0};
-  PatternTable table;
+  TilusOpList ops = {0};
+  PatternTable table = {{0}};
   if (ok) {
     mlirOperationWalk(module, collectTilusOps, &ops, MlirWalkPreOrder);
     ok = !ops.outOfMemory && buildTable(&table, ctx);
@@ -203,11 +183,11 @@ static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
       ok = lowerOne(&L, &table, rewriter, ops.ops[k], &numErrors);
     mlirIRRewriterDestroy(rewriter);
     mlirContextDetachDiagnosticHandler(ctx, handler);
-    tilusPtrMapRelease(&table.byName);
   }
   if (ok)
-    ok = foldConstants(module, ctx);
-  free(ops.ops);
+    foldConstants(module, ctx);
+  tilusPtrMapRelease(&table.byName);
+  tilusOpListRelease(&ops);
   tilusLoweringRelease(&L);
   if (!ok)
     mlirExternalPassSignalFailure(pass);

@@ -99,10 +99,10 @@ MlirLogicalResult tilusEmitArtifact(MlirOperation module, MlirStringRef chip,
   MlirLocation loc = mlirOperationGetLocation(module);
   const TilusTargetInfo *target = tilusTargetInfoLookup(chip.data, chip.length);
   if (!target) {
-    char message[160];
-    snprintf(message, sizeof(message),
-             "unsupported target '%.*s'; use sm_80, sm_89, sm_90 or sm_90a",
-             (int)chip.length, chip.data);
+    char names[64], message[192];
+    tilusTargetInfoFormatNames(names, sizeof(names));
+    snprintf(message, sizeof(message), "unsupported target '%.*s'; use %s",
+             (int)chip.length, chip.data, names);
     mlirEmitError(loc, message);
     return mlirLogicalResultFailure();
   }

@@ -9,6 +9,7 @@
 
 #include "tilus-c/TargetInfo.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const TilusTargetInfo kTargets[] = {
@@ -36,6 +37,18 @@ const TilusTargetInfo *tilusTargetInfoGetAll(size_t *count) {
 
 const TilusTargetInfo *tilusTargetInfoGetDefault(void) {
   return &kTargets[kNumTargets - 1];
+}
+
+void tilusTargetInfoFormatNames(char *buffer, size_t size) {
+  size_t used = 0;
+  if (size)
+    buffer[0] = '\0';
+  for (size_t k = 0; k < kNumTargets && used < size; ++k) {
+    const char *separator = k == 0 ? "" : k + 1 == kNumTargets ? " or " : ", ";
+    int n = snprintf(buffer + used, size - used, "%s%s", separator,
+                     kTargets[k].name);
+    used += n > 0 ? (size_t)n : 0;
+  }
 }
 
 int64_t tilusTargetInfoGetMaxSharedBytes(void) {

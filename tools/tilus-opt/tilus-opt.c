@@ -19,6 +19,7 @@
 #include "tilus-c/Passes.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "tilus-c/Target.h"
+#include "tilus-c/TargetInfo.h"
 #include "tilus-c/Verifier.h"
 
 #include <errno.h>
@@ -44,6 +45,8 @@ typedef struct {
 enum { EMIT_IR, EMIT_PTX, EMIT_ARTIFACT };
 
 static void printHelp(FILE *out) {
+  char names[64];
+  tilusTargetInfoFormatNames(names, sizeof(names));
   fprintf(out,
           "OVERVIEW: Tilus-MLIR optimizer driver\n\n"
           "USAGE: tilus-opt [options] [input.mlir | -]\n\n"
@@ -71,11 +74,11 @@ static void printHelp(FILE *out) {
           "artifact (manifest\n"
           "                           and PTX) the runtime loads; see "
           "docs/artifact.md\n"
-          "  --target=<sm>            PTX target: sm_80, sm_89, sm_90 or "
-          "sm_90a (default)\n"
+          "  --target=<sm>            PTX target: %s; default %s\n"
           "  --irdl                   Print the dialect's IRDL source and exit\n"
           "  -h, --help               Print this help and exit\n\n"
-          "PASSES:\n");
+          "PASSES:\n",
+          names, tilusTargetInfoGetDefault()->name);
   intptr_t count;
   const TilusPassInfo *passes = tilusGetPasses(&count);
   for (intptr_t k = 0; k < count; ++k)
@@ -87,7 +90,7 @@ static void printHelp(FILE *out) {
 static int parseOptions(int argc, char **argv, Options *options) {
   memset(options, 0, sizeof(*options));
   options->outputPath = "-";
-  options->target = "sm_90a";
+  options->target = tilusTargetInfoGetDefault()->name;
   for (int k = 1; k < argc; ++k) {
     const char *arg = argv[k];
     if (!strcmp(arg, "-h") || !strcmp(arg, "--help") || !strcmp(arg, "-help")) {
@@ -127,10 +130,10 @@ static int parseOptions(int argc, char **argv, Options *options) {
       options->target = arg + 9;
       if (!tilusTargetIsSupported(
               mlirStringRefCreateFromCString(options->target))) {
-        fprintf(stderr,
-                "tilus-opt: unsupported target '%s' (use sm_80, sm_89, sm_90 "
-                "or sm_90a)\n",
-                options->target);
+        char names[64];
+        tilusTargetInfoFormatNames(names, sizeof(names));
+        fprintf(stderr, "tilus-opt: unsupported target '%s' (use %s)\n",
+                options->target, names);
         return 1;
       }
       continue;

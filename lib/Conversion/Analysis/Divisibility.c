@@ -35,7 +35,7 @@ static int exponentOf(TilusPtrMap *memo, MlirValue value) {
     return (int)((intptr_t)known - 1);
   int64_t c;
   int result = 0;
-  if (tilusGetConstantIndex(value, &c)) {
+  if (tilusValueGetConstantInt(value, &c)) {
     result = exponentOfConstant(c);
   } else if (mlirValueIsAOpResult(value)) {
     MlirOperation def = mlirOpResultGetOwner(value);
@@ -56,7 +56,7 @@ bool tilusIsMultipleOf(TilusPtrMap *memo, MlirValue value, int64_t k) {
     return true;
   if (k & (k - 1)) {
     int64_t c; // not a power of two: only constants are decided
-    return tilusGetConstantIndex(value, &c) && c % k == 0;
+    return tilusValueGetConstantInt(value, &c) && c % k == 0;
   }
   int want = exponentOfConstant(k);
   return exponentOf(memo, value) >= want;

@@ -73,13 +73,9 @@ MlirValue tilusEmitArith(TilusEmitter *e, const char *op, MlirValue lhs,
   return tilusEmitValue(e, name, 2, operands, mlirValueGetType(lhs), 0, NULL);
 }
 
-bool tilusGetConstantIndex(MlirValue v, int64_t *out) {
-  return tilusValueGetConstantInt(v, out);
-}
-
 MlirValue tilusEmitAddIndex(TilusEmitter *e, MlirValue a, MlirValue b) {
   int64_t ca, cb;
-  bool ka = tilusGetConstantIndex(a, &ca), kb = tilusGetConstantIndex(b, &cb);
+  bool ka = tilusValueGetConstantInt(a, &ca), kb = tilusValueGetConstantInt(b, &cb);
   if (ka && kb)
     return tilusEmitIndex(e, ca + cb);
   if (ka && ca == 0)
@@ -91,7 +87,7 @@ MlirValue tilusEmitAddIndex(TilusEmitter *e, MlirValue a, MlirValue b) {
 
 MlirValue tilusEmitAddIndexConst(TilusEmitter *e, MlirValue a, int64_t c) {
   int64_t ca;
-  if (tilusGetConstantIndex(a, &ca))
+  if (tilusValueGetConstantInt(a, &ca))
     return tilusEmitIndex(e, ca + c);
   if (c == 0)
     return a;
@@ -100,7 +96,7 @@ MlirValue tilusEmitAddIndexConst(TilusEmitter *e, MlirValue a, int64_t c) {
 
 MlirValue tilusEmitMulIndexConst(TilusEmitter *e, MlirValue a, int64_t c) {
   int64_t ca;
-  if (tilusGetConstantIndex(a, &ca))
+  if (tilusValueGetConstantInt(a, &ca))
     return tilusEmitIndex(e, ca * c);
   if (c == 1)
     return a;
@@ -135,9 +131,7 @@ intptr_t tilusLookThroughCast(MlirValue v, MlirValue *inputs,
   if (!mlirValueIsAOpResult(v))
     return -1;
   MlirOperation def = mlirOpResultGetOwner(v);
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(def));
-  const char *cast = "builtin.unrealized_conversion_cast";
-  if (name.length != strlen(cast) || memcmp(name.data, cast, name.length))
+  if (!tilusOpIs(def, "builtin.unrealized_conversion_cast"))
     return -1;
   intptr_t n = mlirOperationGetNumOperands(def);
   if (n > capacity)
@@ -186,7 +180,7 @@ static MlirValue findInserted(MlirValue vector, int64_t position) {
     MlirOperation def = mlirOpResultGetOwner(vector);
     int64_t at;
     if (!tilusOpIs(def, "llvm.insertelement") ||
-        !tilusGetConstantIndex(mlirOperationGetOperand(def, 2), &at))
+        !tilusValueGetConstantInt(mlirOperationGetOperand(def, 2), &at))
       break;
     if (at == position)
       return mlirOperationGetOperand(def, 1);
@@ -269,7 +263,7 @@ MlirValue tilusEmitRemIndexConst(TilusEmitter *e, MlirValue x, int64_t c) {
   int64_t v;
   if (c == 1)
     return tilusEmitIndex(e, 0);
-  if (tilusGetConstantIndex(x, &v))
+  if (tilusValueGetConstantInt(x, &v))
     return tilusEmitIndex(e, v % c);
   return tilusEmitArith(e, "remui", x, tilusEmitIndex(e, c));
 }
@@ -278,11 +272,34 @@ MlirValue tilusEmitDivIndexConst(TilusEmitter *e, MlirValue x, int64_t c) {
   int64_t v;
   if (c == 1)
     return x;
-  if (tilusGetConstantIndex(x, &v))
+  if (tilusValueGetConstantInt(x, &v))
     return tilusEmitIndex(e, v / c);
   return tilusEmitArith(e, "divui", x, tilusEmitIndex(e, c));
 }
 
 void tilusTextAppend(MlirStringRef piece, void *userData) {
   tilusStringBufferAppend(userData, piece.data, piece.length);
+}
+
+void tilusOpListPush(TilusOpList *list, MlirOperation op) {
+  if (list->outOfMemory)
+    return;
+  if (list->size == list->capacity) {
+    size_t capacity = list->capacity ? 2 * list->capacity : 64;
+    MlirOperation *ops = realloc(list->ops, capacity * sizeof(*ops));
+    if (!ops) {
+      list->outOfMemory = true;
+      return;
+    }
+    list->ops = ops;
+    list->capacity = capacity;
+  }
+  list->ops[list->size++] = op;
+}
+
+void tilusOpListRelease(TilusOpList *list) {
+  free(list->ops);
+  list->ops = NULL;
+  list->size = list->capacity = 0;
+  list->outOfMemory = false;
 }

@@ -88,9 +88,6 @@ MlirValue tilusEmitAddIndexConst(TilusEmitter *e, MlirValue a, int64_t c);
 MlirValue tilusEmitRemIndexConst(TilusEmitter *e, MlirValue a, int64_t c);
 MlirValue tilusEmitDivIndexConst(TilusEmitter *e, MlirValue a, int64_t c);
 
-// Whether `v` is an index/integer constant; its value in *out.
-bool tilusGetConstantIndex(MlirValue v, int64_t *out);
-
 // &base[index] (llvm.getelementptr) for elements of `elementType`; `index`
 // is an index value.
 MlirValue tilusEmitElementPointer(TilusEmitter *e, MlirValue base,
@@ -169,6 +166,10 @@ MlirValue tilusEmitWidenSubByte(TilusEmitter *e, MlirValue vector,
 // gpu.thread_id x, as index.
 MlirValue tilusEmitThreadIndex(TilusEmitter *e);
 
+// Whether the lowering supports `layout` as a register layout: it has no
+// swizzle, so a thread's coordinates are a sum of thread modes.
+bool tilusRegisterLayoutIsSupported(const TilusLayout *layout);
+
 // The thread modes of a layout without swizzle (tilusLayoutGetThreadModes)
 // in a malloc'ed array of *count entries the caller frees; NULL when the
 // layout has a swizzle (or memory runs out, *count then -1).
@@ -193,6 +194,20 @@ bool tilusEmitThreadCoords(TilusEmitter *e, const TilusLayout *layout,
 MlirValue tilusEmitSharedArray(TilusEmitter *e, MlirOperation at,
                                const char *prefix, int64_t bytes,
                                bool dynamic);
+
+//===----------------------------------------------------------------------===//
+// A growing list of operations (Emit.c), for walks that collect ops first
+// and change them afterwards.
+//===----------------------------------------------------------------------===//
+
+typedef struct {
+  MlirOperation *ops;
+  size_t size, capacity;
+  bool outOfMemory; // a push failed: the list is incomplete
+} TilusOpList;
+
+void tilusOpListPush(TilusOpList *list, MlirOperation op);
+void tilusOpListRelease(TilusOpList *list);
 
 //===----------------------------------------------------------------------===//
 // Text delivered in pieces (MlirStringCallback), joined (Emit.c)

@@ -23,6 +23,16 @@ MlirValue tilusEmitThreadIndex(TilusEmitter *e) {
                         &dim);
 }
 
+bool tilusRegisterLayoutIsSupported(const TilusLayout *layout) {
+  for (intptr_t k = 0; k < tilusLayoutGetNumFactors(layout); ++k) {
+    TilusLayoutFactor factor;
+    tilusLayoutGetFactor(layout, k, &factor);
+    if (factor.kind == TilusLayoutFactorSwizzle)
+      return false;
+  }
+  return true;
+}
+
 TilusLayoutThreadMode *tilusGetThreadModes(const TilusLayout *layout,
                                            intptr_t *count) {
   // Each factor gives at most one mode per dimension and per replicated

@@ -6,7 +6,6 @@
 #include "mlir-c/BuiltinTypes.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static MlirLogicalResult lowerSynchronize(TilusLowering *L, MlirOperation op,
@@ -90,12 +89,9 @@ static MlirLogicalResult lowerPrint(TilusLowering *L, MlirOperation op, MlirRewr
   TilusTensorType t;
   if (mlirLogicalResultIsFailure(tilusLoweringDecode(L, type, &t)))
     return mlirLogicalResultFailure();
-  intptr_t numModes;
-  TilusLayoutThreadMode *modes = tilusGetThreadModes(t.layout, &numModes);
-  if (!modes)
+  if (!tilusRegisterLayoutIsSupported(t.layout))
     return tilusLoweringError(op, "register layouts with a swizzle are not "
                                   "supported");
-  free(modes);
   MlirValue tid = tilusEmitThreadIndex(&e);
   MlirValue coords[TILUS_LAYOUT_MAX_RANK];
   tilusEmitThreadCoords(&e, t.layout, tid, coords);

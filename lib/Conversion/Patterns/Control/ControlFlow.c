@@ -159,45 +159,24 @@ static bool convertOne(MlirOperation op) {
   return true;
 }
 
-// The ops to rebuild, innermost first (a growable list).
-typedef struct {
-  MlirOperation *ops;
-  size_t count, capacity;
-  bool outOfMemory;
-} Collected;
-
+// Collects the ops to rebuild, innermost first.
 static MlirWalkResult collect(MlirOperation op, void *userData) {
-  Collected *c = userData;
-  if (!(tilusOpIs(op, "scf.for") || tilusOpIs(op, "scf.if") ||
-        tilusOpIs(op, "scf.while")) ||
-      !carriesRegisters(op))
-    return MlirWalkResultAdvance;
-  if (c->count == c->capacity) {
-    size_t capacity = c->capacity ? 2 * c->capacity : 16;
-    MlirOperation *ops = realloc(c->ops, capacity * sizeof(*ops));
-    if (!ops) {
-      c->outOfMemory = true;
-      return MlirWalkResultInterrupt;
-    }
-    c->ops = ops;
-    c->capacity = capacity;
-  }
-  c->ops[c->count++] = op;
+  if ((tilusOpIs(op, "scf.for") || tilusOpIs(op, "scf.if") ||
+       tilusOpIs(op, "scf.while")) &&
+      carriesRegisters(op))
+    tilusOpListPush(userData, op);
   return MlirWalkResultAdvance;
 }
 
 MlirLogicalResult tilusConvertControlFlowTypes(MlirOperation root) {
-  Collected c = {NULL, 0, 0, false};
-  mlirOperationWalk(root, collect, &c, MlirWalkPostOrder);
-  if (c.outOfMemory) {
-    free(c.ops);
+  TilusOpList ops = {0};
+  mlirOperationWalk(root, collect, &ops, MlirWalkPostOrder);
+  bool ok = !ops.outOfMemory;
+  if (!ok)
     mlirEmitError(mlirOperationGetLocation(root),
                   "tilus-to-gpu ran out of memory");
-    return mlirLogicalResultFailure();
-  }
-  bool ok = true;
-  for (size_t k = 0; ok && k < c.count; ++k)
-    ok = convertOne(c.ops[k]);
-  free(c.ops);
+  for (size_t k = 0; ok && k < ops.size; ++k)
+    ok = convertOne(ops.ops[k]);
+  tilusOpListRelease(&ops);
   return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }

@@ -19,7 +19,6 @@
 #include "mlir-c/Dialect/LLVM.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 // A shared-memory scratch array of `bytes`, new for each Dot.
@@ -80,14 +79,10 @@ static MlirLogicalResult lowerDot(TilusLowering *L, MlirOperation op, MlirRewrit
             L, mlirValueGetType(tilusOpGetGroupOperand(op, TilusDotA + k, 0)), &t[k])))
       return mlirLogicalResultFailure();
   // Reject what cannot be lowered before emitting anything.
-  for (int k = 0; k < 3; ++k) {
-    intptr_t numModes;
-    TilusLayoutThreadMode *modes = tilusGetThreadModes(t[k].layout, &numModes);
-    if (!modes)
+  for (int k = 0; k < 3; ++k)
+    if (!tilusRegisterLayoutIsSupported(t[k].layout))
       return tilusLoweringError(op, "register layouts with a swizzle are not "
                                     "supported");
-    free(modes);
-  }
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   MlirValue mma;
   if (tilusEmitMmaDot(&e, op, t, va, vb, vc, &mma)) {

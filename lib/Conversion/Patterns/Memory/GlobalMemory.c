@@ -23,8 +23,8 @@
 
 static MlirLogicalResult lowerViewGlobal(TilusLowering *L, MlirOperation op,
                                          MlirRewriterBase rewriter) {
-  MlirValue ptr[1];
-  if (tilusLookThroughCast(tilusOpGetGroupOperand(op, TilusViewGlobalPtr, 0), ptr, 1) != 1)
+  MlirValue ptr = tilusLoweredRegister(tilusOpGetGroupOperand(op, TilusViewGlobalPtr, 0));
+  if (mlirValueIsNull(ptr))
     return mlirLogicalResultFailure();
   intptr_t start = 0, numSizes = 0;
   if (!tilusOpGetOperandGroup(op, TilusViewGlobalSizes, &start, &numSizes) ||
@@ -33,7 +33,7 @@ static MlirLogicalResult lowerViewGlobal(TilusLowering *L, MlirOperation op,
                                   "dimensions");
   // The lowered global tensor: the pointer, then its run-time sizes.
   MlirValue inputs[1 + MAX_RANK];
-  inputs[0] = ptr[0];
+  inputs[0] = ptr;
   for (intptr_t k = 0; k < numSizes; ++k)
     inputs[1 + k] = mlirOperationGetOperand(op, start + k);
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
@@ -49,8 +49,10 @@ static MlirLogicalResult lowerAllocateGlobal(TilusLowering *L, MlirOperation op,
                                              MlirRewriterBase rewriter) {
   MlirAttribute offset = mlirOperationGetDiscardableAttributeByName(
       op, mlirStringRefCreateFromCString(TILUS_WORKSPACE_OFFSET_ATTR));
+  // The kernel conversion plans every offset before the ops are lowered.
   if (mlirAttributeIsNull(offset))
-    return mlirLogicalResultFailure(); // the reason is on the op already
+    return tilusLoweringError(op, "the tensor has no workspace offset ("
+                                  TILUS_WORKSPACE_OFFSET_ATTR ")");
   MlirOperation func = mlirOperationGetParentOperation(op);
   while (!mlirOperationIsNull(func) &&
          mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
@@ -151,7 +153,7 @@ static bool planAccess(TilusEmitter *e, MlirOperation op, MlirValue global,
   p->strides[R - 1] = tilusEmitIndex(e, 1);
   for (intptr_t d = R - 2; d >= 0; --d) {
     int64_t c;
-    p->strides[d] = tilusGetConstantIndex(p->view.sizes[d + 1], &c)
+    p->strides[d] = tilusValueGetConstantInt(p->view.sizes[d + 1], &c)
                         ? tilusEmitMulIndexConst(e, p->strides[d + 1], c)
                         : tilusEmitArith(e, "muli", p->strides[d + 1],
                                          p->view.sizes[d + 1]);
@@ -159,7 +161,7 @@ static bool planAccess(TilusEmitter *e, MlirOperation op, MlirValue global,
   p->baseLinear = tilusEmitIndex(e, 0);
   for (intptr_t d = 0; d < R; ++d) {
     int64_t c;
-    MlirValue term = tilusGetConstantIndex(p->strides[d], &c)
+    MlirValue term = tilusValueGetConstantInt(p->strides[d], &c)
                          ? tilusEmitMulIndexConst(e, p->base[d], c)
                          : tilusEmitArith(e, "muli", p->base[d], p->strides[d]);
     p->baseLinear = tilusEmitAddIndex(e, p->baseLinear, term);
@@ -197,7 +199,7 @@ static void elementAddress(TilusEmitter *e, const AccessPlan *p, int64_t i,
     MlirValue index = tilusEmitAddIndexConst(e, p->base[d], delta);
     int64_t stride;
     if (delta != 0) {
-      MlirValue term = tilusGetConstantIndex(p->strides[d], &stride)
+      MlirValue term = tilusValueGetConstantInt(p->strides[d], &stride)
                            ? tilusEmitIndex(e, delta * stride)
                            : tilusEmitMulIndexConst(e, p->strides[d], delta);
       *linear = tilusEmitAddIndex(e, *linear, term);
@@ -338,9 +340,6 @@ static MlirLogicalResult lowerLoadGlobal(TilusLowering *L, MlirOperation op,
                                          MlirRewriterBase rewriter) {
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   MlirValue global = tilusOpGetGroupOperand(op, TilusLoadGlobalSrc, 0);
-  MlirValue probe[1 + MAX_RANK];
-  if (tilusLookThroughCast(global, probe, 1 + MAX_RANK) < 1)
-    return mlirLogicalResultFailure(); // the tensor is not lowered yet
   AccessPlan p;
   MlirType resultType = mlirValueGetType(mlirOperationGetResult(op, 0));
   if (!planAccess(&e, op, global, resultType,
@@ -369,9 +368,7 @@ static MlirLogicalResult lowerStoreGlobal(TilusLowering *L, MlirOperation op,
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   MlirValue value = tilusLoweredRegister(tilusOpGetGroupOperand(op, TilusStoreValue, 0));
   MlirValue global = tilusOpGetGroupOperand(op, TilusStoreDst, 0);
-  MlirValue probe[1 + MAX_RANK];
-  if (mlirValueIsNull(value) ||
-      tilusLookThroughCast(global, probe, 1 + MAX_RANK) < 1)
+  if (mlirValueIsNull(value))
     return mlirLogicalResultFailure();
   AccessPlan p;
   if (!planAccess(&e, op, global,

@@ -62,7 +62,8 @@ typedef struct {
 static bool planMatrix(TilusEmitter *e, MlirOperation op, MlirValue shared,
                        MlirType tileType, intptr_t offsetsStart, MatrixPlan *p) {
   memset(p, 0, sizeof(*p));
-  if (tilusLookThroughCast(shared, &p->base, 1) != 1)
+  p->base = tilusLoweredRegister(shared);
+  if (mlirValueIsNull(p->base))
     return false;
   if (mlirLogicalResultIsFailure(
           tilusLoweringDecode(e->lowering, mlirValueGetType(shared), &p->shared)))

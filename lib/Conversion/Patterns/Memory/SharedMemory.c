@@ -80,10 +80,9 @@ typedef struct {
 static bool planSharedAccess(TilusEmitter *e, MlirOperation op, MlirValue shared,
                              MlirType tileType, intptr_t offsetsStart,
                              SharedAccess *a) {
-  MlirValue inputs[1];
-  if (tilusLookThroughCast(shared, inputs, 1) != 1)
+  a->base = tilusLoweredRegister(shared);
+  if (mlirValueIsNull(a->base))
     return false;
-  a->base = inputs[0];
   if (mlirLogicalResultIsFailure(
           tilusLoweringDecode(e->lowering, mlirValueGetType(shared), &a->shared)))
     return false;
@@ -156,9 +155,6 @@ static MlirNamedAttribute alignment(TilusEmitter *e, int64_t bytes) {
 static MlirLogicalResult lowerLoadShared(TilusLowering *L, MlirOperation op,
                                          MlirRewriterBase rewriter) {
   MlirValue shared = tilusOpGetGroupOperand(op, TilusLoadSharedSrc, 0);
-  MlirValue probe[1];
-  if (tilusLookThroughCast(shared, probe, 1) != 1)
-    return mlirLogicalResultFailure();
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   MlirType resultType = mlirValueGetType(mlirOperationGetResult(op, 0));
   MlirValue fast = tilusEmitMatrixLoad(&e, op, shared, resultType);
@@ -198,8 +194,7 @@ static MlirLogicalResult lowerStoreShared(TilusLowering *L, MlirOperation op,
                                           MlirRewriterBase rewriter) {
   MlirValue value = tilusLoweredRegister(tilusOpGetGroupOperand(op, TilusStoreValue, 0));
   MlirValue shared = tilusOpGetGroupOperand(op, TilusStoreDst, 0);
-  MlirValue probe[1];
-  if (mlirValueIsNull(value) || tilusLookThroughCast(shared, probe, 1) != 1)
+  if (mlirValueIsNull(value))
     return mlirLogicalResultFailure();
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   if (tilusEmitMatrixStore(&e, op, shared, value)) {
@@ -257,9 +252,8 @@ static MlirLogicalResult lowerCopyAsync(TilusLowering *L, MlirOperation op,
                                         MlirRewriterBase rewriter) {
   MlirValue sharedValue = tilusOpGetGroupOperand(op, TilusCopyAsyncDst, 0);
   MlirValue globalValue = tilusOpGetGroupOperand(op, TilusCopyAsyncSrc, 0);
-  MlirValue shared, probe[1 + MAX_RANK];
-  if (tilusLookThroughCast(sharedValue, &shared, 1) != 1 ||
-      tilusLookThroughCast(globalValue, probe, 1 + MAX_RANK) < 1)
+  MlirValue shared = tilusLoweredRegister(sharedValue);
+  if (mlirValueIsNull(shared))
     return mlirLogicalResultFailure();
   TilusTensorType s;
   if (mlirLogicalResultIsFailure(
