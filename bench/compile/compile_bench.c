@@ -5,9 +5,11 @@
 // For each kernel, N times (default 20) in one process and one MLIR context:
 // parse, lower-to-nvvm, and emit the PTX artifact, as an embedder would. The
 // CPU time of each compile (CLOCK_PROCESS_CPUTIME_ID, so other processes
-// do not count) is measured; the median and the minimum are printed, after
-// one untimed warm-up compile (the first compile pays one-time
-// initialization: LLVM's target registration, pass registration).
+// do not count) is measured; the median and the minimum are printed, and the
+// median of each phase (parse, lower-to-nvvm, PTX and artifact: the last is
+// LLVM's O3 pipeline and NVPTX code generation), after one untimed warm-up
+// compile (the first compile pays one-time initialization: LLVM's target
+// registration, pass registration).
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,24 +56,36 @@ static void countBytes(MlirStringRef text, void *userData) {
   *(size_t *)userData += text.length;
 }
 
-// One whole compile; the artifact's size in *bytes. False on failure.
+enum { kParse, kLower, kEmit, kPhases };
+static const char *const kPhaseNames[kPhases] = {"parse", "lower", "ptx"};
+
+// One whole compile; the artifact's size in *bytes and each phase's CPU
+// seconds in phase[]. False on failure.
 static bool compileOnce(MlirContext ctx, const char *source,
-                        const TilusTargetInfo *target, size_t *bytes) {
+                        const TilusTargetInfo *target, size_t *bytes,
+                        double phase[kPhases]) {
+  double t0 = cpuSeconds();
   MlirModule module =
       mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(source));
   if (mlirModuleIsNull(module))
     return false;
+  double t1 = cpuSeconds();
   MlirOperation op = mlirModuleGetOperation(module);
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   bool ok = mlirLogicalResultIsSuccess(tilusAddLowerToNVVMPipeline(
                 mlirPassManagerGetAsOpPassManager(pm), target, NULL, NULL)) &&
             mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op));
   mlirPassManagerDestroy(pm);
+  double t2 = cpuSeconds();
   *bytes = 0;
   ok = ok && mlirLogicalResultIsSuccess(tilusEmitArtifact(
                  op, mlirStringRefCreateFromCString(target->name), false,
                  countBytes, bytes));
+  double t3 = cpuSeconds();
   mlirModuleDestroy(module);
+  phase[kParse] = t1 - t0;
+  phase[kLower] = t2 - t1;
+  phase[kEmit] = t3 - t2;
   return ok;
 }
 
@@ -109,14 +123,18 @@ int main(int argc, char **argv) {
     fprintf(stderr, "compile_bench: cannot load the Tilus dialect\n");
     return 1;
   }
-  double *times = malloc(sizeof(double) * (size_t)runs);
+  double *times = malloc(sizeof(double) * (size_t)runs * (1 + kPhases));
+  double *phases = times + runs; // phases[p * runs + r]
   int status = 0;
-  printf("%-40s %10s %10s %10s\n", "kernel (in-process, CPU ms)", "median",
-         "min", "bytes");
+  printf("%-40s %8s %8s", "kernel (in-process, CPU ms)", "median", "min");
+  for (int p = 0; p < kPhases; ++p)
+    printf(" %8s", kPhaseNames[p]);
+  printf(" %8s\n", "bytes");
   for (int k = first; k < argc && times; ++k) {
     char *source = readFile(argv[k]);
     size_t bytes = 0;
-    if (!source || !compileOnce(ctx, source, target, &bytes)) {
+    double phase[kPhases];
+    if (!source || !compileOnce(ctx, source, target, &bytes, phase)) {
       fprintf(stderr, "compile_bench: cannot compile %s\n", argv[k]);
       free(source);
       status = 1;
@@ -124,13 +142,20 @@ int main(int argc, char **argv) {
     }
     for (int r = 0; r < runs; ++r) {
       double start = cpuSeconds();
-      compileOnce(ctx, source, target, &bytes);
+      compileOnce(ctx, source, target, &bytes, phase);
       times[r] = cpuSeconds() - start;
+      for (int p = 0; p < kPhases; ++p)
+        phases[p * runs + r] = phase[p];
     }
     qsort(times, (size_t)runs, sizeof(double), compareDoubles);
     const char *name = strrchr(argv[k], '/');
-    printf("%-40s %10.1f %10.1f %10zu\n", name ? name + 1 : argv[k],
-           1e3 * times[runs / 2], 1e3 * times[0], bytes);
+    printf("%-40s %8.1f %8.1f", name ? name + 1 : argv[k],
+           1e3 * times[runs / 2], 1e3 * times[0]);
+    for (int p = 0; p < kPhases; ++p) {
+      qsort(phases + p * runs, (size_t)runs, sizeof(double), compareDoubles);
+      printf(" %8.1f", 1e3 * phases[p * runs + runs / 2]);
+    }
+    printf(" %8zu\n", bytes);
     free(source);
   }
   free(times);

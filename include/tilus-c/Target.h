@@ -1,11 +1,11 @@
 /*===-- tilus-c/Target.h - PTX and kernel artifacts -----------------*- C -*-===*\
 |*                                                                            *|
 |* The last step: a module lowered by lower-to-nvvm becomes PTX for one of    *|
-|* sm_80, sm_89, sm_90, sm_90a (LLVM's NVPTX back end, through upstream       *|
-|* gpu-module-to-binary), written as a kernel artifact: a text manifest the   *|
-|* runtime reads (kernels, block size, grid expressions, parameters, shared   *|
-|* memory and workspace bytes) followed by the PTX. docs/artifact.md has the  *|
-|* format.                                                                    *|
+|* sm_80, sm_89, sm_90, sm_90a (LLVM IR, then LLVM's O3 pipeline and NVPTX    *|
+|* back end through the LLVM C API), written as a kernel artifact: a manifest *|
+|* the runtime reads (kernels, block size, grid expressions, parameters,      *|
+|* shared memory and workspace bytes) followed by the PTX. docs/artifact.md   *|
+|* has the format.                                                            *|
 \*===----------------------------------------------------------------------===*/
 
 #ifndef TILUS_C_TARGET_H

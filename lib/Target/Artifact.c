@@ -1,22 +1,19 @@
 //===- Artifact.c - PTX and the kernel artifact ---------------------------===//
 //
-// The lowered module is cloned, given an NVVM target and turned into PTX by
-// upstream gpu-module-to-binary (LLVM's NVPTX target machine, no external
-// compiler). The manifest comes from the gpu.func ops of the original: their
-// names, block sizes, grid maps and Tilus parameter types.
+// The lowered gpu.module becomes PTX (Ptx.c); the manifest comes from its
+// kernels: their names, block sizes, grid maps, shared and workspace bytes
+// and Tilus parameter types.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilus-c/Target.h"
 
+#include "Ptx.h"
 #include "Support/Support.h"
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
-#include "mlir-c/Dialect/GPU.h"
-#include "mlir-c/Pass.h"
-#include "mlir-c/RegisterEverything.h"
 #include "tilus-c/Kernel.h"
 #include "tilus-c/Ops.h"
 #include "tilus-c/TargetInfo.h"
@@ -153,52 +150,13 @@ MlirLogicalResult tilusEmitArtifact(MlirOperation module, MlirStringRef chip,
     return mlirLogicalResultFailure();
   }
 
-  char pipeline[256];
-  snprintf(pipeline, sizeof(pipeline),
-           "builtin.module(nvvm-attach-target{chip=%s features=%s O=3},"
-           "gpu-module-to-binary{format=isa})",
-           target->name, target->ptxFeatures);
-  MlirOperation clone = mlirOperationClone(module);
-  MlirContext ctx = mlirOperationGetContext(module);
-  // gpu-module-to-binary translates to LLVM IR, which needs the dialects'
-  // translation interfaces in the context.
-  mlirRegisterAllLLVMTranslations(ctx);
-  // The passes are registered here, so that callers need not register all.
-  mlirRegisterGPUGpuNVVMAttachTarget();
-  mlirRegisterGPUGpuModuleToBinaryPass();
-  MlirPassManager pm = mlirPassManagerCreate(ctx);
-  // A parse error arrives in pieces: one diagnostic with the whole message.
-  TilusStringBuffer error = {0};
-  MlirLogicalResult result = mlirParsePassPipeline(
-      mlirPassManagerGetAsOpPassManager(pm),
-      mlirStringRefCreateFromCString(pipeline), tilusTextAppend, &error);
-  if (mlirLogicalResultIsFailure(result))
-    mlirEmitError(loc, error.data && !error.failed
-                           ? error.data
-                           : "cannot build the PTX pipeline");
-  tilusStringBufferRelease(&error);
-  if (mlirLogicalResultIsSuccess(result))
-    result = mlirPassManagerRunOnOp(pm, clone);
-  mlirPassManagerDestroy(pm);
-
-  MlirStringRef ptx = {NULL, 0};
-  if (mlirLogicalResultIsSuccess(result)) {
-    MlirBlock cloneBody =
-        mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
-    for (MlirOperation op = mlirBlockGetFirstOperation(cloneBody);
-         !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-      if (!tilusOpIs(op, "gpu.binary"))
-        continue;
-      MlirAttribute objects = mlirOperationGetAttributeByName(
-          op, mlirStringRefCreateFromCString("objects"));
-      if (!mlirAttributeIsNull(objects) &&
-          mlirArrayAttrGetNumElements(objects) > 0)
-        ptx = mlirGPUObjectAttrGetObject(mlirArrayAttrGetElement(objects, 0));
-    }
-    if (!ptx.data) {
-      mlirEmitError(loc, "gpu-module-to-binary produced no PTX");
-      result = mlirLogicalResultFailure();
-    }
+  // The PTX comes first: nothing is written unless it succeeds.
+  TilusStringBuffer ptx = {0};
+  MlirLogicalResult result =
+      tilusTranslateToPtx(gpuModule, target, tilusTextAppend, &ptx);
+  if (mlirLogicalResultIsSuccess(result) && ptx.failed) {
+    mlirEmitError(loc, "out of memory while writing the PTX");
+    result = mlirLogicalResultFailure();
   }
   if (mlirLogicalResultIsSuccess(result)) {
     if (!ptxOnly) {
@@ -215,8 +173,8 @@ MlirLogicalResult tilusEmitArtifact(MlirOperation module, MlirStringRef chip,
           writeKernel(op, callback, userData);
       emit(callback, userData, "ptx:\n");
     }
-    callback(ptx, userData);
+    callback(mlirStringRefCreate(ptx.data, ptx.length), userData);
   }
-  mlirOperationDestroy(clone);
+  tilusStringBufferRelease(&ptx);
   return result;
 }
