@@ -11,7 +11,8 @@
 //     grid s3 ceildiv 16 ; s4 floordiv 8   1-3 affine expressions (required)
 //     shared 0                       dynamic shared memory, bytes (default 0)
 //     workspace 0                    global workspace, bytes (default 0)
-//     param ptr f16                  parameters in order: `ptr <dtype>`, or
+//     param ptr f16                  parameters in order: `ptr <dtype>` (one
+//     param ptr float6_e3m2          word: f16, ui4, float6_e3m2 ...), or
 //     param i32                      i1 i8 i16 i32 i64 (si*/ui* too), index,
 //   end                              f16 bf16 f32 f64
 //   ptx:                             the PTX follows verbatim until the end

@@ -14,7 +14,8 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilus_obj_root, "test")
 
-path = [config.tilus_tools_dir, config.tilus_test_bin_dir, config.llvm_tools_dir]
+path = [config.tilus_tools_dir, config.tilus_run_dir, config.tilus_test_bin_dir,
+        config.llvm_tools_dir]
 config.environment["PATH"] = os.pathsep.join(path + [config.environment.get("PATH", "")])
 
 config.substitutions.append(("%tilus_src_root", config.tilus_src_root))

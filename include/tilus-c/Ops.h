@@ -23,9 +23,12 @@ extern "C" {
 /*--- Attributes the passes set -----------------------------------------------*/
 
 /* On a kernel (set by tilus-plan-shared, kept on its gpu.func): bytes of
- * dynamic shared memory; on each tilus.allocate_shared: its byte offset. */
+ * dynamic shared memory; on each tilus.allocate_shared: its byte offset, a
+ * multiple of TILUS_SHARED_ALIGNMENT (the lowering's vector accesses rely on
+ * it), with the tensor inside the kernel's bytes. */
 #define TILUS_SHARED_BYTES_ATTR "tilus.shared_bytes"
 #define TILUS_SHARED_OFFSET_ATTR "tilus.shared_offset"
+#define TILUS_SHARED_ALIGNMENT 128
 /* On a lowered gpu.func: bytes of global workspace (its pointer is then the
  * last parameter); on each tilus.allocate_global: its byte offset in it. */
 #define TILUS_WORKSPACE_BYTES_ATTR "tilus.workspace_bytes"

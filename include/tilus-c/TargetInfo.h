@@ -32,6 +32,8 @@ typedef struct {
   /* The most shared memory one thread block may use (the opt-in maximum),
    * dynamic and static together, in bytes. */
   int64_t maxSharedBytesPerBlock;
+  /* The most 32-bit registers one thread may use. */
+  int maxRegistersPerThread;
 } TilusTargetInfo;
 
 /* The entry for `name` (`length` bytes, not NUL-terminated), or NULL when
@@ -51,6 +53,10 @@ void tilusTargetInfoFormatNames(char *buffer, size_t size);
 /* The largest maxSharedBytesPerBlock of any target: what a module may use
  * before a target is chosen. */
 int64_t tilusTargetInfoGetMaxSharedBytes(void);
+
+/* The largest maxRegistersPerThread of any target: a register tensor needing
+ * more per thread fits no target. */
+int tilusTargetInfoGetMaxRegistersPerThread(void);
 
 #ifdef __cplusplus
 }

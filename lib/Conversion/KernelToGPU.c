@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
+#include "Utils/Checked.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
@@ -66,17 +67,24 @@ static MlirWalkResult planWorkspace(MlirOperation op, void *userData) {
   if (mlirLogicalResultIsFailure(tilusTensorTypeDecode(
           mlirValueGetType(mlirOperationGetResult(op, 0)), &t, NULL)))
     return MlirWalkResultAdvance;
-  int64_t elements = 1;
   bool dynamic = false;
-  for (intptr_t d = 0; d < t.rank; ++d) {
+  for (intptr_t d = 0; d < t.rank; ++d)
     dynamic = dynamic || t.shape[d] == TILUS_DYNAMIC_DIM;
-    elements *= t.shape[d];
-  }
-  int64_t bits = tilusElementTypeGetBitWidth(t.elementType);
+  int64_t elements, bits = tilusElementTypeGetBitWidth(t.elementType);
+  // Each tensor starts on a 256-byte boundary: its bytes are rounded up.
+  int64_t totalBits, slot, end;
+  bool fits = !dynamic && tilusCheckedProduct(t.shape, t.rank, &elements) &&
+              tilusCheckedMul(elements, bits, &totalBits) &&
+              tilusCheckedAdd(tilusBitsToBytes(totalBits), 255, &slot) &&
+              tilusCheckedAdd(plan->total, slot / 256 * 256, &end);
   tilusTensorTypeRelease(&t);
-  if (dynamic) {
-    tilusLoweringError(op, "AllocateGlobal with run-time sizes is not lowered "
-                           "yet; give the workspace tensor a static shape");
+  if (dynamic || !fits) {
+    tilusLoweringError(op, dynamic
+                               ? "AllocateGlobal with run-time sizes is not "
+                                 "lowered yet; give the workspace tensor a "
+                                 "static shape"
+                               : "the kernel's workspace does not fit in 2^63 "
+                                 "bytes");
     plan->numErrors++;
     return MlirWalkResultAdvance;
   }
@@ -84,8 +92,7 @@ static MlirWalkResult planWorkspace(MlirOperation op, void *userData) {
   mlirOperationSetDiscardableAttributeByName(
       op, mlirStringRefCreateFromCString(TILUS_WORKSPACE_OFFSET_ATTR),
       mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), plan->total));
-  int64_t bytes = (elements * bits + 7) / 8;
-  plan->total += (bytes + 255) / 256 * 256;
+  plan->total = end;
   return MlirWalkResultAdvance;
 }
 

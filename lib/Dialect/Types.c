@@ -288,9 +288,10 @@ int64_t tilusElementTypeGetBitWidth(MlirType type) {
   if (mlirTypeIsAF64(type))
     return 64;
   int64_t exponent, mantissa;
+  // Each field is bounded before they are added: any int64_t may be written.
   if (tilusFloatTypeGetFormat(type, &exponent, &mantissa) && exponent >= 1 &&
-      mantissa >= 0 && 1 + exponent + mantissa >= 3 &&
-      1 + exponent + mantissa <= 8)
+      exponent <= 7 && mantissa >= 0 && mantissa <= 6 &&
+      1 + exponent + mantissa >= 3 && 1 + exponent + mantissa <= 8)
     return 1 + exponent + mantissa;
   return 0;
 }

@@ -22,10 +22,17 @@
 // Kernels
 //===----------------------------------------------------------------------===//
 
+// The scalars a launch can pass (the runtime's parameter types, which PTX
+// parameters hold as whole bytes): sub-byte integers other than i1, integers
+// wider than 64 bits and Tilus floats are not among them.
 static bool isScalarArgumentType(MlirType type) {
-  return mlirTypeIsAInteger(type) || mlirTypeIsAIndex(type) ||
-         mlirTypeIsAF16(type) || mlirTypeIsABF16(type) ||
-         mlirTypeIsAF32(type) || mlirTypeIsAF64(type);
+  if (mlirTypeIsAInteger(type)) {
+    unsigned width = mlirIntegerTypeGetWidth(type);
+    return width == 1 || width == 8 || width == 16 || width == 32 ||
+           width == 64;
+  }
+  return mlirTypeIsAIndex(type) || mlirTypeIsAF16(type) ||
+         mlirTypeIsABF16(type) || mlirTypeIsAF32(type) || mlirTypeIsAF64(type);
 }
 
 // Checks that every symbol in `expr` names an integer kernel argument.
@@ -74,13 +81,13 @@ void tilusVerifyKernel(TilusVerifier *v, MlirOperation kernel) {
   intptr_t numArgs = mlirBlockGetNumArguments(body);
   for (intptr_t k = 0; k < numArgs; ++k) {
     MlirType type = mlirValueGetType(mlirBlockGetArgument(body, k));
-    if (!isScalarArgumentType(type) && !tilusTypeIsAPtr(type) &&
-        !tilusTypeIsAFloat(type)) {
+    if (!isScalarArgumentType(type) && !tilusTypeIsAPtr(type)) {
       char *text = tilusPrintTypeToString(type);
       tilusVerifierError(v, kernel,
                          "kernel argument %" PRIdPTR " has type '%s'; kernel "
-                         "arguments are integer or float scalars or "
-                         "!tilus.ptr<...>",
+                         "arguments are i1, i8, i16, i32 or i64 (signless, "
+                         "si or ui), index, f16, bf16, f32, f64 or "
+                         "!tilus.ptr<...> (to any element type)",
                          k, text);
       free(text);
     }

@@ -119,8 +119,10 @@ static bool verifyTileAccess(TilusVerifier *v, MlirOperation op,
       continue;
     // Global tiles may overhang the edge (those elements are masked); shared
     // tiles must fit.
+    // (extent <= size here, so size - extent cannot overflow; offset +
+    // extent could.)
     bool fits = memory->scope == TilusMemoryGlobal ? offset < size
-                                                   : offset + extent <= size;
+                                                   : offset <= size - extent;
     if (!fits) {
       tilusVerifierError(v, op,
                          "offset %" PRId64 " with tile extent %" PRId64

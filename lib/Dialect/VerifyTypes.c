@@ -2,6 +2,8 @@
 
 #include "DynamicParams.h"
 #include "VerifierInternal.h"
+#include "Utils/Checked.h"
+#include "tilus-c/TargetInfo.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -25,19 +27,23 @@ static void verifyElementType(TilusVerifier *v, MlirOperation op,
     return;
   char *text = tilusPrintTypeToString(elementType);
   int64_t e, m;
-  if (tilusFloatTypeGetFormat(elementType, &e, &m))
-    tilusVerifierError(v, op,
-                       "%s has float format e%" PRId64 "m%" PRId64
-                       " (%" PRId64 " bits); Tilus floats need an exponent of "
-                       "at least 1 bit, a mantissa of at least 0 bits and 3 to "
-                       "8 bits in all",
-                       where, e, m, 1 + e + m);
-  else
+  int64_t bits;
+  char count[48] = ""; // the bit count only where it does not overflow
+  if (!tilusFloatTypeGetFormat(elementType, &e, &m)) {
     tilusVerifierError(v, op,
                        "%s has unsupported element type '%s'; Tilus supports "
                        "integers of 1-8, 16, 32 and 64 bits, index, f16, bf16, "
                        "f32, f64 and !tilus.float<e, m>",
                        where, text);
+  } else {
+    if (tilusCheckedAdd(e, m, &bits) && tilusCheckedAdd(bits, 1, &bits))
+      snprintf(count, sizeof(count), " (%" PRId64 " bits)", bits);
+    tilusVerifierError(v, op,
+                       "%s has float format e%" PRId64 "m%" PRId64
+                       "%s; Tilus floats need an exponent of at least 1 bit, "
+                       "a mantissa of at least 0 bits and 3 to 8 bits in all",
+                       where, e, m, count);
+  }
   free(text);
 }
 
@@ -76,6 +82,63 @@ static void verifyLayout(TilusVerifier *v, MlirOperation op,
   // Layouts built by the algebra are valid by construction (every element
   // held, none twice by one thread), so validity needs no check here.
   free(text);
+}
+
+// What the hardware can hold, checked after the shape and the layout: a
+// global tensor's bits must fit in int64_t (its strides and byte offsets are
+// computed from them), a shared tensor must fit the shared memory of some
+// target, and a register tensor's elements per thread the registers of one
+// thread. Returns false after reporting.
+static bool verifySize(TilusVerifier *v, MlirOperation op,
+                       const TilusTensorType *t) {
+  int64_t bits = tilusElementTypeGetBitWidth(t->elementType);
+  if (bits == 0)
+    return true; // reported with the element type
+  char shape[160];
+  tilusFormatShape(shape, sizeof(shape), t->rank, t->shape);
+  if (t->scope == TilusMemoryRegister) {
+    // The layout algebra bounds the local size by 2^40, so this fits.
+    int64_t local = tilusLayoutGetLocalSize(t->layout);
+    int64_t registers = (local * bits + 31) / 32;
+    int most = tilusTargetInfoGetMaxRegistersPerThread();
+    if (registers <= most)
+      return true;
+    tilusVerifierError(v, op,
+                       "the register tensor %s holds %" PRId64 " elements of "
+                       "%" PRId64 " bits per thread: %" PRId64 " 32-bit "
+                       "registers, but a thread has at most %d",
+                       shape, local, bits, registers, most);
+    return false;
+  }
+  int64_t elements = 1, totalBits;
+  for (intptr_t d = 0; d < t->rank; ++d)
+    if (t->shape[d] != TILUS_DYNAMIC_DIM &&
+        !tilusCheckedMul(elements, t->shape[d], &elements))
+      elements = INT64_MAX;
+  bool fits = elements != INT64_MAX &&
+              tilusCheckedMul(elements, bits, &totalBits);
+  if (t->scope == TilusMemoryGlobal) {
+    if (fits)
+      return true;
+    tilusVerifierError(v, op,
+                       "the global tensor %s of %" PRId64 "-bit elements is "
+                       "too large: its size in bits does not fit in 64 bits",
+                       shape, bits);
+    return false;
+  }
+  int64_t most = tilusTargetInfoGetMaxSharedBytes();
+  if (fits && tilusBitsToBytes(totalBits) <= most)
+    return true;
+  char bytes[48] = "";
+  if (fits)
+    snprintf(bytes, sizeof(bytes), " (%" PRId64 " bytes)",
+             tilusBitsToBytes(totalBits));
+  tilusVerifierError(v, op,
+                     "the shared tensor %s of %" PRId64 "-bit elements%s does "
+                     "not fit the shared memory of any target (at most %" PRId64
+                     " bytes per thread block)",
+                     shape, bits, bytes, most);
+  return false;
 }
 
 void tilusVerifyValueType(TilusVerifier *v, MlirOperation op, MlirType type,
@@ -128,5 +191,6 @@ void tilusVerifyValueType(TilusVerifier *v, MlirOperation op, MlirType type,
                        "#tilus.row_major");
   else if (t.layout)
     verifyLayout(v, op, &t, blockSize);
+  verifySize(v, op, &t);
   tilusTensorTypeRelease(&t);
 }

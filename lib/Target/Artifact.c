@@ -83,8 +83,18 @@ static void writeKernel(MlirOperation func, MlirStringCallback callback,
     MlirType type = mlirTypeAttrGetValue(mlirArrayAttrGetElement(params, k));
     bool isPtr = tilusTypeIsAPtr(type);
     emit(callback, userData, isPtr ? "  param ptr " : "  param ");
-    mlirTypePrint(isPtr ? tilusPtrTypeGetElementType(type) : type, callback,
-                  userData);
+    MlirType shown = isPtr ? tilusPtrTypeGetElementType(type) : type;
+    // The manifest's types are single words: a Tilus float is spelled by
+    // its bits and fields (float6_e3m2), as the runtime and tools read it.
+    int64_t exponent, mantissa;
+    if (tilusFloatTypeGetFormat(shown, &exponent, &mantissa)) {
+      snprintf(line, sizeof(line), "float%lld_e%lldm%lld",
+               (long long)(1 + exponent + mantissa), (long long)exponent,
+               (long long)mantissa);
+      emit(callback, userData, line);
+    } else {
+      mlirTypePrint(shown, callback, userData);
+    }
     emit(callback, userData, "\n");
   }
   emit(callback, userData, "end\n");

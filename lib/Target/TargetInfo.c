@@ -2,8 +2,8 @@
 //
 // Facts from the PTX ISA (which instruction needs which sm_XX) and the CUDA
 // programming guide (shared memory per block: 163 KiB on sm_80, 99 KiB on
-// sm_89, 227 KiB on sm_90). PTX 8.0 covers every target here (sm_90a needs
-// it), so all share one feature string.
+// sm_89, 227 KiB on sm_90; 255 registers per thread on all). PTX 8.0 covers
+// every target here (sm_90a needs it), so all share one feature string.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,11 +13,11 @@
 #include <string.h>
 
 static const TilusTargetInfo kTargets[] = {
-    // name     cc  arch   features   ldm   stm    cpa   wgmma  tma    clus   shared
-    {"sm_80", 80, false, "+ptx80", true, false, true, false, false, false, 166912},
-    {"sm_89", 89, false, "+ptx80", true, false, true, false, false, false, 101376},
-    {"sm_90", 90, false, "+ptx80", true, true, true, false, true, true, 232448},
-    {"sm_90a", 90, true, "+ptx80", true, true, true, true, true, true, 232448},
+    // name     cc  arch   features   ldm   stm    cpa   wgmma  tma    clus   shared  regs
+    {"sm_80", 80, false, "+ptx80", true, false, true, false, false, false, 166912, 255},
+    {"sm_89", 89, false, "+ptx80", true, false, true, false, false, false, 101376, 255},
+    {"sm_90", 90, false, "+ptx80", true, true, true, false, true, true, 232448, 255},
+    {"sm_90a", 90, true, "+ptx80", true, true, true, true, true, true, 232448, 255},
 };
 
 enum { kNumTargets = sizeof(kTargets) / sizeof(kTargets[0]) };
@@ -56,5 +56,13 @@ int64_t tilusTargetInfoGetMaxSharedBytes(void) {
   for (size_t k = 0; k < kNumTargets; ++k)
     if (kTargets[k].maxSharedBytesPerBlock > most)
       most = kTargets[k].maxSharedBytesPerBlock;
+  return most;
+}
+
+int tilusTargetInfoGetMaxRegistersPerThread(void) {
+  int most = 0;
+  for (size_t k = 0; k < kNumTargets; ++k)
+    if (kTargets[k].maxRegistersPerThread > most)
+      most = kTargets[k].maxRegistersPerThread;
   return most;
 }

@@ -33,7 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define ALIGNMENT 128
+#define ALIGNMENT TILUS_SHARED_ALIGNMENT
 
 static const alignas(8) char planPassID = 0;
 

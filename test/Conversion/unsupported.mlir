@@ -12,7 +12,7 @@ func.func @unplanned() attributes {tilus.kernel, tilus.block_size = 32 : i64, ti
 // -----
 
 // cp.async moves whole bytes; sub-byte tensors are copied as bytes.
-func.func @subbyte_copy(%p: !tilus.ptr<ui4>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+func.func @subbyte_copy(%p: !tilus.ptr<ui4>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>, tilus.shared_bytes = 128 : i64} {
   %c0 = arith.constant 0 : index
   %g = "tilus.view_global"(%p) : (!tilus.ptr<ui4>) -> !tilus.global<ui4, array<i64: 256>, #tilus.row_major>
   %s = "tilus.allocate_shared"() {tilus.shared_offset = 0 : i64} : () -> !tilus.shared<ui4, array<i64: 256>, #tilus.layout<"local(256)">>

@@ -57,8 +57,22 @@ func.func @grid_zero() attributes {tilus.kernel, tilus.block_size = 32 : i64, ti
 
 // -----
 
-// expected-error@+1 {{'func.func' op kernel argument 0 has type 'memref<4xf32>'; kernel arguments are integer or float scalars or !tilus.ptr<...>}}
+// expected-error@+1 {{'func.func' op kernel argument 0 has type 'memref<4xf32>'; kernel arguments are i1, i8, i16, i32 or i64 (signless, si or ui), index, f16, bf16, f32, f64 or !tilus.ptr<...> (to any element type)}}
 func.func @bad_argument(%m: memref<4xf32>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  return
+}
+
+// -----
+
+// Scalars the runtime cannot pass (a launch has no sub-byte, 128-bit or
+// Tilus-float scalar parameter): refused here rather than by the runtime
+// when it loads the artifact.
+// expected-error@+5 {{kernel argument 0 has type 'i4'}}
+// expected-error@+4 {{kernel argument 1 has type 'ui2'}}
+// expected-error@+3 {{kernel argument 2 has type 'si7'}}
+// expected-error@+2 {{kernel argument 3 has type 'i128'}}
+// expected-error@+1 {{kernel argument 4 has type '!tilus.float<3 : i64, 2 : i64>'}}
+func.func @unpassable(%a: i4, %b: ui2, %c: si7, %d: i128, %e: !tilus.float<3, 2>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<()[s0, s1, s2, s3, s4] -> (1)>} {
   return
 }
 

@@ -24,7 +24,8 @@ func.func @pointer(%p: !tilus.ptr<vector<4xf32>>) attributes {tilus.kernel, tilu
 
 // -----
 
-// expected-error@+1 {{'func.func' op a scalar has float format e0m4 (5 bits)}}
+// expected-error@+2 {{'func.func' op a scalar has float format e0m4 (5 bits)}}
+// expected-error@+1 {{'func.func' op kernel argument 0 has type '!tilus.float<0 : i64, 4 : i64>'}}
 func.func @scalar_float(%x: !tilus.float<0, 4>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
   return
 }

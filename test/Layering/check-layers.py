@@ -23,7 +23,7 @@ ALLOWED = {
     "TilusLayout": {"TilusUtils"},
     "TilusTypes": set(),
     "TilusTargetInfo": set(),
-    "TilusDialect": {"TilusLayout", "TilusTypes", "TilusUtils"},
+    "TilusDialect": {"TilusLayout", "TilusTypes", "TilusTargetInfo", "TilusUtils"},
     "TilusTransforms": {"TilusDialect", "TilusLayout", "TilusTypes", "TilusTargetInfo",
                         "TilusUtils"},
     "TilusConversion": {"TilusTransforms", "TilusDialect", "TilusLayout",

@@ -64,8 +64,26 @@ func.func @inside(%n: index)
 
 // -----
 
+// Two live tensors of 128 KiB: each fits a thread block, both do not.
+!h = !tilus.shared<f32, array<i64: 32768>, #tilus.layout<"local(32768)">>
+!x = !tilus.register<f32, array<i64: 32>, #tilus.layout<"spatial(32)">>
 // expected-error@+1 {{the kernel needs 262144 bytes of shared memory; a thread block has at most 232448 (227 KiB, sm_90)}}
 func.func @too_big()
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %a = "tilus.allocate_shared"() : () -> !h
+  %b = "tilus.allocate_shared"() : () -> !h
+  %x = "tilus.load_shared"(%a, %c0) {operandSegmentSizes = array<i32: 1, 1, 0>} : (!h, index) -> !x
+  %y = "tilus.load_shared"(%b, %c0) {operandSegmentSizes = array<i32: 1, 1, 0>} : (!h, index) -> !x
+  return
+}
+
+// -----
+
+// One tensor larger than any target's shared memory is refused by the
+// verifier, with the limit.
+// expected-error@+3 {{'tilus.allocate_shared' op the shared tensor [65536] of 32-bit elements (262144 bytes) does not fit the shared memory of any target (at most 232448 bytes per thread block)}}
+func.func @too_big_one()
     attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
   %s = "tilus.allocate_shared"() : () -> !tilus.shared<f32, array<i64: 65536>, #tilus.layout<"local(65536)">>
   return

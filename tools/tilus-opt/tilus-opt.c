@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Diagnostics.h"
+#include "InputCheck.h"
 #include "Utils/ReadFile.h"
 
 #include "mlir-c/IR.h"
@@ -223,6 +224,8 @@ static bool processChunk(MlirContext ctx, const Options *options,
   // Parsing as a module wraps several top-level ops in an implicit module, as
   // mlir-opt does. Its locations name the buffer "-"; the diagnostic handler
   // puts the file name back.
+  if (!tilusOptCheckInput(ctx, padded, length))
+    return false;
   MlirModule parsed =
       mlirModuleCreateParse(ctx, mlirStringRefCreate(padded, length));
   if (mlirModuleIsNull(parsed))
@@ -324,11 +327,14 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tilus-opt: cannot load the Tilus dialect\n");
 
   // Each chunk is parsed from a copy padded with the newlines before it, so
-  // that diagnostics carry the line numbers of the whole file.
+  // that diagnostics carry the line numbers of the whole file. Every chunk
+  // is processed on its own, also after one failed (as mlir-opt does); the
+  // exit status is a failure if any did.
   bool printedBefore = false;
   int line = 1, chunkStartLine = 1;
   const char *chunk = input;
-  for (const char *p = input; ok || options.verifyDiagnostics;) {
+  bool loaded = ok;
+  for (const char *p = input; loaded;) {
     const char *end = memchr(p, '\n', (size_t)(input + length - p));
     bool last = end == NULL;
     if (!end)

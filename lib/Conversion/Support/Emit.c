@@ -73,11 +73,22 @@ MlirValue tilusEmitArith(TilusEmitter *e, const char *op, MlirValue lhs,
   return tilusEmitValue(e, name, 2, operands, mlirValueGetType(lhs), 0, NULL);
 }
 
+// Index arithmetic on constants wraps as arith.addi/muli on index values do
+// at run time (two's complement), instead of C's undefined overflow. The
+// verifier bounds every static size, stride and offset so that it does not
+// wrap; only run-time values the program gets wrong can.
+static int64_t wrapAdd(int64_t a, int64_t b) {
+  return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+static int64_t wrapMul(int64_t a, int64_t b) {
+  return (int64_t)((uint64_t)a * (uint64_t)b);
+}
+
 MlirValue tilusEmitAddIndex(TilusEmitter *e, MlirValue a, MlirValue b) {
   int64_t ca, cb;
   bool ka = tilusValueGetConstantInt(a, &ca), kb = tilusValueGetConstantInt(b, &cb);
   if (ka && kb)
-    return tilusEmitIndex(e, ca + cb);
+    return tilusEmitIndex(e, wrapAdd(ca, cb));
   if (ka && ca == 0)
     return b;
   if (kb && cb == 0)
@@ -88,7 +99,7 @@ MlirValue tilusEmitAddIndex(TilusEmitter *e, MlirValue a, MlirValue b) {
 MlirValue tilusEmitAddIndexConst(TilusEmitter *e, MlirValue a, int64_t c) {
   int64_t ca;
   if (tilusValueGetConstantInt(a, &ca))
-    return tilusEmitIndex(e, ca + c);
+    return tilusEmitIndex(e, wrapAdd(ca, c));
   if (c == 0)
     return a;
   return tilusEmitArith(e, "addi", a, tilusEmitIndex(e, c));
@@ -97,7 +108,7 @@ MlirValue tilusEmitAddIndexConst(TilusEmitter *e, MlirValue a, int64_t c) {
 MlirValue tilusEmitMulIndexConst(TilusEmitter *e, MlirValue a, int64_t c) {
   int64_t ca;
   if (tilusValueGetConstantInt(a, &ca))
-    return tilusEmitIndex(e, ca * c);
+    return tilusEmitIndex(e, wrapMul(ca, c));
   if (c == 1)
     return a;
   if (c == 0)

@@ -34,6 +34,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/LLVM.h"
 #include "tilus-c/Kernel.h"
+#include "Utils/Checked.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,37 @@ static MlirLogicalResult lowerAllocateShared(TilusLowering *L, MlirOperation op,
     return tilusLoweringError(op, "the shared tensor has no offset; run "
                                   "--tilus-plan-shared first (--lower-to-nvvm "
                                   "does)");
+  // The attributes may be written by hand: the tensor must lie, aligned,
+  // inside the kernel's dynamic shared memory.
+  const TilusTensorType *t = tilusLoweringTensorType(
+      L, mlirValueGetType(mlirOperationGetResult(op, 0)));
+  int64_t kernelBytes = -1, end = 0;
+  MlirOperation func = mlirOperationGetParentOperation(op);
+  while (!mlirOperationIsNull(func) &&
+         !tilusOpGetIntAttr(func, TILUS_SHARED_BYTES_ATTR, &kernelBytes))
+    func = mlirOperationGetParentOperation(func);
+  bool inside =
+      t && offset >= 0 && offset % TILUS_SHARED_ALIGNMENT == 0 &&
+      tilusCheckedAdd(offset,
+                      tilusBitsToBytes(tilusLayoutGetLocalSize(t->layout) *
+                                       tilusElementTypeGetBitWidth(
+                                           t->elementType)),
+                      &end) &&
+      end <= kernelBytes;
+  if (kernelBytes < 0)
+    return tilusLoweringError(op, "the kernel has no " TILUS_SHARED_BYTES_ATTR
+                                  "; run --tilus-plan-shared first "
+                                  "(--lower-to-nvvm does)");
+  if (!inside) {
+    char message[256];
+    snprintf(message, sizeof(message),
+             "the shared tensor's offset (" TILUS_SHARED_OFFSET_ATTR
+             " = %lld) must be a multiple of %d with the tensor inside the "
+             "kernel's %lld bytes of shared memory (" TILUS_SHARED_BYTES_ATTR
+             ")",
+             (long long)offset, TILUS_SHARED_ALIGNMENT, (long long)kernelBytes);
+    return tilusLoweringError(op, message);
+  }
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   MlirValue base =
       tilusEmitSharedArray(&e, op, "__tilus_dynamic_shared", 0, true);
