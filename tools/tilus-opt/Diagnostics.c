@@ -2,6 +2,7 @@
 
 #include "Diagnostics.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,10 +192,21 @@ static bool parseExpectation(const char *p, const char *end, int lineNo,
         *why = "expected a line after '@'";
         return false;
       }
-      int n = 0;
-      while (p < end && *p >= '0' && *p <= '9')
+      // Checked: a long number must not wrap around to some other line.
+      long long n = 0;
+      while (p < end && *p >= '0' && *p <= '9') {
         n = n * 10 + (*p++ - '0');
-      out->line = sign ? lineNo + sign * n : n;
+        if (n > INT_MAX) {
+          *why = "the line after '@' is out of range";
+          return false;
+        }
+      }
+      long long target = sign ? lineNo + sign * n : n;
+      if (target < 1 || target > INT_MAX) {
+        *why = "the line after '@' is out of range";
+        return false;
+      }
+      out->line = (int)target;
     }
   }
   while (p < end && *p == ' ')
