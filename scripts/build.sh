@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Sets up (scripts/setup.sh) and builds Tilus-MLIR into build/ (or $BUILD_DIR).
+# Arguments are CMake options for the build tree, e.g. -DTILUS_SANITIZE=ON;
+# $JOBS limits the parallel jobs (default: one per core).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 "$root/scripts/setup.sh"
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+if [ ! -f "$build/build.ninja" ] || [ $# -gt 0 ]; then
+  cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
 fi
-cmake --build "$build"
+cmake --build "$build" -j "${JOBS:-$(nproc)}"

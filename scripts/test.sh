@@ -1,26 +1,61 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the lit suite (IR tests with FileCheck,
-# the mlir-opt --irdl-file check and the C unit tests). Ends with a line
-# "N passed, N failed" (skipped tests, such as GPU tests on a machine without
-# a GPU, are counted apart and never as passed).
+# the mlir-opt --irdl-file check and the C unit tests), first on the normal
+# build (build/ or $BUILD_DIR), then again on a build with AddressSanitizer,
+# LeakSanitizer and UBSan ($ASAN_BUILD_DIR, default <build dir>-asan). Ends
+# with one line "N passed, N failed, N skipped" over all runs (skipped tests,
+# such as GPU tests on a machine without a GPU, are never counted as passed).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
-"$root/scripts/build.sh"
+asan_build=${ASAN_BUILD_DIR:-$build-asan}
 
-log=$(mktemp)
-set +e
-/usr/lib/llvm-22/bin/lit -v "$build/test" 2>&1 | tee "$log"
-lit_status=${PIPESTATUS[0]}
-set -e
-# lit's summary lines look like "  Passed     : 17 (89.47%)".
-count() { sed -n "s/^ *$1 *: *\([0-9][0-9]*\).*/\1/p" "$log" | tail -n 1; }
-passed=$(( $(count Passed || true) + 0 ))
-failed=$(( $(count Failed || true) + 0 ))
-xfail=$(( $(count 'Unexpectedly Passed' || true) + 0 ))
-failed=$(( failed + xfail ))
-unsupported=$(( $(count Unsupported || true) + 0 ))
+passed=0 failed=0 skipped=0 status=0
+
+# Adds one run's counts to the totals; a run that failed in another way
+# (exit status $4 non-zero, no failed test counted) counts as one failure.
+tally() {
+  passed=$(( passed + $1 ))
+  failed=$(( failed + $2 ))
+  skipped=$(( skipped + $3 ))
+  if [ "$4" -ne 0 ]; then
+    status=1
+    if [ "$2" -eq 0 ]; then failed=$(( failed + 1 )); fi
+  fi
+}
+
+# Runs the lit suite of the build tree $1 and tallies it.
+run_lit() {
+  local log rc
+  log=$(mktemp)
+  set +e
+  /usr/lib/llvm-22/bin/lit -v "$1/test" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  # lit's summary lines look like "  Passed     : 17 (89.47%)".
+  count() { sed -n "s/^ *$1 *: *\([0-9][0-9]*\).*/\1/p" "$log" | tail -n 1; }
+  local p f=0 u k
+  p=$(( $(count Passed || true) + 0 ))
+  for k in Failed 'Unexpectedly Passed' Unresolved 'Timed Out'; do
+    f=$(( f + $(count "$k" || true) + 0 ))
+  done
+  u=$(( $(count Unsupported || true) + 0 ))
+  rm -f "$log"
+  tally "$p" "$f" "$u" "$rc"
+}
+
+# Step 1: the normal build.
+"$root/scripts/build.sh"
+run_lit "$build"
+
+# Step 2: the same tests under ASan+LSan+UBSan (test/lit.cfg.py sets the
+# sanitizer options and test/sanitizers/lsan.supp for the sanitized tree).
+BUILD_DIR=$asan_build "$root/scripts/build.sh" -DTILUS_SANITIZE=ON
+run_lit "$asan_build"
+
+# Step 3: fuzz smoke test (hook). Run it here against "$asan_build" and add
+# its counts with: tally PASSED FAILED SKIPPED EXIT_STATUS
+
 echo
-echo "$passed passed, $failed failed, $unsupported skipped"
-rm -f "$log"
-exit "$lit_status"
+echo "$passed passed, $failed failed, $skipped skipped"
+exit "$status"

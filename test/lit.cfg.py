@@ -18,6 +18,24 @@ path = [config.tilus_tools_dir, config.tilus_run_dir, config.tilus_test_bin_dir,
         config.llvm_tools_dir]
 config.environment["PATH"] = os.pathsep.join(path + [config.environment.get("PATH", "")])
 
+# A sanitized build (-DTILUS_SANITIZE=ON) runs the same tests with every
+# sanitizer report fatal; options from the environment come after ours, so
+# they win. Suppressions cover uninstrumented LLVM/MLIR code only.
+if getattr(config, "tilus_sanitize", False):
+    config.name += " (asan)"
+    sanitizers = os.path.join(config.tilus_src_root, "test", "sanitizers")
+    defaults = {
+        "ASAN_OPTIONS": "detect_leaks=1:"
+                        "detect_stack_use_after_return=1:strict_string_checks=1:"
+                        "check_initialization_order=1",
+        "LSAN_OPTIONS": "suppressions=" + os.path.join(sanitizers, "lsan.supp") +
+                        ":print_suppressions=0",
+        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+    }
+    for name, value in defaults.items():
+        extra = os.environ.get(name)
+        config.environment[name] = value + (":" + extra if extra else "")
+
 config.substitutions.append(("%tilus_src_root", config.tilus_src_root))
 config.substitutions.append(("%tilus_obj_root", config.tilus_obj_root))
 config.substitutions.append(("%irdl", os.path.join(config.tilus_src_root, "dialect", "tilus.irdl.mlir")))
@@ -29,8 +47,10 @@ if os.path.exists(ptxas):
     config.environment["PATH"] += os.pathsep + os.path.dirname(ptxas)
 
 # GPU tests run only where a CUDA driver and a GPU are present; elsewhere
-# they are UNSUPPORTED, which the test command reports as skipped.
-if os.path.exists("/dev/nvidiactl") and any(
+# they are UNSUPPORTED, which the test command reports as skipped. The
+# sanitized build skips them too: the uninstrumented CUDA driver does not run
+# under ASan's default shadow layout, and the normal build runs them.
+if not getattr(config, "tilus_sanitize", False) and os.path.exists("/dev/nvidiactl") and any(
         os.path.exists(os.path.join(d, "libcuda.so.1"))
         for d in ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia/lib64"]):
     config.available_features.add("cuda-gpu")

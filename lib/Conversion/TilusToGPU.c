@@ -132,6 +132,8 @@ static bool markTarget(MlirOperation module, const TilusTargetInfo *target) {
 static void foldConstants(MlirOperation module, MlirContext ctx) {
   MlirRewritePatternSet set = mlirRewritePatternSetCreate(ctx);
   MlirFrozenRewritePatternSet frozen = mlirFreezeRewritePattern(set);
+  // Freezing moves the patterns out but leaves the set itself allocated.
+  mlirRewritePatternSetDestroy(set);
   MlirGreedyRewriteDriverConfig config = mlirGreedyRewriteDriverConfigCreate();
   mlirApplyPatternsAndFoldGreedilyWithOp(module, frozen, config);
   mlirGreedyRewriteDriverConfigDestroy(config);

@@ -2,6 +2,7 @@
 
 #include "Diagnostics.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,17 +26,51 @@ static const char *severityName(MlirDiagnosticSeverity severity) {
   return "diagnostic";
 }
 
-// The innermost file:line:col of a location, if any.
-static bool getFileLineCol(MlirLocation loc, Text *file, int *line, int *col) {
-  if (mlirLocationIsAFileLineColRange(loc)) {
-    MlirStringRef name =
-        mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
-    tilusOptAppendText(name, file);
-    *line = mlirLocationFileLineColRangeGetStartLine(loc);
-    *col = mlirLocationFileLineColRangeGetStartColumn(loc);
-    return true;
+// The file location to show for `loc`: itself for a file location, the
+// child's for a name, the callee's for a call site (where the op is; the
+// caller's when the callee has none), the first one inside a fused location.
+// False for unknown and opaque locations. Every report (printed or checked by
+// --verify-diagnostics) takes its position from here.
+static bool findFileLoc(MlirLocation loc, MlirLocation *found) {
+  while (!mlirLocationIsNull(loc)) {
+    if (mlirLocationIsAFileLineColRange(loc)) {
+      *found = loc;
+      return true;
+    }
+    if (mlirLocationIsAName(loc)) {
+      loc = mlirLocationNameGetChildLoc(loc);
+    } else if (mlirLocationIsACallSite(loc)) {
+      if (findFileLoc(mlirLocationCallSiteGetCallee(loc), found))
+        return true;
+      loc = mlirLocationCallSiteGetCaller(loc);
+    } else if (mlirLocationIsAFused(loc)) {
+      unsigned n = mlirLocationFusedGetNumLocations(loc);
+      MlirLocation *parts = n ? malloc(n * sizeof(*parts)) : NULL;
+      if (!parts)
+        return false;
+      mlirLocationFusedGetLocations(loc, parts);
+      bool ok = false;
+      for (unsigned k = 0; k < n && !ok; ++k)
+        ok = findFileLoc(parts[k], found);
+      free(parts);
+      return ok;
+    } else {
+      return false;
+    }
   }
   return false;
+}
+
+static bool getFileLineCol(MlirLocation loc, Text *file, int *line, int *col) {
+  MlirLocation fileLoc;
+  if (!findFileLoc(loc, &fileLoc))
+    return false;
+  MlirStringRef name =
+      mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(fileLoc));
+  tilusOptAppendText(name, file);
+  *line = mlirLocationFileLineColRangeGetStartLine(fileLoc);
+  *col = mlirLocationFileLineColRangeGetStartColumn(fileLoc);
+  return true;
 }
 
 static void handleOne(MlirDiagnostic diagnostic, DiagnosticState *state) {
@@ -157,10 +192,21 @@ static bool parseExpectation(const char *p, const char *end, int lineNo,
         *why = "expected a line after '@'";
         return false;
       }
-      int n = 0;
-      while (p < end && *p >= '0' && *p <= '9')
+      // Checked: a long number must not wrap around to some other line.
+      long long n = 0;
+      while (p < end && *p >= '0' && *p <= '9') {
         n = n * 10 + (*p++ - '0');
-      out->line = sign ? lineNo + sign * n : n;
+        if (n > INT_MAX) {
+          *why = "the line after '@' is out of range";
+          return false;
+        }
+      }
+      long long target = sign ? lineNo + sign * n : n;
+      if (target < 1 || target > INT_MAX) {
+        *why = "the line after '@' is out of range";
+        return false;
+      }
+      out->line = (int)target;
     }
   }
   while (p < end && *p == ' ')
