@@ -36,7 +36,6 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 
-echo "setup: installing ${missing[*]}"
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "setup: apt-get not found: install ${missing[*]} (Debian 12 package names) by hand" >&2
   exit 1
@@ -50,6 +49,7 @@ if [ "$(id -u)" != 0 ]; then
   fi
   as_root=(sudo)
 fi
+echo "setup: installing ${missing[*]}"
 # env passes DEBIAN_FRONTEND through sudo, which resets the environment.
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
