@@ -28,6 +28,14 @@ MlirLogicalResult tilusDialectLoad(MlirContext ctx);
 /* Whether the Tilus dialect is loaded in `ctx`. */
 bool tilusDialectIsLoaded(MlirContext ctx);
 
+/* MLIR 22's own parser crashes on some text: a dense array of `index`
+ * (`array<index: 1>`, llvm/llvm-project#179045, fixed after release 22).
+ * Whether `text` is free of it, outside `//` comments and string literals;
+ * when not, `*offset` (if not NULL) is where the first occurrence starts. Call
+ * it before parsing untrusted text (mlirModuleCreateParse, mlirTypeParseGet,
+ * mlirAttributeParseGet); tilus-opt does. */
+bool tilusSourceIsSafeToParse(MlirStringRef text, size_t *offset);
+
 #ifdef __cplusplus
 }
 #endif

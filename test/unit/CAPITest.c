@@ -273,6 +273,33 @@ static void testKernelAndVerifier(MlirContext ctx, Errors *errors) {
   mlirModuleDestroy(bad);
 }
 
+// Text that crashes MLIR 22's parser is found, where it starts, and the same
+// letters where the parser never reads them as an attribute are not.
+static bool safe(const char *text, size_t length, size_t *offset) {
+  return tilusSourceIsSafeToParse(mlirStringRefCreate(text, length), offset);
+}
+
+static void testSourceCheck(void) {
+  size_t at = 0;
+  const char plain[] = "{x = array<index: 1>}";
+  CHECK(!safe(plain, sizeof(plain) - 1, &at) && at == 5);
+  const char spaced[] = "array <\n  index>";
+  CHECK(!safe(spaced, sizeof(spaced) - 1, &at) && at == 0);
+  // The MLIR lexer skips a NUL inside the buffer like white space.
+  const char nul[] = "y=array<\0index";
+  CHECK(!safe(nul, sizeof(nul) - 1, &at) && at == 2);
+  const char comment[] = "// array<index: 1>\n{x = array<i64: 1>}";
+  CHECK(safe(comment, sizeof(comment) - 1, NULL));
+  const char string[] = "{s = \"array<index: \\\" 1>\"}";
+  CHECK(safe(string, sizeof(string) - 1, NULL));
+  const char prefixed[] = "myarray<index> arrays<index> array<indexed>";
+  CHECK(safe(prefixed, sizeof(prefixed) - 1, NULL));
+  // An unterminated string or comment ends the text without reading past it.
+  CHECK(safe("\"array<index", 6, NULL));
+  const char after[] = "x \"a\" array<index";
+  CHECK(!safe(after, sizeof(after) - 1, &at) && at == 6);
+}
+
 int main(void) {
   MlirContext ctx = mlirContextCreate();
   MlirDialectRegistry registry = mlirDialectRegistryCreate();
@@ -283,6 +310,7 @@ int main(void) {
   mlirContextAttachDiagnosticHandler(ctx, collect, &errors, NULL);
 
   testLoading(ctx);
+  testSourceCheck();
   testScalarTypes(ctx);
   testTensorTypes(ctx);
   testKernelAndVerifier(ctx, &errors);

@@ -10,9 +10,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Diagnostics.h"
-#include "InputCheck.h"
 #include "Utils/ReadFile.h"
 
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
@@ -224,8 +224,20 @@ static bool processChunk(MlirContext ctx, const Options *options,
   // Parsing as a module wraps several top-level ops in an implicit module, as
   // mlir-opt does. Its locations name the buffer "-"; the diagnostic handler
   // puts the file name back.
-  if (!tilusOptCheckInput(ctx, padded, length))
+  // Text that would crash MLIR 22's parser is an error where it starts.
+  size_t bad;
+  if (!tilusSourceIsSafeToParse(mlirStringRefCreate(padded, length), &bad)) {
+    unsigned line = 1, column = 1;
+    for (size_t i = 0; i < bad; ++i, ++column)
+      if (padded[i] == '\n')
+        line++, column = 0;
+    mlirEmitError(mlirLocationFileLineColGet(
+                      ctx, mlirStringRefCreateFromCString("-"), line, column),
+                  "a dense array of 'index' (array<index: ...>) is not valid: "
+                  "use array<i64: ...> (MLIR 22's parser crashes on it, "
+                  "llvm/llvm-project#179045)");
     return false;
+  }
   MlirModule parsed =
       mlirModuleCreateParse(ctx, mlirStringRefCreate(padded, length));
   if (mlirModuleIsNull(parsed))

@@ -1,14 +1,13 @@
-//===- InputCheck.c - Input the MLIR 22 parser cannot take ----------------===//
+//===- SourceCheck.c - Text MLIR 22's parser cannot take ------------------===//
 //
-// A small scan over the source text, skipping `//` comments and "..."
-// literals (where the same letters are harmless), so that a known parser
-// crash becomes a located error instead.
+// A small scan over source text that skips `//` comments and "..." literals
+// (where the same letters are harmless) and finds what would crash MLIR 22's
+// parser, so that callers report it instead. The MLIR lexer takes a NUL
+// inside the buffer as white space, so the scan does too.
 //
 //===----------------------------------------------------------------------===//
 
-#include "InputCheck.h"
-
-#include "mlir-c/Diagnostics.h"
+#include "tilus-c/Dialect.h"
 
 #include <string.h>
 
@@ -17,9 +16,12 @@ static bool isIdentifierChar(char c) {
          (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.';
 }
 
+static bool isSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0';
+}
+
 static size_t skipSpaces(const char *text, size_t length, size_t i) {
-  while (i < length && (text[i] == ' ' || text[i] == '\t' ||
-                        text[i] == '\n' || text[i] == '\r'))
+  while (i < length && isSpace(text[i]))
     ++i;
   return i;
 }
@@ -43,32 +45,23 @@ static bool indexArrayAt(const char *text, size_t length, size_t i) {
   return wordAt(text, length, skipSpaces(text, length, j + 1), "index");
 }
 
-bool tilusOptCheckInput(MlirContext ctx, const char *text, size_t length) {
-  unsigned line = 1, column = 1;
-  for (size_t i = 0; i < length; ++i, ++column) {
+bool tilusSourceIsSafeToParse(MlirStringRef source, size_t *offset) {
+  const char *text = source.data;
+  size_t length = source.length;
+  for (size_t i = 0; i < length; ++i) {
     char c = text[i];
-    if (c == '\n') {
-      ++line;
-      column = 0;
-    } else if (c == '/' && i + 1 < length && text[i + 1] == '/') {
+    if (c == '/' && i + 1 < length && text[i + 1] == '/') {
       while (i + 1 < length && text[i + 1] != '\n')
         ++i;
     } else if (c == '"') {
       // On to the closing quote, over escapes; a literal never spans lines,
-      // so a newline ends it too (and is counted by the loop).
-      size_t j = i + 1;
-      while (j < length && text[j] != '"' && text[j] != '\n')
-        j += text[j] == '\\' && j + 1 < length && text[j + 1] != '\n' ? 2 : 1;
-      if (j < length && text[j] == '\n')
-        --j;
-      column += (unsigned)(j - i);
-      i = j;
+      // so a newline ends it too.
+      ++i;
+      while (i < length && text[i] != '"' && text[i] != '\n')
+        i += text[i] == '\\' && i + 1 < length && text[i + 1] != '\n' ? 2 : 1;
     } else if (c == 'a' && indexArrayAt(text, length, i)) {
-      MlirLocation loc = mlirLocationFileLineColGet(
-          ctx, mlirStringRefCreateFromCString("-"), line, column);
-      mlirEmitError(loc, "a dense array of 'index' (array<index: ...>) is not "
-                         "valid: use array<i64: ...> (MLIR 22's parser "
-                         "crashes on it, llvm/llvm-project#179045)");
+      if (offset)
+        *offset = i;
       return false;
     }
   }
