@@ -1,6 +1,8 @@
 //===- DynamicParams.c - Reading parameters of IRDL types -----------------===//
 
 #include "DynamicParams.h"
+
+#include "mlir-c/Diagnostics.h"
 #include "Utils/StringBuffer.h"
 
 #include <stdlib.h>
@@ -129,4 +131,24 @@ bool tilusAttrHasName(MlirAttribute attr, const char *name) {
   bool result = startsWithName(text, name);
   free(text);
   return result;
+}
+
+static MlirLogicalResult swallow(MlirDiagnostic diagnostic, void *userData) {
+  return mlirLogicalResultSuccess(); // handled: not passed to other handlers
+}
+
+MlirType tilusParseParamType(MlirContext ctx, MlirStringRef text) {
+  MlirDiagnosticHandlerID id =
+      mlirContextAttachDiagnosticHandler(ctx, swallow, NULL, NULL);
+  MlirType type = mlirTypeParseGet(ctx, text);
+  mlirContextDetachDiagnosticHandler(ctx, id);
+  return type;
+}
+
+MlirAttribute tilusParseParamAttr(MlirContext ctx, MlirStringRef text) {
+  MlirDiagnosticHandlerID id =
+      mlirContextAttachDiagnosticHandler(ctx, swallow, NULL, NULL);
+  MlirAttribute attr = mlirAttributeParseGet(ctx, text);
+  mlirContextDetachDiagnosticHandler(ctx, id);
+  return attr;
 }

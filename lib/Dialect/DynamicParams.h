@@ -32,6 +32,13 @@ bool tilusDynamicAttrParams(MlirAttribute attr, const char *name,
                             TilusDynamicParams *out);
 void tilusDynamicParamsRelease(TilusDynamicParams *params);
 
+// A parameter parsed back as a type or an attribute, or null when it is not
+// one (an IRDL `any` parameter may hold either). The parser's own
+// diagnostics, located in the parameter's text, are swallowed: the caller
+// reports the failure where the entity is used.
+MlirType tilusParseParamType(MlirContext ctx, MlirStringRef text);
+MlirAttribute tilusParseParamAttr(MlirContext ctx, MlirStringRef text);
+
 // Whether the printed form of `type` starts with `<name><` or equals `name`.
 bool tilusTypeHasName(MlirType type, const char *name);
 bool tilusAttrHasName(MlirAttribute attr, const char *name);

@@ -87,7 +87,7 @@ TilusLayout *tilusLayoutAttrGetLayout(MlirAttribute attr,
     return NULL;
   }
   MlirAttribute str =
-      mlirAttributeParseGet(mlirAttributeGetContext(attr), params.params[0]);
+      tilusParseParamAttr(mlirAttributeGetContext(attr), params.params[0]);
   tilusDynamicParamsRelease(&params);
   if (mlirAttributeIsNull(str) || !mlirAttributeIsAString(str)) {
     tilusLayoutSetError(err, "the layout parameter is not a string");
@@ -130,9 +130,9 @@ MlirLogicalResult tilusTensorTypeDecode(MlirType type, TilusTensorType *out,
     return mlirLogicalResultFailure();
   }
   MlirContext ctx = mlirTypeGetContext(type);
-  out->elementType = mlirTypeParseGet(ctx, params.params[0]);
-  MlirAttribute shape = mlirAttributeParseGet(ctx, params.params[1]);
-  MlirAttribute layout = mlirAttributeParseGet(ctx, params.params[2]);
+  out->elementType = tilusParseParamType(ctx, params.params[0]);
+  MlirAttribute shape = tilusParseParamAttr(ctx, params.params[1]);
+  MlirAttribute layout = tilusParseParamAttr(ctx, params.params[2]);
   tilusDynamicParamsRelease(&params);
 
   if (mlirTypeIsNull(out->elementType)) {
@@ -236,7 +236,7 @@ bool tilusFloatTypeGetFormat(MlirType type, int64_t *exponent,
   bool ok = params.numParams == 2;
   MlirContext ctx = mlirTypeGetContext(type);
   for (int k = 0; ok && k < 2; ++k) {
-    MlirAttribute value = mlirAttributeParseGet(ctx, params.params[k]);
+    MlirAttribute value = tilusParseParamAttr(ctx, params.params[k]);
     ok = !mlirAttributeIsNull(value) && mlirAttributeIsAInteger(value);
     if (ok)
       *(k == 0 ? exponent : mantissa) = mlirIntegerAttrGetValueInt(value);
@@ -265,7 +265,7 @@ MlirType tilusPtrTypeGetElementType(MlirType type) {
     return (MlirType){NULL};
   MlirType result = {NULL};
   if (params.numParams == 1)
-    result = mlirTypeParseGet(mlirTypeGetContext(type), params.params[0]);
+    result = tilusParseParamType(mlirTypeGetContext(type), params.params[0]);
   tilusDynamicParamsRelease(&params);
   return result;
 }

@@ -144,8 +144,15 @@ static bool verifySize(TilusVerifier *v, MlirOperation op,
 void tilusVerifyValueType(TilusVerifier *v, MlirOperation op, MlirType type,
                           int64_t blockSize) {
   if (tilusTypeIsAPtr(type)) {
-    verifyElementType(v, op, tilusPtrTypeGetElementType(type),
-                      "a pointer");
+    MlirType element = tilusPtrTypeGetElementType(type);
+    if (mlirTypeIsNull(element)) {
+      char *text = tilusPrintTypeToString(type);
+      tilusVerifierError(v, op, "the pointer type '%s' has a parameter that "
+                                "is not a type", text);
+      free(text);
+      return;
+    }
+    verifyElementType(v, op, element, "a pointer");
     return;
   }
   if (tilusTypeIsAFloat(type)) {

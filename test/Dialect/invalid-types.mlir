@@ -24,6 +24,23 @@ func.func @pointer(%p: !tilus.ptr<vector<4xf32>>) attributes {tilus.kernel, tilu
 
 // -----
 
+// A parameter that is not a type: one error, at the function (the parser's
+// own complaint about the text "16 : i64" is not passed on).
+// expected-error@+1 {{'func.func' op the pointer type '!tilus.ptr<16 : i64>' has a parameter that is not a type}}
+func.func @pointer_to_number(%p: !tilus.ptr<16>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  return
+}
+
+// -----
+
+// expected-error@+2 {{'func.func' op kernel argument 0 has type '!tilus.global<16 : i64, array<i64: 4>, #tilus.row_major>'}}
+// expected-error@+1 {{'func.func' op invalid type '!tilus.global<16 : i64, array<i64: 4>, #tilus.row_major>': cannot read the element type}}
+func.func @tensor_of_number(%p: !tilus.global<16, array<i64: 4>, #tilus.row_major>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  return
+}
+
+// -----
+
 // expected-error@+2 {{'func.func' op a scalar has float format e0m4 (5 bits)}}
 // expected-error@+1 {{'func.func' op kernel argument 0 has type '!tilus.float<0 : i64, 4 : i64>'}}
 func.func @scalar_float(%x: !tilus.float<0, 4>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
