@@ -47,7 +47,9 @@ static void verifyElementType(TilusVerifier *v, MlirOperation op,
   free(text);
 }
 
-static void verifyLayout(TilusVerifier *v, MlirOperation op,
+// False when the layout's shape is not the tensor's (sizes are then not
+// checked: they would be of the wrong shape).
+static bool verifyLayout(TilusVerifier *v, MlirOperation op,
                          const TilusTensorType *t, int64_t blockSize) {
   const TilusLayout *layout = t->layout;
   const char *scope = scopeName(t->scope);
@@ -82,6 +84,7 @@ static void verifyLayout(TilusVerifier *v, MlirOperation op,
   // Layouts built by the algebra are valid by construction (every element
   // held, none twice by one thread), so validity needs no check here.
   free(text);
+  return sameShape;
 }
 
 // What the hardware can hold, checked after the shape and the layout: a
@@ -196,8 +199,8 @@ void tilusVerifyValueType(TilusVerifier *v, MlirOperation op, MlirType type,
     tilusVerifierError(v, op,
                        "a global tensor with run-time dimensions must be "
                        "#tilus.row_major");
-  else if (t.layout)
-    verifyLayout(v, op, &t, blockSize);
-  verifySize(v, op, &t);
+  bool shaped = !t.layout || dynamic || verifyLayout(v, op, &t, blockSize);
+  if (shaped)
+    verifySize(v, op, &t);
   tilusTensorTypeRelease(&t);
 }
