@@ -1,7 +1,6 @@
 //===- FuzzContext.c - What the MLIR harnesses share ---------------------===//
 
 #include "FuzzContext.h"
-#include "InputCheck.h"
 
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/RegisterEverything.h"
@@ -48,22 +47,6 @@ MlirContext tilusFuzzGetContext(int runsPerContext) {
 }
 
 bool tilusFuzzParserMayTake(MlirContext ctx, const char *text, size_t length) {
-  if (!tilusOptCheckInput(ctx, text, length))
-    return false;
-  char *plain = malloc(length ? length : 1);
-  if (!plain)
-    return false;
-  size_t n = 0;
-  for (size_t i = 0; i < length; ++i) {
-    if (text[i] == '/' && i + 1 < length && text[i + 1] == '/') {
-      while (i + 1 < length && text[i + 1] != '\n')
-        ++i;
-      continue;
-    }
-    if (text[i] != '\0')
-      plain[n++] = text[i];
-  }
-  bool ok = tilusOptCheckInput(ctx, plain, n);
-  free(plain);
-  return ok;
+  (void)ctx;
+  return tilusSourceIsSafeToParse(mlirStringRefCreate(text, length), NULL);
 }

@@ -21,10 +21,8 @@
 // again after `runsPerContext` calls. Aborts if the dialect does not load.
 MlirContext tilusFuzzGetContext(int runsPerContext);
 
-// Whether `text` may go to MLIR's parser: tilus-opt's check for text that
-// crashes MLIR 22's parser (tools/tilus-opt/InputCheck.h) accepts it, also
-// once NUL bytes and `//` comments, which MLIR's lexer skips and the check
-// does not (finding pipeline-4 of docs/reliability.md), are taken out.
+// Whether `text` may go to MLIR's parser: free of what crashes MLIR 22's
+// parser (tilusSourceIsSafeToParse, Dialect.h), as tilus-opt checks.
 bool tilusFuzzParserMayTake(MlirContext ctx, const char *text, size_t length);
 
 #endif // TILUS_FUZZ_FUZZCONTEXT_H

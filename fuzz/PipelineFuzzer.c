@@ -33,20 +33,6 @@ static void append(MlirStringRef piece, void *userData) {
   tilusStringBufferAppend(userData, piece.data, piece.length);
 }
 
-// Refusals already reported (docs/reliability.md, "Fuzzing"), so that they
-// do not hide new ones; remove an entry once its fix is in.
-static bool isKnownRefusal(const char *message) {
-  static const char *const known[] = {
-      // pipeline-2: a gpu.module without Tilus kernels gives a manifest
-      // without kernels.
-      "the artifact declares no kernel",
-  };
-  for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); ++k)
-    if (strstr(message, known[k]))
-      return true;
-  return false;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > MAX_INPUT)
     return 0;
@@ -92,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       TilusRuntimeError err;
       TilusArtifact *loaded =
           tilusArtifactParse(artifact.data, artifact.length, &err);
-      if (!loaded && !isKnownRefusal(err.message)) {
+      if (!loaded) {
         fprintf(stderr,
                 "pipeline fuzzer: the runtime refuses an emitted artifact: "
                 "%s\n",

@@ -2,7 +2,8 @@
 # Sets up, builds and runs every test: the lit suite (IR tests with FileCheck,
 # the mlir-opt --irdl-file check and the C unit tests), first on the normal
 # build (build/ or $BUILD_DIR), then again on a build with AddressSanitizer,
-# LeakSanitizer and UBSan ($ASAN_BUILD_DIR, default <build dir>-asan). Ends
+# LeakSanitizer and UBSan ($ASAN_BUILD_DIR, default <build dir>-asan), then a
+# fuzz smoke test of every harness (scripts/fuzz.sh --smoke). Ends
 # with one line "N passed, N failed, N skipped" over all runs (skipped tests,
 # such as GPU tests on a machine without a GPU, are never counted as passed).
 set -euo pipefail
@@ -53,8 +54,18 @@ run_lit "$build"
 BUILD_DIR=$asan_build "$root/scripts/build.sh" -DTILUS_SANITIZE=ON
 run_lit "$asan_build"
 
-# Step 3: fuzz smoke test (hook). Run it here against "$asan_build" and add
-# its counts with: tally PASSED FAILED SKIPPED EXIT_STATUS
+# Step 3: a fuzz smoke test, every harness of fuzz/ for 20 s (clang-22,
+# ASan + UBSan; scripts/fuzz.sh installs what it needs). Each harness counts
+# as one test.
+fuzz_log=$(mktemp)
+set +e
+"$root/scripts/fuzz.sh" --smoke 2>&1 | tee "$fuzz_log"
+fuzz_rc=${PIPESTATUS[0]}
+set -e
+fuzz_passed=$(sed -n 's/^\([0-9][0-9]*\) passed, [0-9][0-9]* failed$/\1/p' "$fuzz_log" | tail -n 1)
+fuzz_failed=$(sed -n 's/^[0-9][0-9]* passed, \([0-9][0-9]*\) failed$/\1/p' "$fuzz_log" | tail -n 1)
+rm -f "$fuzz_log"
+tally "${fuzz_passed:-0}" "${fuzz_failed:-0}" 0 "$fuzz_rc"
 
 echo
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -3,7 +3,8 @@
 // A small scan over source text that skips `//` comments and "..." literals
 // (where the same letters are harmless) and finds what would crash MLIR 22's
 // parser, so that callers report it instead. The MLIR lexer takes a NUL
-// inside the buffer as white space, so the scan does too.
+// inside the buffer as white space and skips comments between tokens, so the
+// scan does too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,9 +21,18 @@ static bool isSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0';
 }
 
+// Past white space and `//` comments, which the lexer skips between tokens.
 static size_t skipSpaces(const char *text, size_t length, size_t i) {
-  while (i < length && isSpace(text[i]))
-    ++i;
+  while (i < length) {
+    if (isSpace(text[i])) {
+      ++i;
+    } else if (text[i] == '/' && i + 1 < length && text[i + 1] == '/') {
+      while (i < length && text[i] != '\n')
+        ++i;
+    } else {
+      break;
+    }
+  }
   return i;
 }
 

@@ -198,7 +198,9 @@ bool tilusLayoutMatchFragment(const TilusLayout *layout,
         tilusPiecesRestrict(nf.thread, nf.numThread, 1, numLanes, low);
     ok = tilusPiecesSameDigits(low, numLow, lanes, numLanePieces) &&
          findSlotParts(&nf, slotDigits, numSlotDigits, parts, &numParts) &&
-         writeGroups(layout, numLanes, n, parts, numParts, slots, bases);
+         /* The match is decided; only outputs cost work per slot. */
+         ((!slots && !bases) ||
+          writeGroups(layout, numLanes, n, parts, numParts, slots, bases));
   }
   free(lanes);
   free(slotDigits);

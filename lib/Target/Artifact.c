@@ -142,6 +142,21 @@ MlirLogicalResult tilusEmitArtifact(MlirOperation module, MlirStringRef chip,
   }
 
   MlirBlock kernels = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule, 0));
+  // An artifact describes Tilus kernels (lowered functions with a grid); the
+  // runtime refuses one without any.
+  bool hasKernel = false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(kernels);
+       !mlirOperationIsNull(op) && !hasKernel;
+       op = mlirOperationGetNextInBlock(op))
+    hasKernel = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+        op, mlirStringRefCreateFromCString(TILUS_GRID_ATTR)));
+  if (!ptxOnly && !hasKernel) {
+    mlirEmitError(mlirOperationGetLocation(gpuModule),
+                  "the gpu.module has no Tilus kernel to write an artifact "
+                  "for (a function marked tilus.kernel, lowered with "
+                  "--lower-to-nvvm)");
+    return mlirLogicalResultFailure();
+  }
   for (MlirOperation op = mlirBlockGetFirstOperation(kernels);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     int64_t dynamicBytes = sharedBytes(op);

@@ -288,6 +288,9 @@ static void testSourceCheck(void) {
   // The MLIR lexer skips a NUL inside the buffer like white space.
   const char nul[] = "y=array<\0index";
   CHECK(!safe(nul, sizeof(nul) - 1, &at) && at == 2);
+  // Comments between the tokens are skipped by the lexer, and so here.
+  const char between[] = "array // c\n<index: 1>";
+  CHECK(!safe(between, sizeof(between) - 1, &at) && at == 0);
   const char comment[] = "// array<index: 1>\n{x = array<i64: 1>}";
   CHECK(safe(comment, sizeof(comment) - 1, NULL));
   const char string[] = "{s = \"array<index: \\\" 1>\"}";

@@ -165,6 +165,12 @@ void testFragmentsAgainstOracle(void) {
   CHECK(c && !tilusLayoutMatchFragment(c, &kPatterns[3], NULL, NULL));
   CHECK(c && tilusLayoutMatchFragment(c, &kPatterns[9], NULL, NULL));
   tilusLayoutDestroy(c);
+  /* The answer alone costs no work per slot: 8 * 10^8 slots per thread
+   * (the fuzzer's layout-1 took minutes and gigabytes). */
+  TilusLayout *big = parse("local(400000000,1).spatial(8,4).local(1,2)");
+  CHECK(big && tilusLayoutMatchFragment(big, &kPatterns[4], NULL, NULL));
+  CHECK(big && !tilusLayoutMatchFragment(big, &kPatterns[3], NULL, NULL));
+  tilusLayoutDestroy(big);
   /* Lanes 4..31 replicated: threads t and t + 4 hold the same elements. */
   TilusLayout *r = parse("reduce(spatial(8,1,4),dims=[0]).local(1,2)");
   CHECK(r && tilusLayoutMatchFragment(r, &kPatterns[8], NULL, NULL));
