@@ -1,7 +1,7 @@
 /*===-- tilus-c/Runtime.h - Loading and launching Tilus kernels ---*- C -*-===*\
 |*                                                                            *|
 |* The runtime loads the artifacts that the Tilus compiler writes (a small    *|
-|* text manifest followed by PTX; runtime/Artifact.c describes the format)    *|
+|* text manifest followed by PTX; docs/artifact.md describes the format)     *|
 |* and launches their kernels through the CUDA driver API.                    *|
 |*                                                                            *|
 |* Two halves:                                                                *|
