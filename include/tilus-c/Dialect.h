@@ -36,6 +36,11 @@ bool tilusDialectIsLoaded(MlirContext ctx);
  * mlirAttributeParseGet); tilus-opt does. */
 bool tilusSourceIsSafeToParse(MlirStringRef text, size_t *offset);
 
+/* tilusSourceIsSafeToParse, reported: when `text` is not safe, emits an
+ * error at its line and column in the buffer "-" (as mlirModuleCreateParse
+ * names text parsed from memory) and fails. */
+MlirLogicalResult tilusSourceCheck(MlirContext ctx, MlirStringRef text);
+
 #ifdef __cplusplus
 }
 #endif

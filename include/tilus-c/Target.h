@@ -14,6 +14,8 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Support.h"
 
+#include <stdbool.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -28,6 +30,38 @@ bool tilusTargetIsSupported(MlirStringRef chip);
 MlirLogicalResult tilusEmitArtifact(MlirOperation module, MlirStringRef chip,
                                     bool ptxOnly, MlirStringCallback callback,
                                     void *userData);
+
+/*--- The whole compiler in one call --------------------------------------*/
+
+typedef struct {
+  /* The target, e.g. "sm_90a"; NULL for the default (TargetInfo.h). */
+  const char *target;
+  /* The name diagnostics give the source, e.g. "kernel.mlir"; NULL for "-". */
+  const char *sourceName;
+  /* Write only the PTX instead of the artifact. */
+  bool ptxOnly;
+} TilusCompileOptions;
+
+static inline TilusCompileOptions tilusCompileOptionsDefault(void) {
+  TilusCompileOptions options = {NULL, NULL, false};
+  return options;
+}
+
+/* Compiles the Tilus program `source` (MLIR text) as `tilus-opt
+ * --lower-to-nvvm --emit-artifact` does, for callers that never handle MLIR
+ * objects: in a context of its own (every dialect registered, the Tilus
+ * dialect loaded), it checks the text (tilusSourceIsSafeToParse), parses,
+ * verifies, lowers for the target and emits. On success the artifact (or
+ * PTX) goes to `output` in one call. Every diagnostic goes to `onDiagnostic`
+ * (may be NULL) as one line `name:line:col: error: message
+` per call
+ * (Diagnostics.h); on failure nothing goes to `output`. Needs no prior
+ * registration and keeps no state between calls. */
+MlirLogicalResult tilusCompile(MlirStringRef source,
+                               const TilusCompileOptions *options,
+                               MlirStringCallback output, void *outputUserData,
+                               MlirStringCallback onDiagnostic,
+                               void *diagnosticUserData);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,8 @@
 
 #include "tilus-c/Dialect.h"
 
+#include "mlir-c/Diagnostics.h"
+
 #include <string.h>
 
 static bool isIdentifierChar(char c) {
@@ -76,4 +78,20 @@ bool tilusSourceIsSafeToParse(MlirStringRef source, size_t *offset) {
     }
   }
   return true;
+}
+
+MlirLogicalResult tilusSourceCheck(MlirContext ctx, MlirStringRef text) {
+  size_t bad = 0;
+  if (tilusSourceIsSafeToParse(text, &bad))
+    return mlirLogicalResultSuccess();
+  unsigned line = 1, column = 1;
+  for (size_t i = 0; i < bad; ++i, ++column)
+    if (text.data[i] == '\n')
+      line++, column = 0;
+  mlirEmitError(mlirLocationFileLineColGet(
+                    ctx, mlirStringRefCreateFromCString("-"), line, column),
+                "a dense array of 'index' (array<index: ...>) is not valid: "
+                "use array<i64: ...> (MLIR 22's parser crashes on it, "
+                "llvm/llvm-project#179045)");
+  return mlirLogicalResultFailure();
 }

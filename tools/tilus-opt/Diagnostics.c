@@ -2,6 +2,8 @@
 
 #include "Diagnostics.h"
 
+#include "tilus-c/Diagnostics.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,110 +14,45 @@ void tilusOptAppendText(MlirStringRef piece, void *userData) {
   tilusStringBufferAppend(userData, piece.data, piece.length);
 }
 
-static const char *severityName(MlirDiagnosticSeverity severity) {
-  switch (severity) {
-  case MlirDiagnosticError:
-    return "error";
-  case MlirDiagnosticWarning:
-    return "warning";
-  case MlirDiagnosticNote:
-    return "note";
-  case MlirDiagnosticRemark:
-    return "remark";
-  }
-  return "diagnostic";
-}
-
-// The file location to show for `loc`: itself for a file location, the
-// child's for a name, the callee's for a call site (where the op is; the
-// caller's when the callee has none), the first one inside a fused location.
-// False for unknown and opaque locations. Every report (printed or checked by
-// --verify-diagnostics) takes its position from here.
-static bool findFileLoc(MlirLocation loc, MlirLocation *found) {
-  while (!mlirLocationIsNull(loc)) {
-    if (mlirLocationIsAFileLineColRange(loc)) {
-      *found = loc;
-      return true;
-    }
-    if (mlirLocationIsAName(loc)) {
-      loc = mlirLocationNameGetChildLoc(loc);
-    } else if (mlirLocationIsACallSite(loc)) {
-      if (findFileLoc(mlirLocationCallSiteGetCallee(loc), found))
-        return true;
-      loc = mlirLocationCallSiteGetCaller(loc);
-    } else if (mlirLocationIsAFused(loc)) {
-      unsigned n = mlirLocationFusedGetNumLocations(loc);
-      MlirLocation *parts = n ? malloc(n * sizeof(*parts)) : NULL;
-      if (!parts)
-        return false;
-      mlirLocationFusedGetLocations(loc, parts);
-      bool ok = false;
-      for (unsigned k = 0; k < n && !ok; ++k)
-        ok = findFileLoc(parts[k], found);
-      free(parts);
-      return ok;
-    } else {
-      return false;
-    }
-  }
-  return false;
-}
-
-static bool getFileLineCol(MlirLocation loc, Text *file, int *line, int *col) {
-  MlirLocation fileLoc;
-  if (!findFileLoc(loc, &fileLoc))
-    return false;
-  MlirStringRef name =
-      mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(fileLoc));
-  tilusOptAppendText(name, file);
-  *line = mlirLocationFileLineColRangeGetStartLine(fileLoc);
-  *col = mlirLocationFileLineColRangeGetStartColumn(fileLoc);
-  return true;
+// Prints to stderr (tilusDiagnosticWrite's callback).
+static void printToStderr(MlirStringRef line, void *userData) {
+  fwrite(line.data, 1, line.length, stderr);
 }
 
 static void handleOne(MlirDiagnostic diagnostic, DiagnosticState *state) {
   MlirDiagnosticSeverity severity = mlirDiagnosticGetSeverity(diagnostic);
+  if (severity == MlirDiagnosticError)
+    state->numErrors++;
+  if (!state->collect) {
+    tilusDiagnosticWrite(diagnostic, state->fileName, printToStderr, NULL);
+    return;
+  }
   Text message = {0};
   mlirDiagnosticPrint(diagnostic, tilusOptAppendText, &message);
   if (!message.data)
     message.data = calloc(1, 1);
-  Text file = {0};
-  int line = 0, col = 0;
-  bool located =
-      getFileLineCol(mlirDiagnosticGetLocation(diagnostic), &file, &line, &col);
-  if (severity == MlirDiagnosticError)
-    state->numErrors++;
-
+  MlirStringRef file;
+  unsigned line = 0, col = 0;
+  bool located = tilusLocationGetFileLineCol(
+      mlirDiagnosticGetLocation(diagnostic), &file, &line, &col);
   // The IR printed with a failing op is no diagnostic of the program.
   bool isOpDump = severity == MlirDiagnosticNote &&
                   strncmp(message.data, "see current operation", 21) == 0;
-  if (state->collect) {
-    if (!isOpDump && state->numItems == state->capacity) {
-      int capacity = state->capacity ? 2 * state->capacity : 16;
-      CollectedDiagnostic *items =
-          realloc(state->items, (size_t)capacity * sizeof(*items));
-      if (items) {
-        state->items = items;
-        state->capacity = capacity;
-      }
+  if (!isOpDump && state->numItems == state->capacity) {
+    int capacity = state->capacity ? 2 * state->capacity : 16;
+    CollectedDiagnostic *items =
+        realloc(state->items, (size_t)capacity * sizeof(*items));
+    if (items) {
+      state->items = items;
+      state->capacity = capacity;
     }
-    if (!isOpDump && state->numItems < state->capacity) {
-      state->items[state->numItems++] =
-          (CollectedDiagnostic){located ? line : 0, severity, message.data};
-      message.data = NULL;
-    }
-  } else {
-    if (located) {
-      const char *name = file.data;
-      if ((!name || !strcmp(name, "-")) && state->fileName)
-        name = state->fileName;
-      fprintf(stderr, "%s:%d:%d: ", name ? name : "-", line, col);
-    }
-    fprintf(stderr, "%s: %s\n", severityName(severity), message.data);
+  }
+  if (!isOpDump && state->numItems < state->capacity) {
+    state->items[state->numItems++] = (CollectedDiagnostic){
+        located && line <= INT_MAX ? (int)line : 0, severity, message.data};
+    message.data = NULL;
   }
   free(message.data);
-  free(file.data);
-
   intptr_t numNotes = mlirDiagnosticGetNumNotes(diagnostic);
   for (intptr_t k = 0; k < numNotes; ++k)
     handleOne(mlirDiagnosticGetNote(diagnostic, k), state);
@@ -287,7 +224,7 @@ bool tilusOptCheckExpectations(DiagnosticState *state, const char *fileName,
     }
     if (!found) {
       fprintf(stderr, "%s:%d: error: unexpected %s: %s\n", fileName, diag->line,
-              severityName(diag->severity), diag->message);
+              tilusDiagnosticSeverityName(diag->severity), diag->message);
       ok = false;
     }
   }
@@ -296,7 +233,7 @@ bool tilusOptCheckExpectations(DiagnosticState *state, const char *fileName,
       fprintf(stderr,
               "%s:%d: error: expected %s \"%s\" on line %d was not produced\n",
               fileName, expected[k].writtenOn,
-              severityName(expected[k].severity), expected[k].text,
+              tilusDiagnosticSeverityName(expected[k].severity), expected[k].text,
               expected[k].line);
       ok = false;
     }

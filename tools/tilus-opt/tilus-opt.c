@@ -12,7 +12,6 @@
 #include "Diagnostics.h"
 #include "Utils/ReadFile.h"
 
-#include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
@@ -225,19 +224,9 @@ static bool processChunk(MlirContext ctx, const Options *options,
   // mlir-opt does. Its locations name the buffer "-"; the diagnostic handler
   // puts the file name back.
   // Text that would crash MLIR 22's parser is an error where it starts.
-  size_t bad;
-  if (!tilusSourceIsSafeToParse(mlirStringRefCreate(padded, length), &bad)) {
-    unsigned line = 1, column = 1;
-    for (size_t i = 0; i < bad; ++i, ++column)
-      if (padded[i] == '\n')
-        line++, column = 0;
-    mlirEmitError(mlirLocationFileLineColGet(
-                      ctx, mlirStringRefCreateFromCString("-"), line, column),
-                  "a dense array of 'index' (array<index: ...>) is not valid: "
-                  "use array<i64: ...> (MLIR 22's parser crashes on it, "
-                  "llvm/llvm-project#179045)");
+  if (mlirLogicalResultIsFailure(
+          tilusSourceCheck(ctx, mlirStringRefCreate(padded, length))))
     return false;
-  }
   MlirModule parsed =
       mlirModuleCreateParse(ctx, mlirStringRefCreate(padded, length));
   if (mlirModuleIsNull(parsed))
