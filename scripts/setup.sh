@@ -15,7 +15,9 @@ packages=(
   # The build: CMake and Ninja.
   cmake ninja-build
   # The C compiler and the C library's headers (gcc only recommends them).
-  gcc libc6-dev
+  # g++ builds the one C++ file, lib/Registration/Registration.cpp (passes by
+  # name, the mlir-opt plugin).
+  gcc libc6-dev g++
   # libstdc++.so for the link's -lstdc++: MLIR's C API archives are C++.
   # Bookworm's gcc is gcc 12, whose driver looks for libstdc++-12-dev's files.
   libstdc++-12-dev

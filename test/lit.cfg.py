@@ -54,3 +54,5 @@ if not getattr(config, "tilus_sanitize", False) and os.path.exists("/dev/nvidiac
         os.path.exists(os.path.join(d, "libcuda.so.1"))
         for d in ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia/lib64"]):
     config.available_features.add("cuda-gpu")
+# The mlir-opt plugin (lib/Registration): --load-pass-plugin=%tilus_plugin.
+config.substitutions.append(("%tilus_plugin", os.path.join(config.tilus_obj_root, "lib", "Registration", "libTilusPlugin.so")))

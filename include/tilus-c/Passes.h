@@ -60,6 +60,15 @@ MlirLogicalResult tilusAddLowerToNVVMPipeline(MlirOpPassManager pm,
                                               MlirStringCallback onError,
                                               void *userData);
 
+/* Registers with MLIR's pass registry, by name, the passes tilus-verify,
+ * tilus-plan-shared and tilus-to-gpu (for the default target: a pass
+ * registered by name has no options) and the pipeline lower-to-nvvm (default
+ * target), so that textual pipelines (mlirParsePassPipeline, tilus-opt's
+ * --pass-pipeline) can name them. Calling it again does nothing. Defined in
+ * lib/Registration (link TilusRegistration); the same file is the mlir-opt
+ * plugin libTilusPlugin.so. */
+void tilusRegisterPasses(void);
+
 #ifdef __cplusplus
 }
 #endif

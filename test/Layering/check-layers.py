@@ -30,6 +30,9 @@ ALLOWED = {
                         "TilusTypes", "TilusTargetInfo", "TilusUtils"},
     "TilusTarget": {"TilusConversion", "TilusTransforms", "TilusDialect",
                     "TilusLayout", "TilusTypes", "TilusTargetInfo", "TilusUtils"},
+    "TilusRegistration": {"TilusConversion", "TilusTransforms", "TilusDialect",
+                          "TilusLayout", "TilusTypes", "TilusTargetInfo",
+                          "TilusUtils"},
     "TilusRuntime": set(),
 }
 PRINTING = {"printf", "fprintf", "vfprintf", "puts", "fputs", "fputc", "putchar",

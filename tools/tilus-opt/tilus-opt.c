@@ -318,6 +318,7 @@ int main(int argc, char **argv) {
   mlirContextAppendDialectRegistry(ctx, registry);
   mlirDialectRegistryDestroy(registry);
   mlirRegisterAllPasses();
+  tilusRegisterPasses();
   DiagnosticState diagnostics = {0};
   diagnostics.collect = options.verifyDiagnostics;
   diagnostics.fileName = fileName;
