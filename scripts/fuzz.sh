@@ -63,7 +63,8 @@ fi
 
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang-22 -DTILUS_BUILD_FUZZERS=ON >/dev/null
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DTILUS_BUILD_FUZZERS=ON >/dev/null
 fi
 cmake --build "$build" -j "${FUZZ_JOBS:-2}" --target tilus-fuzzers tilus-opt
 

@@ -23,6 +23,7 @@ config.environment["PATH"] = os.pathsep.join(path + [config.environment.get("PAT
 # they win. Suppressions cover uninstrumented LLVM/MLIR code only.
 if getattr(config, "tilus_sanitize", False):
     config.name += " (asan)"
+    config.available_features.add("asan")
     sanitizers = os.path.join(config.tilus_src_root, "test", "sanitizers")
     defaults = {
         "ASAN_OPTIONS": "detect_leaks=1:"
