@@ -83,8 +83,22 @@ mirror=${mirror:-http://deb.debian.org/debian}
 
 mounted=()
 cleanup() {
-  local rc=$? m i
+  local rc=$? m i busy
+  set +e
   trap - EXIT INT TERM
+  # Processes still running in the chroot (an interrupted apt-get, a build)
+  # hold its mounts busy: stop them first.
+  for m in /proc/[0-9]*; do
+    [ "$(readlink "$m/root" 2>/dev/null)" = "$dir" ] && kill -TERM "${m#/proc/}" 2>/dev/null
+  done
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    busy=0
+    for m in /proc/[0-9]*; do
+      [ "$(readlink "$m/root" 2>/dev/null)" = "$dir" ] && busy=1 && break
+    done
+    [ "$busy" = 0 ] && break
+    sleep 1
+  done
   for (( i=${#mounted[@]}-1; i>=0; i-- )); do
     m=${mounted[$i]}
     umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || echo "check-fresh-machine: could not unmount $m" >&2
@@ -96,8 +110,11 @@ cleanup() {
   elif [ "$keep" = 1 ]; then
     echo "chroot kept in $dir"
   else
-    rm -rf --one-file-system "$dir"
-    echo "chroot $dir removed"
+    if rm -rf --one-file-system "$dir"; then
+      echo "chroot $dir removed"
+    else
+      echo "check-fresh-machine: could not remove all of $dir" >&2
+    fi
   fi
   exit "$rc"
 }
