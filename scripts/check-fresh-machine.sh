@@ -16,9 +16,10 @@
 # removed at the end unless --keep is given; its mounts are always undone
 # (also on failure or Ctrl-C).
 #
-# It takes about 8-10 minutes on 2 cores (debootstrap ~1 min, apt ~2-3 min,
-# test.sh ~3-4 min, run.sh ~1 min), needs root (it re-runs itself with sudo
-# otherwise) and network access to the Debian mirrors, and about 3 GB of disk.
+# It takes about 4-6 minutes on 2 cores (debootstrap ~1 min, apt ~1 min,
+# test.sh ~3 min, run.sh and the recovery seconds), needs root (it re-runs
+# itself with sudo otherwise), network access to the Debian mirrors, and about
+# 3 GB of disk.
 # It is not part of scripts/test.sh.
 set -euo pipefail
 
@@ -61,6 +62,8 @@ else
   mkdir -p "$dir"
 fi
 dir=$(cd "$dir" && pwd)
+# The chroot's / must be readable by apt's _apt user (mktemp -d makes 0700).
+chmod 755 "$dir"
 
 # The mirror for debootstrap: the first URI the host's apt uses for the
 # bookworm suite (deb822 .sources or one-line sources.list), else
