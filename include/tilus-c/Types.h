@@ -102,6 +102,13 @@ MlirType tilusPtrTypeGetElementType(MlirType type);
  * !tilus.float<e, m> with 1 + e + m in [3, 8]. Returns 0 for any other type. */
 int64_t tilusElementTypeGetBitWidth(MlirType type);
 
+/* The bytes one thread holds of the decoded tensor type `t`: its layout's
+ * local size times the element bits, rounded up (for a shared tensor, the
+ * whole tensor). 0 when `t` has no layout or an unsupported element type.
+ * The layout algebra bounds the local size by 2^40, so this cannot
+ * overflow. */
+int64_t tilusTensorTypeGetLocalBytes(const TilusTensorType *t);
+
 /*--- Attributes --------------------------------------------------------------*/
 
 MlirAttribute tilusLayoutAttrGet(MlirContext ctx, const TilusLayout *layout);

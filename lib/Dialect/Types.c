@@ -295,3 +295,11 @@ int64_t tilusElementTypeGetBitWidth(MlirType type) {
     return 1 + exponent + mantissa;
   return 0;
 }
+
+int64_t tilusTensorTypeGetLocalBytes(const TilusTensorType *t) {
+  if (!t->layout)
+    return 0;
+  int64_t bits = tilusLayoutGetLocalSize(t->layout) *
+                 tilusElementTypeGetBitWidth(t->elementType);
+  return bits / 8 + (bits % 8 != 0);
+}

@@ -113,34 +113,31 @@ static bool verifySize(TilusVerifier *v, MlirOperation op,
                        shape, local, bits, registers, most);
     return false;
   }
-  int64_t elements = 1, totalBits;
-  for (intptr_t d = 0; d < t->rank; ++d)
-    if (t->shape[d] != TILUS_DYNAMIC_DIM &&
-        !tilusCheckedMul(elements, t->shape[d], &elements))
-      elements = INT64_MAX;
-  bool fits = elements != INT64_MAX &&
-              tilusCheckedMul(elements, bits, &totalBits);
-  if (t->scope == TilusMemoryGlobal) {
-    if (fits)
+  if (t->scope == TilusMemoryShared) {
+    // One thread holds a shared tensor: its local bytes are the tensor's.
+    int64_t bytes = tilusTensorTypeGetLocalBytes(t);
+    int64_t most = tilusTargetInfoGetMaxSharedBytes();
+    if (bytes <= most)
       return true;
     tilusVerifierError(v, op,
-                       "the global tensor %s of %" PRId64 "-bit elements is "
-                       "too large: its size in bits does not fit in 64 bits",
-                       shape, bits);
+                       "the shared tensor %s of %" PRId64 "-bit elements (%" PRId64
+                       " bytes) does not fit the shared memory of any target "
+                       "(at most %" PRId64 " bytes per thread block)",
+                       shape, bits, bytes, most);
     return false;
   }
-  int64_t most = tilusTargetInfoGetMaxSharedBytes();
-  if (fits && tilusBitsToBytes(totalBits) <= most)
+  // A global tensor's static dimensions may be anything up to INT64_MAX.
+  int64_t elements = 1, totalBits;
+  bool fits = true;
+  for (intptr_t d = 0; fits && d < t->rank; ++d)
+    if (t->shape[d] != TILUS_DYNAMIC_DIM)
+      fits = tilusCheckedMul(elements, t->shape[d], &elements);
+  if (fits && tilusCheckedMul(elements, bits, &totalBits))
     return true;
-  char bytes[48] = "";
-  if (fits)
-    snprintf(bytes, sizeof(bytes), " (%" PRId64 " bytes)",
-             tilusBitsToBytes(totalBits));
   tilusVerifierError(v, op,
-                     "the shared tensor %s of %" PRId64 "-bit elements%s does "
-                     "not fit the shared memory of any target (at most %" PRId64
-                     " bytes per thread block)",
-                     shape, bits, bytes, most);
+                     "the global tensor %s of %" PRId64 "-bit elements is "
+                     "too large: its size in bits does not fit in 64 bits",
+                     shape, bits);
   return false;
 }
 

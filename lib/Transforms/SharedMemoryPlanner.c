@@ -116,8 +116,7 @@ static int64_t bufferBytes(MlirOperation alloc) {
   if (mlirLogicalResultIsFailure(tilusTensorTypeDecode(
           mlirValueGetType(mlirOperationGetResult(alloc, 0)), &t, NULL)))
     return -1;
-  int64_t bits = tilusElementTypeGetBitWidth(t.elementType);
-  int64_t bytes = (tilusLayoutGetLocalSize(t.layout) * bits + 7) / 8;
+  int64_t bytes = tilusTensorTypeGetLocalBytes(&t);
   tilusTensorTypeRelease(&t);
   return bytes;
 }

@@ -64,11 +64,7 @@ static MlirLogicalResult lowerAllocateShared(TilusLowering *L, MlirOperation op,
     func = mlirOperationGetParentOperation(func);
   bool inside =
       t && offset >= 0 && offset % TILUS_SHARED_ALIGNMENT == 0 &&
-      tilusCheckedAdd(offset,
-                      tilusBitsToBytes(tilusLayoutGetLocalSize(t->layout) *
-                                       tilusElementTypeGetBitWidth(
-                                           t->elementType)),
-                      &end) &&
+      tilusCheckedAdd(offset, tilusTensorTypeGetLocalBytes(t), &end) &&
       end <= kernelBytes;
   if (kernelBytes < 0)
     return tilusLoweringError(op, "the kernel has no " TILUS_SHARED_BYTES_ATTR
