@@ -24,6 +24,9 @@ packages=(
   # python3 runs lit and test/Layering/check-layers.py, which lists the
   # symbols of the built libraries with nm (binutils).
   python3 binutils
+  # pkg-config, for test/Package/consumer.test (an out-of-tree program built
+  # against the installed tilus.pc).
+  pkgconf
 )
 
 # One dpkg-query for all of them; a package counts only when fully installed

@@ -1,6 +1,7 @@
 # lit configuration for Tilus-MLIR: IR tests (Dialect/, Transforms/, ...) and
 # the C unit tests (unit/*.test run the unit-test executables).
 import os
+import shutil
 
 import lit.formats
 
@@ -41,9 +42,13 @@ config.substitutions.append(("%tilus_src_root", config.tilus_src_root))
 config.substitutions.append(("%tilus_obj_root", config.tilus_obj_root))
 config.substitutions.append(("%irdl", os.path.join(config.tilus_src_root, "dialect", "tilus.irdl.mlir")))
 
-# ptxas from the CUDA toolkit validates the PTX the compiler emits.
-ptxas = "/usr/local/cuda/bin/ptxas"
-if os.path.exists(ptxas):
+# ptxas from the CUDA toolkit validates the PTX the compiler emits: the one
+# on PATH, else $CUDA_HOME/bin's, else /usr/local/cuda/bin's.
+ptxas = shutil.which("ptxas") or next(
+    (p for p in (os.path.join(os.environ.get("CUDA_HOME", ""), "bin", "ptxas"),
+                 "/usr/local/cuda/bin/ptxas")
+     if os.path.isfile(p) and os.access(p, os.X_OK)), None)
+if ptxas:
     config.available_features.add("ptxas")
     config.environment["PATH"] += os.pathsep + os.path.dirname(ptxas)
 

@@ -17,7 +17,6 @@
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
-#include "mlir-c/RegisterEverything.h"
 #include "tilus-c/Dialect.h"
 #include "tilus-c/Passes.h"
 #include "tilus-c/Target.h"
@@ -114,12 +113,8 @@ int main(int argc, char **argv) {
                     "KERNEL.mlir...\n");
     return 2;
   }
-  MlirContext ctx = mlirContextCreate();
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  mlirContextAppendDialectRegistry(ctx, registry);
-  mlirDialectRegistryDestroy(registry);
-  if (mlirLogicalResultIsFailure(tilusDialectLoad(ctx))) {
+  MlirContext ctx = tilusContextCreate();
+  if (mlirContextIsNull(ctx)) {
     fprintf(stderr, "compile_bench: cannot load the Tilus dialect\n");
     return 1;
   }

@@ -25,6 +25,12 @@ MlirStringRef tilusDialectGetSource(void);
  * only if the embedded IRDL cannot be parsed or loaded. */
 MlirLogicalResult tilusDialectLoad(MlirContext ctx);
 
+/* A new context ready for Tilus programs: every upstream dialect registered
+ * (the lowering produces gpu, nvvm, llvm, arith, scf and vector ops) and the
+ * Tilus dialect loaded. Returns a null context if loading fails, which only a
+ * broken build can cause. The caller destroys it with mlirContextDestroy. */
+MlirContext tilusContextCreate(void);
+
 /* Whether the Tilus dialect is loaded in `ctx`. */
 bool tilusDialectIsLoaded(MlirContext ctx);
 

@@ -16,20 +16,29 @@
 #include "tilus-c/Passes.h"
 #include "tilus-c/Verifier.h"
 
+#include <threads.h>
+
 
 static const char *const kUpstreamPipeline =
     "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{use-bare-ptr-memref-"
     "call-conv=1},canonicalize,cse),reconcile-unrealized-casts";
 
-MlirLogicalResult tilusAddLowerToNVVMPipeline(MlirOpPassManager pm,
-                                              const TilusTargetInfo *target,
-                                              MlirStringCallback onError,
-                                              void *userData) {
+static void registerUpstreamPasses(void) {
   mlirRegisterConversionSCFToControlFlowPass();
   mlirRegisterConversionConvertGpuOpsToNVVMOps();
   mlirRegisterConversionReconcileUnrealizedCastsPass();
   mlirRegisterTransformsCanonicalizer();
   mlirRegisterTransformsCSE();
+}
+
+MlirLogicalResult tilusAddLowerToNVVMPipeline(MlirOpPassManager pm,
+                                              const TilusTargetInfo *target,
+                                              MlirStringCallback onError,
+                                              void *userData) {
+  // MLIR's pass registry is process-wide and unlocked: register once, so that
+  // threads compiling at the same time never write it together.
+  static once_flag registered = ONCE_FLAG_INIT;
+  call_once(&registered, registerUpstreamPasses);
   mlirOpPassManagerAddOwnedPass(pm, tilusCreateVerifyPass());
   mlirOpPassManagerAddOwnedPass(pm, tilusCreatePlanSharedMemoryPass());
   mlirOpPassManagerAddOwnedPass(

@@ -3,6 +3,7 @@
 #include "tilus-c/Dialect.h"
 
 #include "mlir-c/Dialect/IRDL.h"
+#include "mlir-c/RegisterEverything.h"
 
 #include <stddef.h>
 
@@ -35,4 +36,20 @@ MlirLogicalResult tilusDialectLoad(MlirContext ctx) {
   MlirLogicalResult loaded = mlirLoadIRDLDialects(module);
   mlirModuleDestroy(module);
   return loaded;
+}
+
+MlirContext tilusContextCreate(void) {
+  MlirContext ctx = mlirContextCreate();
+  // Every dialect and extension: the lowering's upstream passes convert
+  // through interfaces (ConvertToLLVM) that only the extensions provide, and
+  // the C API registers those only all at once.
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  if (mlirLogicalResultIsFailure(tilusDialectLoad(ctx))) {
+    mlirContextDestroy(ctx);
+    return (MlirContext){NULL};
+  }
+  return ctx;
 }

@@ -10,7 +10,6 @@
 
 #include "Utils/StringBuffer.h"
 #include "mlir-c/Pass.h"
-#include "mlir-c/RegisterEverything.h"
 #include "tilus-c/Diagnostics.h"
 #include "tilus-c/Dialect.h"
 #include "tilus-c/Passes.h"
@@ -81,16 +80,13 @@ MlirLogicalResult tilusCompile(MlirStringRef source,
     return mlirLogicalResultFailure();
   }
 
-  MlirContext ctx = mlirContextCreate();
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  mlirContextAppendDialectRegistry(ctx, registry);
-  mlirDialectRegistryDestroy(registry);
+  MlirContext ctx = tilusContextCreate();
+  if (mlirContextIsNull(ctx)) {
+    reportLine(&reporter, "cannot load the Tilus dialect");
+    return mlirLogicalResultFailure();
+  }
   mlirContextAttachDiagnosticHandler(ctx, report, &reporter, NULL);
-  MlirLogicalResult result = tilusDialectLoad(ctx);
-
-  if (mlirLogicalResultIsSuccess(result))
-    result = tilusSourceCheck(ctx, source);
+  MlirLogicalResult result = tilusSourceCheck(ctx, source);
   MlirModule module = {NULL};
   if (mlirLogicalResultIsSuccess(result)) {
     module = mlirModuleCreateParse(ctx, source);

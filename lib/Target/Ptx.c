@@ -21,6 +21,7 @@
 #include "mlir-c/Target/LLVMIR.h"
 
 #include <stdio.h>
+#include <threads.h>
 
 static const char kTriple[] = "nvptx64-nvidia-cuda";
 // The pipeline and the loop options of MLIR's makeOptimizingTransformer at
@@ -39,14 +40,20 @@ static MlirLogicalResult fail(MlirLocation loc, const char *what,
   return mlirLogicalResultFailure();
 }
 
-// The NVPTX target machine for `target` (null on failure, reported at loc).
-static LLVMTargetMachineRef createTargetMachine(const TilusTargetInfo *target,
-                                                MlirLocation loc) {
-  // Registers the NVPTX target with LLVM (once; later calls do nothing).
+static void registerNVPTX(void) {
   LLVMInitializeNVPTXTargetInfo();
   LLVMInitializeNVPTXTarget();
   LLVMInitializeNVPTXTargetMC();
   LLVMInitializeNVPTXAsmPrinter();
+}
+
+// The NVPTX target machine for `target` (null on failure, reported at loc).
+static LLVMTargetMachineRef createTargetMachine(const TilusTargetInfo *target,
+                                                MlirLocation loc) {
+  // LLVM's target registry is process-wide and unlocked: register NVPTX
+  // once, so that threads compiling at the same time never write it together.
+  static once_flag registered = ONCE_FLAG_INIT;
+  call_once(&registered, registerNVPTX);
   LLVMTargetRef llvmTarget = NULL;
   char *error = NULL;
   if (LLVMGetTargetFromTriple(kTriple, &llvmTarget, &error)) {

@@ -65,8 +65,10 @@ def main():
     objects = {}  # "library/member" -> library
     defined_by, used_by = {}, {}
     for lib in ALLOWED:
-        found = glob.glob(os.path.join(build, "**", f"lib{lib}.a"),
-                          recursive=True)
+        # The build's own archives, not copies installed by tests (test/).
+        found = [path for path in glob.glob(os.path.join(build, "**", f"lib{lib}.a"),
+                                            recursive=True)
+                 if not os.path.relpath(path, build).startswith("test" + os.sep)]
         if len(found) != 1:
             print(f"expected one lib{lib}.a under {build}, found {len(found)}")
             return 1

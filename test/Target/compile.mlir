@@ -1,9 +1,14 @@
 // tilusCompile (Target.h) from a C program that handles no MLIR object: the
 // artifact equals tilus-opt's, byte for byte, for every target and the
-// default one; bad input gives located diagnostic lines and no output.
+// default one, also from several threads at once; bad input gives located
+// diagnostic lines and no output.
 // RUN: tilus-compile-test %tilus_src_root/examples/matmul_pipelined_f16.mlir sm_90a > %t.lib
 // RUN: tilus-opt %tilus_src_root/examples/matmul_pipelined_f16.mlir --lower-to-nvvm --emit-artifact --target=sm_90a -o %t.opt
 // RUN: cmp %t.lib %t.opt
+// Four threads compiling at once (tilusCompile shares nothing between calls;
+// the process-wide registrations happen once).
+// RUN: tilus-compile-test --threads 4 %tilus_src_root/examples/matmul_pipelined_f16.mlir sm_90a > %t.threads
+// RUN: cmp %t.threads %t.opt
 // RUN: tilus-compile-test %tilus_src_root/examples/matmul_naive_f16.mlir sm_80 > %t.lib80
 // RUN: tilus-opt %tilus_src_root/examples/matmul_naive_f16.mlir --lower-to-nvvm --emit-artifact --target=sm_80 -o %t.opt80
 // RUN: cmp %t.lib80 %t.opt80
