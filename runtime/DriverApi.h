@@ -112,8 +112,7 @@ typedef struct {
   CUresult (*streamCreate)(CUstream *stream, unsigned int flags);
   CUresult (*streamSynchronize)(CUstream stream);
   CUresult (*streamDestroy)(CUstream stream);
-  CUresult (*streamIsCapturing)(CUstream stream,
-                                CUstreamCaptureStatus *status);
+  CUresult (*streamIsCapturing)(CUstream stream, CUstreamCaptureStatus *status);
   CUresult (*eventCreate)(CUevent *event, unsigned int flags);
   CUresult (*eventRecord)(CUevent event, CUstream stream);
   CUresult (*eventSynchronize)(CUevent event);

@@ -99,8 +99,8 @@ static TilusStatus makeCurrent(TilusRuntime *rt, TilusRuntimeError *err) {
 static TilusStatus makeCurrentForLaunch(TilusRuntime *rt, const char *kernel,
                                         TilusRuntimeError *err) {
   CUcontext current = NULL;
-  TilusStatus s = check(rt, API(rt)->ctxGetCurrent(&current),
-                        "cuCtxGetCurrent", kernel, err);
+  TilusStatus s = check(rt, API(rt)->ctxGetCurrent(&current), "cuCtxGetCurrent",
+                        kernel, err);
   if (s != TilusStatusSuccess || current == rt->context)
     return s;
   return check(rt, API(rt)->ctxSetCurrent(rt->context), "cuCtxSetCurrent",

@@ -11,7 +11,7 @@
 |*    with dlopen when created, so programs linking this library build and    *|
 |*    start on machines without CUDA. It owns its module cache, its loaded    *|
 |*    kernels, its workspace buffer, a mutex, and nothing global. Separate    *|
-|*    runtimes are independent (several on one device share the device's     *|
+|*    runtimes are independent (several on one device share the device's      *|
 |*    primary context).                                                       *|
 |*                                                                            *|
 |* Threads: every call on a runtime may be made from any thread, and all of   *|
@@ -23,7 +23,7 @@
 |* caller-supplied workspace (or none needed) they take no lock. Launches     *|
 |* that use the runtime-owned workspace hold the mutex while they launch;     *|
 |* the buffer itself is still one buffer (see tilusRuntimeLaunch). An         *|
-|* artifact is read-only after parsing and may be shared between threads.    *|
+|* artifact is read-only after parsing and may be shared between threads.     *|
 |*                                                                            *|
 |* CUDA graphs: tilusRuntimeLaunchKernelWithWorkspace is the capture-safe     *|
 |* launch (see there); load kernels with tilusRuntimeGetKernel before the     *|

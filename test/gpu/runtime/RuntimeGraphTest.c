@@ -311,7 +311,8 @@ static void *threadMain(void *arg) {
   size_t outFloats = (size_t)Iterations * 2 * ThreadBlocks;
   float *x = malloc(ThreadN * sizeof(float));
   float *out = malloc(outFloats * sizeof(float));
-  float *sx = malloc(SaxpyN * sizeof(float)), *sy = malloc(SaxpyN * sizeof(float));
+  float *sx = malloc(SaxpyN * sizeof(float)),
+        *sy = malloc(SaxpyN * sizeof(float));
   float *sref = malloc(SaxpyN * sizeof(float));
   uint32_t state = 31u * (uint32_t)st->thread + 5u;
   for (int i = 0; i < ThreadN; i++)
@@ -327,22 +328,22 @@ static void *threadMain(void *arg) {
 
   TilusDevicePtr dx = 0, dout = 0, ws = 0, dsx = 0, dsy = 0;
   void *stream = NULL;
-  bool ok = tilusRuntimeMalloc(rt, ThreadN * sizeof(float), &dx, &err) == 0 &&
-            tilusRuntimeMalloc(rt, outFloats * sizeof(float), &dout, &err) == 0 &&
-            tilusRuntimeMalloc(rt, k->workspaceBytes, &ws, &err) == 0 &&
-            tilusRuntimeMalloc(rt, SaxpyN * sizeof(float), &dsx, &err) == 0 &&
-            tilusRuntimeMalloc(rt, SaxpyN * sizeof(float), &dsy, &err) == 0 &&
-            tilusRuntimeStreamCreate(rt, &stream, &err) == 0 &&
-            tilusRuntimeCopyToDevice(rt, dx, x, ThreadN * sizeof(float),
-                                     &err) == 0 &&
-            tilusRuntimeCopyToDevice(rt, dsx, sx, SaxpyN * sizeof(float),
-                                     &err) == 0 &&
-            tilusRuntimeCopyToDevice(rt, dsy, sy, SaxpyN * sizeof(float),
-                                     &err) == 0 &&
-            tilusRuntimeMemset(rt, dout, 0xff, outFloats * sizeof(float),
-                               &err) == 0 &&
-            // The copies ran on the legacy stream.
-            tilusRuntimeSynchronize(rt, &err) == 0;
+  bool ok =
+      tilusRuntimeMalloc(rt, ThreadN * sizeof(float), &dx, &err) == 0 &&
+      tilusRuntimeMalloc(rt, outFloats * sizeof(float), &dout, &err) == 0 &&
+      tilusRuntimeMalloc(rt, k->workspaceBytes, &ws, &err) == 0 &&
+      tilusRuntimeMalloc(rt, SaxpyN * sizeof(float), &dsx, &err) == 0 &&
+      tilusRuntimeMalloc(rt, SaxpyN * sizeof(float), &dsy, &err) == 0 &&
+      tilusRuntimeStreamCreate(rt, &stream, &err) == 0 &&
+      tilusRuntimeCopyToDevice(rt, dx, x, ThreadN * sizeof(float), &err) == 0 &&
+      tilusRuntimeCopyToDevice(rt, dsx, sx, SaxpyN * sizeof(float), &err) ==
+          0 &&
+      tilusRuntimeCopyToDevice(rt, dsy, sy, SaxpyN * sizeof(float), &err) ==
+          0 &&
+      tilusRuntimeMemset(rt, dout, 0xff, outFloats * sizeof(float), &err) ==
+          0 &&
+      // The copies ran on the legacy stream.
+      tilusRuntimeSynchronize(rt, &err) == 0;
   if (!ok) {
     fprintf(stderr, "thread %d: setup failed: %s\n", st->thread, err.message);
     st->failures++;
@@ -351,8 +352,8 @@ static void *threadMain(void *arg) {
     TilusArg sumArgs[3] = {tilusArgPointer(dx), tilusArgInteger(ThreadN),
                            tilusArgFloat(scaleOf(it))};
     TilusArg gatherArgs[2] = {
-        tilusArgPointer(dout + (TilusDevicePtr)it * 2 * ThreadBlocks *
-                                   sizeof(float)),
+        tilusArgPointer(dout +
+                        (TilusDevicePtr)it * 2 * ThreadBlocks * sizeof(float)),
         tilusArgInteger(ThreadBlocks)};
     TilusArg saxpyArgs[4] = {tilusArgPointer(dsy), tilusArgPointer(dsx),
                              tilusArgFloat(alpha), tilusArgInteger(SaxpyN)};
@@ -371,8 +372,8 @@ static void *threadMain(void *arg) {
     }
   }
   if (ok && tilusRuntimeStreamSynchronize(rt, stream, &err) == 0 &&
-      tilusRuntimeCopyToHost(rt, out, dout, outFloats * sizeof(float),
-                             &err) == 0 &&
+      tilusRuntimeCopyToHost(rt, out, dout, outFloats * sizeof(float), &err) ==
+          0 &&
       tilusRuntimeCopyToHost(rt, sy, dsy, SaxpyN * sizeof(float), &err) == 0) {
     float ref[2 * ThreadBlocks];
     for (int it = 0; it < Iterations; it++) {

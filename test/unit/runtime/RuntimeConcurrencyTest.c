@@ -39,7 +39,9 @@ typedef struct {
 
 static Shared shared;
 
-static void *streamOf(int thread) { return (void *)(uintptr_t)(0x100 + thread); }
+static void *streamOf(int thread) {
+  return (void *)(uintptr_t)(0x100 + thread);
+}
 static TilusDevicePtr pointerOf(int thread, int i) {
   return ((uint64_t)(thread + 1) << 32) | ((uint64_t)i << 4);
 }
@@ -67,8 +69,7 @@ static void recordConcurrentLaunch(CUfunction f, const unsigned grid[3],
     uint64_t p = u64At(params, 0);
     thread = (int)(p >> 32) - 1;
     i = (int)((p & 0xffffffffu) >> 4);
-    if (thread < 0 || thread >= NumThreads || i < 0 ||
-        i >= LaunchesPerThread) {
+    if (thread < 0 || thread >= NumThreads || i < 0 || i >= LaunchesPerThread) {
       shared.strays++;
       return;
     }
@@ -78,8 +79,8 @@ static void recordConcurrentLaunch(CUfunction f, const unsigned grid[3],
     memcpy(&i32, params[1], 4);
     memcpy(&i64, params[2], 8);
     memcpy(&f64, params[3], 8);
-    ok = p == pointerOf(thread, i) && i32 == i &&
-         i64 == integerOf(thread, i) && f64 == realOf(thread, i) &&
+    ok = p == pointerOf(thread, i) && i32 == i && i64 == integerOf(thread, i) &&
+         f64 == realOf(thread, i) &&
          u64At(params, 4) == shared.workspace[thread] &&
          grid[0] == (unsigned)i + 1;
   } else if (f == shared.plainFunction) {

@@ -31,13 +31,13 @@ static void otherArgs(TilusArg args[8], int64_t index) {
 // The driver calls a capture forbids or that a capture-safe launch should
 // not make, counted by the fake.
 typedef struct {
-  int allocations, memsets, synchronizes, moduleLoads, setCurrents,
-      getCurrents, isCapturing, launches;
+  int allocations, memsets, synchronizes, moduleLoads, setCurrents, getCurrents,
+      isCapturing, launches;
 } Calls;
 
 static Calls calls(void) {
-  Calls c = {fake.allocations,   fake.memsetCalls,      fake.synchronizeCalls,
-             fake.moduleLoadCalls, fake.setCurrentCalls, fake.getCurrentCalls,
+  Calls c = {fake.allocations,      fake.memsetCalls,     fake.synchronizeCalls,
+             fake.moduleLoadCalls,  fake.setCurrentCalls, fake.getCurrentCalls,
              fake.isCapturingCalls, fake.launches};
   return c;
 }
@@ -76,9 +76,8 @@ void testCallerWorkspace(void) {
   CHECK(paramU64(8) == ws1 && paramU64(5) == 7);
   CHECK(fake.stream == (CUstream)0x91 && fake.shared == 65536);
   otherArgs(args, 8);
-  CHECK(tilusRuntimeLaunchKernelWithWorkspace(rt, other, args, 8, NULL, ws2,
-                                              4096,
-                                              &err) == TilusStatusSuccess);
+  CHECK(tilusRuntimeLaunchKernelWithWorkspace(
+            rt, other, args, 8, NULL, ws2, 4096, &err) == TilusStatusSuccess);
   CHECK(paramU64(8) == ws2 && paramU64(5) == 8);
   // Nothing allocated or zeroed: the runtime's own buffer was never needed.
   Calls after = calls();
@@ -92,9 +91,8 @@ void testCallerWorkspace(void) {
   TilusArg margs[6];
   matmulArgs(margs, 64, 64, 3);
   fake.numParamsToRecord = 6;
-  CHECK(tilusRuntimeLaunchKernelWithWorkspace(rt, matmul, margs, 6, NULL, ws1,
-                                              1024,
-                                              &err) == TilusStatusSuccess);
+  CHECK(tilusRuntimeLaunchKernelWithWorkspace(
+            rt, matmul, margs, 6, NULL, ws1, 1024, &err) == TilusStatusSuccess);
   CHECK(fake.function == tilusLoadedKernelGetFunction(matmul));
   CHECK(paramU64(3) == 64 && paramU64(5) == 3);
   CHECK(tilusRuntimeLaunchKernelWithWorkspace(rt, matmul, margs, 6, NULL, 0, 0,
@@ -107,9 +105,8 @@ void testCallerWorkspace(void) {
   CHECK(tilusRuntimeGetWorkspaceBytes(rt) == 1024);
   uint64_t own = paramU64(8);
   CHECK(own != 0 && own != ws1 && own != ws2);
-  CHECK(tilusRuntimeLaunchKernelWithWorkspace(rt, other, args, 8, NULL, ws1,
-                                              1024,
-                                              &err) == TilusStatusSuccess);
+  CHECK(tilusRuntimeLaunchKernelWithWorkspace(
+            rt, other, args, 8, NULL, ws1, 1024, &err) == TilusStatusSuccess);
   CHECK(paramU64(8) == ws1);
 
   CHECK(tilusRuntimeFree(rt, ws1, &err) == TilusStatusSuccess);
@@ -139,14 +136,14 @@ void testCallerWorkspaceErrors(void) {
   otherArgs(args, 1);
   Calls before = calls();
 
-  CHECK(tilusRuntimeLaunchKernelWithWorkspace(rt, other, args, 8, NULL, 0,
-                                              1024, &err) ==
+  CHECK(tilusRuntimeLaunchKernelWithWorkspace(rt, other, args, 8, NULL, 0, 1024,
+                                              &err) ==
         TilusStatusArgumentMismatch);
   CHECK_ERROR(err, TilusStatusArgumentMismatch,
               "kernel 'other' needs a workspace of 1024 bytes, but none was "
               "given");
-  CHECK(tilusRuntimeLaunchKernelWithWorkspace(rt, other, args, 8, NULL, ws,
-                                              512, &err) ==
+  CHECK(tilusRuntimeLaunchKernelWithWorkspace(rt, other, args, 8, NULL, ws, 512,
+                                              &err) ==
         TilusStatusArgumentMismatch);
   CHECK_ERROR(err, TilusStatusArgumentMismatch,
               "kernel 'other' needs a workspace of 1024 bytes, but the one "
@@ -235,13 +232,11 @@ void testCaptureSafeLaunch(void) {
   TilusDriver otherDriver = fakeDriver();
   otherDriver.api.ctxSetCurrent(fakeContextOf(1));
   before = calls();
-  CHECK(tilusRuntimeLaunchKernelWithWorkspace(rt, other, args, 8, NULL, ws,
-                                              1024,
-                                              &err) == TilusStatusSuccess);
+  CHECK(tilusRuntimeLaunchKernelWithWorkspace(
+            rt, other, args, 8, NULL, ws, 1024, &err) == TilusStatusSuccess);
   CHECK(fake.launchContext == fakeContextOf(0));
-  CHECK(tilusRuntimeLaunchKernelWithWorkspace(rt, other, args, 8, NULL, ws,
-                                              1024,
-                                              &err) == TilusStatusSuccess);
+  CHECK(tilusRuntimeLaunchKernelWithWorkspace(
+            rt, other, args, 8, NULL, ws, 1024, &err) == TilusStatusSuccess);
   after = calls();
   CHECK(after.setCurrents == before.setCurrents + 1);
   CHECK(after.launches == before.launches + 2);
