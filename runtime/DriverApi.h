@@ -64,6 +64,14 @@ enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
 // Stream and event flags.
 enum { CU_STREAM_NON_BLOCKING = 1, CU_EVENT_DEFAULT = 0 };
 
+// CUstreamCaptureStatus values (cuStreamIsCapturing).
+typedef int CUstreamCaptureStatus;
+enum {
+  CU_STREAM_CAPTURE_STATUS_NONE = 0,
+  CU_STREAM_CAPTURE_STATUS_ACTIVE = 1,
+  CU_STREAM_CAPTURE_STATUS_INVALIDATED = 2,
+};
+
 // Dynamic shared memory above this needs the opt-in attribute.
 enum { TILUS_DEFAULT_SHARED_LIMIT = 48 * 1024 };
 
@@ -81,6 +89,7 @@ typedef struct {
   CUresult (*devicePrimaryCtxRetain)(CUcontext *context, CUdevice device);
   CUresult (*devicePrimaryCtxRelease)(CUdevice device);
   CUresult (*ctxSetCurrent)(CUcontext context);
+  CUresult (*ctxGetCurrent)(CUcontext *context);
   CUresult (*ctxSynchronize)(void);
   CUresult (*moduleLoadDataEx)(CUmodule *module, const void *image,
                                unsigned int numOptions, CUjit_option *options,
@@ -103,6 +112,7 @@ typedef struct {
   CUresult (*streamCreate)(CUstream *stream, unsigned int flags);
   CUresult (*streamSynchronize)(CUstream stream);
   CUresult (*streamDestroy)(CUstream stream);
+  CUresult (*streamIsCapturing)(CUstream stream, CUstreamCaptureStatus *status);
   CUresult (*eventCreate)(CUevent *event, unsigned int flags);
   CUresult (*eventRecord)(CUevent event, CUstream stream);
   CUresult (*eventSynchronize)(CUevent event);

@@ -12,15 +12,25 @@
 // loaded kernel is tied to its runtime rather than to the artifact.
 //
 // The fast launch path (tilusRuntimeLaunchKernel) touches only what a
-// TilusLoadedKernel resolved once: the CUfunction, a copy of the kernel's
-// parameter table and grid, and buffers for the parameter bytes. It hashes
-// nothing, allocates nothing and compares no strings.
+// TilusLoadedKernel resolved once and never changes afterwards: the
+// CUfunction and a copy of the kernel's parameter table and grid. The
+// parameter bytes of a launch live on the caller's stack, so launches from
+// several threads share nothing. It hashes nothing, allocates nothing and
+// compares no strings.
+//
+// What is shared and mutable (the module cache, the list of loaded kernels,
+// the runtime-owned workspace) is guarded by the runtime's own mutex; a
+// launch with a caller-supplied workspace never takes it.
 //
 //===----------------------------------------------------------------------===//
+
+// pthread mutexes under -std=c11.
+#define _POSIX_C_SOURCE 200809L
 
 #include "DriverApi.h"
 #include "RuntimeInternal.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,19 +49,18 @@ struct TilusLoadedKernel {
   CUfunction function;
   // A private copy of the kernel's description (the artifact may be
   // destroyed): the parameter table the arguments are checked against, the
-  // grid, block, shared memory and workspace.
+  // grid, block, shared memory and workspace. Read-only once created, so
+  // any number of threads may launch the kernel at once.
   TilusKernel kernel;
-  // The parameter bytes of the launch in progress and the pointer array over
-  // them that cuLaunchKernel takes; numSlots = declared parameters, + 1 for
-  // the workspace address. Reused by every launch: the driver copies the
-  // values before cuLaunchKernel returns.
-  int numSlots;
-  TilusParamSlot *slots;
-  void **slotAddresses;
-  int64_t *symbols; // scratch for the grid's s<k> values
 };
 
 struct TilusRuntime {
+  // Guards numModules/modules, numKernels/kernels and the workspace (held
+  // while a launch uses the runtime-owned workspace, so that no other thread
+  // can grow and free it under that launch). Everything else here is
+  // written only while the runtime is created.
+  pthread_mutex_t lock;
+  bool lockReady;
   TilusDriver driver;
   int ordinal;
   CUdevice device;
@@ -82,6 +91,24 @@ static TilusStatus makeCurrent(TilusRuntime *rt, TilusRuntimeError *err) {
   return check(rt, API(rt)->ctxSetCurrent(rt->context), "cuCtxSetCurrent", NULL,
                err);
 }
+
+// makeCurrent for the launch path: asks first and sets only when another
+// context is current, so that a launch into a stream being captured makes
+// no call beyond cuCtxGetCurrent and cuLaunchKernel (and the usual case, our
+// context already current, costs one cheap query).
+static TilusStatus makeCurrentForLaunch(TilusRuntime *rt, const char *kernel,
+                                        TilusRuntimeError *err) {
+  CUcontext current = NULL;
+  TilusStatus s = check(rt, API(rt)->ctxGetCurrent(&current), "cuCtxGetCurrent",
+                        kernel, err);
+  if (s != TilusStatusSuccess || current == rt->context)
+    return s;
+  return check(rt, API(rt)->ctxSetCurrent(rt->context), "cuCtxSetCurrent",
+               kernel, err);
+}
+
+static void lock(TilusRuntime *rt) { pthread_mutex_lock(&rt->lock); }
+static void unlock(TilusRuntime *rt) { pthread_mutex_unlock(&rt->lock); }
 
 //===----------------------------------------------------------------------===//
 // Creation and destruction
@@ -171,6 +198,13 @@ TilusRuntime *tilusRuntimeCreateWithDriver(const TilusDriver *driver,
   }
   rt->driver = *driver;
   rt->ordinal = device;
+  if (pthread_mutex_init(&rt->lock, NULL) != 0) {
+    tilusSetError(err, TilusStatusOutOfMemory,
+                  "cannot create the runtime's mutex");
+    free(rt);
+    return NULL;
+  }
+  rt->lockReady = true;
   if (initialize(rt, err) != TilusStatusSuccess) {
     tilusRuntimeDestroy(rt);
     return NULL;
@@ -209,9 +243,6 @@ static void destroyKernel(TilusLoadedKernel *k) {
   if (!k)
     return;
   tilusKernelRelease(&k->kernel);
-  free(k->slots);
-  free(k->slotAddresses);
-  free(k->symbols);
   free(k);
 }
 
@@ -236,6 +267,8 @@ void tilusRuntimeDestroy(TilusRuntime *rt) {
   if (rt->context)
     api->devicePrimaryCtxRelease(rt->device);
   tilusDriverClose(&rt->driver);
+  if (rt->lockReady)
+    pthread_mutex_destroy(&rt->lock);
   free(rt);
 }
 
@@ -354,15 +387,24 @@ TilusStatus tilusRuntimeLoadArtifact(TilusRuntime *rt,
   if (!rt || !artifact)
     return tilusSetError(err, TilusStatusInvalidArgument,
                          "tilusRuntimeLoadArtifact: NULL runtime or artifact");
+  lock(rt);
   TilusStatus s = makeCurrent(rt, err);
-  if (s != TilusStatusSuccess)
-    return s;
   int index = -1;
-  return loadModule(rt, artifact, NULL, &index, err);
+  if (s == TilusStatusSuccess)
+    s = loadModule(rt, artifact, NULL, &index, err);
+  unlock(rt);
+  return s;
 }
 
 int tilusRuntimeGetNumCachedModules(const TilusRuntime *rt) {
-  return rt ? rt->numModules : 0;
+  if (!rt)
+    return 0;
+  // The mutex is part of the object, not of its observable state.
+  TilusRuntime *mutableRt = (TilusRuntime *)rt;
+  lock(mutableRt);
+  int n = rt->numModules;
+  unlock(mutableRt);
+  return n;
 }
 
 //===----------------------------------------------------------------------===//
@@ -383,8 +425,8 @@ static uint32_t sharedAllowed(const TilusRuntime *rt, CUfunction function) {
   return allowed > TILUS_DEFAULT_SHARED_LIMIT ? allowed : 0;
 }
 
-// A new loaded kernel over `function`, with its own copy of `desc` and its
-// parameter buffers; NULL when out of memory.
+// A new loaded kernel over `function`, with its own copy of `desc`; NULL
+// when out of memory.
 static TilusLoadedKernel *createKernel(TilusRuntime *rt, int moduleIndex,
                                        CUfunction function,
                                        const TilusKernel *desc) {
@@ -398,30 +440,44 @@ static TilusLoadedKernel *createKernel(TilusRuntime *rt, int moduleIndex,
     free(k);
     return NULL;
   }
-  k->numSlots = desc->numParams + (desc->workspaceBytes > 0 ? 1 : 0);
-  size_t n = (size_t)k->numSlots + 1; // never a zero-size allocation
-  k->slots = calloc(n, sizeof(TilusParamSlot));
-  k->slotAddresses = calloc(n, sizeof(void *));
-  k->symbols = calloc(n, sizeof(int64_t));
-  if (!k->slots || !k->slotAddresses || !k->symbols) {
-    destroyKernel(k);
-    return NULL;
-  }
-  for (int i = 0; i < k->numSlots; i++)
-    k->slotAddresses[i] = &k->slots[i];
   return k;
 }
 
+static TilusStatus getKernelLocked(TilusRuntime *rt,
+                                   const TilusArtifact *artifact, int index,
+                                   TilusLoadedKernel **out,
+                                   TilusRuntimeError *err);
+
 // Kernel `index` of `artifact`, resolved on this runtime: found among the
 // kernels resolved before (same module, same description) or created.
-// Everything that can be decided once is done here: the shared-memory limit
-// against the device, loading the module, cuModuleGetFunction, the
-// shared-memory opt-in.
+// Everything that can be decided once is done here: the parameter-count
+// limit, the shared-memory limit against the device, loading the module,
+// cuModuleGetFunction, the shared-memory opt-in. Serialized by the
+// runtime's mutex, so that concurrent callers asking for the same kernel get
+// the same one and the cache is never grown by two threads at once.
 static TilusStatus getKernel(TilusRuntime *rt, const TilusArtifact *artifact,
                              int index, TilusLoadedKernel **out,
                              TilusRuntimeError *err) {
-  const TilusKernel *desc = &artifact->kernels[index];
   *out = NULL;
+  const TilusKernel *desc = &artifact->kernels[index];
+  // A launch packs the parameters on the caller's stack, in arrays of this
+  // size: refuse here, once, rather than at every launch.
+  if (desc->numParams > TILUS_MAX_KERNEL_PARAMS)
+    return tilusSetError(err, TilusStatusUnsupported,
+                         "kernel '%s' has %d parameters; the runtime launches "
+                         "kernels of at most %d (TILUS_MAX_KERNEL_PARAMS)",
+                         desc->name, desc->numParams, TILUS_MAX_KERNEL_PARAMS);
+  lock(rt);
+  TilusStatus s = getKernelLocked(rt, artifact, index, out, err);
+  unlock(rt);
+  return s;
+}
+
+static TilusStatus getKernelLocked(TilusRuntime *rt,
+                                   const TilusArtifact *artifact, int index,
+                                   TilusLoadedKernel **out,
+                                   TilusRuntimeError *err) {
+  const TilusKernel *desc = &artifact->kernels[index];
   if (desc->sharedBytes > TILUS_DEFAULT_SHARED_LIMIT &&
       rt->maxSharedOptin > 0 &&
       desc->sharedBytes > (uint32_t)rt->maxSharedOptin)
@@ -505,8 +561,10 @@ const TilusDriverApi *tilusRuntimeGetDriverApi(const TilusRuntime *rt) {
 // Workspace and launch
 //===----------------------------------------------------------------------===//
 
-// Makes the workspace at least `bytes` large. It only grows, so after the
-// largest kernel ran once, launches allocate nothing.
+// Makes the runtime-owned workspace at least `bytes` large; called with the
+// mutex held. It only grows, so after the largest kernel ran once, launches
+// allocate nothing. Growing allocates and synchronizes the context, which a
+// stream capture forbids; the caller has already refused capturing streams.
 static TilusStatus reserveWorkspace(TilusRuntime *rt, uint64_t bytes,
                                     const char *kernel,
                                     TilusRuntimeError *err) {
@@ -546,46 +604,142 @@ static TilusStatus reserveWorkspace(TilusRuntime *rt, uint64_t bytes,
 }
 
 uint64_t tilusRuntimeGetWorkspaceBytes(const TilusRuntime *rt) {
-  return rt ? rt->workspaceBytes : 0;
+  if (!rt)
+    return 0;
+  TilusRuntime *mutableRt = (TilusRuntime *)rt; // the mutex only
+  lock(mutableRt);
+  uint64_t bytes = rt->workspaceBytes;
+  unlock(mutableRt);
+  return bytes;
 }
 
-// The hot path. Per launch: check and pack the arguments into the kernel's
-// own buffers, evaluate the grid, make the context current, pass the
-// workspace, cuLaunchKernel.
-TilusStatus tilusRuntimeLaunchKernel(TilusRuntime *rt,
-                                     TilusLoadedKernel *kernel,
-                                     const TilusArg *args, int numArgs,
-                                     void *stream, TilusRuntimeError *err) {
+uint64_t tilusLoadedKernelGetWorkspaceBytes(const TilusLoadedKernel *kernel) {
+  return kernel ? kernel->kernel.workspaceBytes : 0;
+}
+
+// The runtime-owned workspace for one launch, with the mutex held by the
+// caller until cuLaunchKernel has returned. A graph captured from such a
+// launch would keep the buffer's address, which a later growth frees, so a
+// capturing stream is refused (this also keeps cuMemAlloc, cuMemsetD8 and
+// cuCtxSynchronize out of any capture).
+static TilusStatus useRuntimeWorkspace(TilusRuntime *rt, const TilusKernel *k,
+                                       CUstream stream, CUdeviceptr *workspace,
+                                       TilusRuntimeError *err) {
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  TilusStatus s = check(rt, API(rt)->streamIsCapturing(stream, &capture),
+                        "cuStreamIsCapturing", k->name, err);
+  if (s != TilusStatusSuccess)
+    return s;
+  if (capture != CU_STREAM_CAPTURE_STATUS_NONE)
+    return tilusSetError(
+        err, TilusStatusInvalidArgument,
+        "kernel '%s' needs a workspace of %llu bytes and the stream is being "
+        "captured: the runtime's own workspace cannot be used in a CUDA graph; "
+        "pass one with tilusRuntimeLaunchKernelWithWorkspace",
+        k->name, (unsigned long long)k->workspaceBytes);
+  if ((s = reserveWorkspace(rt, k->workspaceBytes, k->name, err)) !=
+      TilusStatusSuccess)
+    return s;
+  *workspace = rt->workspace;
+  return TilusStatusSuccess;
+}
+
+// The hot path, shared by both launch calls. Per launch: check and pack the
+// arguments into arrays on this thread's stack, evaluate the grid, check or
+// provide the workspace, make the context current if it is not,
+// cuLaunchKernel (which copies the parameter bytes before it returns).
+static TilusStatus launch(TilusRuntime *rt, TilusLoadedKernel *kernel,
+                          const TilusArg *args, int numArgs, void *stream,
+                          bool callerWorkspace, TilusDevicePtr workspace,
+                          uint64_t workspaceBytes, const char *function,
+                          TilusRuntimeError *err) {
   if (!rt || !kernel)
     return tilusSetError(err, TilusStatusInvalidArgument,
-                         "tilusRuntimeLaunchKernel: NULL runtime or kernel");
+                         "%s: NULL runtime or kernel", function);
   // Its CUfunction lives in another runtime's context (perhaps another
   // device's), which this runtime does not make current.
   if (kernel->runtime != rt)
     return tilusSetError(err, TilusStatusInvalidArgument,
-                         "tilusRuntimeLaunchKernel: kernel '%s' was loaded "
-                         "by another runtime",
-                         kernel->kernel.name);
+                         "%s: kernel '%s' was loaded by another runtime",
+                         function, kernel->kernel.name);
   const TilusKernel *k = &kernel->kernel;
+  // numParams <= TILUS_MAX_KERNEL_PARAMS was checked when the kernel was
+  // loaded, and tilusCheckArguments refuses numArgs != numParams before it
+  // writes a slot; + 1 for the workspace address.
+  TilusParamSlot slots[TILUS_MAX_KERNEL_PARAMS + 1];
+  void *addresses[TILUS_MAX_KERNEL_PARAMS + 1];
+  int64_t symbols[TILUS_MAX_KERNEL_PARAMS + 1];
   uint32_t grid[3];
-  TilusStatus s = tilusCheckArguments(k, args, numArgs, kernel->slots,
-                                      kernel->symbols, grid, err);
+  TilusStatus s =
+      tilusCheckArguments(k, args, numArgs, slots, symbols, grid, err);
   if (s != TilusStatusSuccess)
     return s;
-  if ((s = makeCurrent(rt, err)) != TilusStatusSuccess)
-    return s;
-  if (k->workspaceBytes > 0) {
-    if ((s = reserveWorkspace(rt, k->workspaceBytes, k->name, err)) !=
-        TilusStatusSuccess)
-      return s;
-    kernel->slots[kernel->numSlots - 1].u64 = rt->workspace;
+  int numSlots = k->numParams;
+  bool needsWorkspace = k->workspaceBytes > 0;
+  if (needsWorkspace && callerWorkspace) {
+    if (workspace == 0)
+      return tilusSetError(err, TilusStatusArgumentMismatch,
+                           "kernel '%s' needs a workspace of %llu bytes, but "
+                           "none was given",
+                           k->name, (unsigned long long)k->workspaceBytes);
+    if (workspaceBytes < k->workspaceBytes)
+      return tilusSetError(err, TilusStatusArgumentMismatch,
+                           "kernel '%s' needs a workspace of %llu bytes, but "
+                           "the one given has %llu",
+                           k->name, (unsigned long long)k->workspaceBytes,
+                           (unsigned long long)workspaceBytes);
+    // The compiler places each workspace tensor at a multiple of 256 bytes
+    // from the base and vectorizes accesses on that assumption.
+    if (workspace % TILUS_WORKSPACE_ALIGNMENT != 0)
+      return tilusSetError(err, TilusStatusArgumentMismatch,
+                           "kernel '%s': the workspace given (0x%llx) is not "
+                           "%d-byte aligned",
+                           k->name, (unsigned long long)workspace,
+                           TILUS_WORKSPACE_ALIGNMENT);
   }
-  return check(rt,
-               API(rt)->launchKernel(
-                   kernel->function, grid[0], grid[1], grid[2], k->block[0],
-                   k->block[1], k->block[2], k->sharedBytes, (CUstream)stream,
-                   kernel->slotAddresses, NULL),
-               "cuLaunchKernel", k->name, err);
+  for (int i = 0; i <= k->numParams; i++) // + the workspace's slot
+    addresses[i] = &slots[i];
+  if ((s = makeCurrentForLaunch(rt, k->name, err)) != TilusStatusSuccess)
+    return s;
+  bool locked = false;
+  if (needsWorkspace) {
+    CUdeviceptr address = workspace;
+    if (!callerWorkspace) {
+      lock(rt);
+      locked = true;
+      if ((s = useRuntimeWorkspace(rt, k, (CUstream)stream, &address, err)) !=
+          TilusStatusSuccess) {
+        unlock(rt);
+        return s;
+      }
+    }
+    slots[numSlots++].u64 = address;
+  }
+  s = check(rt,
+            API(rt)->launchKernel(kernel->function, grid[0], grid[1], grid[2],
+                                  k->block[0], k->block[1], k->block[2],
+                                  k->sharedBytes, (CUstream)stream, addresses,
+                                  NULL),
+            "cuLaunchKernel", k->name, err);
+  if (locked)
+    unlock(rt);
+  return s;
+}
+
+TilusStatus tilusRuntimeLaunchKernel(TilusRuntime *rt,
+                                     TilusLoadedKernel *kernel,
+                                     const TilusArg *args, int numArgs,
+                                     void *stream, TilusRuntimeError *err) {
+  return launch(rt, kernel, args, numArgs, stream, false, 0, 0,
+                "tilusRuntimeLaunchKernel", err);
+}
+
+TilusStatus tilusRuntimeLaunchKernelWithWorkspace(
+    TilusRuntime *rt, TilusLoadedKernel *kernel, const TilusArg *args,
+    int numArgs, void *stream, TilusDevicePtr workspace,
+    uint64_t workspaceBytes, TilusRuntimeError *err) {
+  return launch(rt, kernel, args, numArgs, stream, true, workspace,
+                workspaceBytes, "tilusRuntimeLaunchKernelWithWorkspace", err);
 }
 
 // The convenience path: the lookups of tilusRuntimeGetKernel on every call,

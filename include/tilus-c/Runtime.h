@@ -10,9 +10,24 @@
 |*  - TilusRuntime: a context object over one device. It opens libcuda.so.1   *|
 |*    with dlopen when created, so programs linking this library build and    *|
 |*    start on machines without CUDA. It owns its module cache, its loaded    *|
-|*    kernels, its workspace buffer and nothing global. One TilusRuntime must *|
-|*    not be used from two threads at once; separate runtimes are independent *|
-|*    (several on one device share the device's primary context).             *|
+|*    kernels, its workspace buffer, a mutex, and nothing global. Separate    *|
+|*    runtimes are independent (several on one device share the device's      *|
+|*    primary context).                                                       *|
+|*                                                                            *|
+|* Threads: every call on a runtime may be made from any thread, and all of   *|
+|* them may run concurrently on one runtime, except tilusRuntimeDestroy,      *|
+|* which must not overlap any other call on that runtime or its kernels.      *|
+|* Loading (tilusRuntimeLoadArtifact, tilusRuntimeGetKernel, the lookups of   *|
+|* tilusRuntimeLaunch) is serialized by the runtime's mutex. Launches of      *|
+|* loaded kernels keep their parameter bytes on the caller's stack; with a    *|
+|* caller-supplied workspace (or none needed) they take no lock. Launches     *|
+|* that use the runtime-owned workspace hold the mutex while they launch;     *|
+|* the buffer itself is still one buffer (see tilusRuntimeLaunch). An         *|
+|* artifact is read-only after parsing and may be shared between threads.     *|
+|*                                                                            *|
+|* CUDA graphs: tilusRuntimeLaunchKernelWithWorkspace is the capture-safe     *|
+|* launch (see there); load kernels with tilusRuntimeGetKernel before the     *|
+|* capture begins. docs/runtime.md has the whole story and an example.        *|
 |*                                                                            *|
 |* Ownership: every Create/Load/Parse returns a new object the caller         *|
 |* destroys with the matching Destroy (which accepts NULL); the exception is  *|
@@ -113,7 +128,8 @@ const char *tilusKernelGetGridExpr(const TilusArtifact *artifact, int k,
 /* Bytes of dynamic shared memory. */
 uint32_t tilusKernelGetSharedBytes(const TilusArtifact *artifact, int k);
 /* Bytes of global workspace; when > 0 the runtime passes its address as an
- * extra last kernel parameter. */
+ * extra last kernel parameter (the runtime's own buffer, or the caller's with
+ * tilusRuntimeLaunchKernelWithWorkspace). */
 uint64_t tilusKernelGetWorkspaceBytes(const TilusArtifact *artifact, int k);
 
 typedef enum {
@@ -251,6 +267,19 @@ static inline TilusRuntimeOptions tilusRuntimeOptionsDefault(void) {
   return o;
 }
 
+/* The most parameters a kernel may declare for tilusRuntimeGetKernel (and
+ * tilusRuntimeLaunch) to load it; beyond it they fail with
+ * TilusStatusUnsupported. A launch packs the parameter bytes in arrays of this
+ * size on the calling thread's stack (about 6 KiB), so that concurrent
+ * launches share no buffer. CUDA's parameter space (4 KiB before CUDA 12.1)
+ * holds 512 pointers at most. */
+#define TILUS_MAX_KERNEL_PARAMS 256
+
+/* The alignment a caller-supplied workspace must have, in bytes: the
+ * compiler places each workspace tensor at a multiple of it from the base.
+ * cuMemAlloc (and so tilusRuntimeMalloc) returns addresses aligned to it. */
+#define TILUS_WORKSPACE_ALIGNMENT 256
+
 /* Opens the driver, initializes it and retains device 0's primary context. */
 TilusRuntime *tilusRuntimeCreate(TilusRuntimeError *err);
 TilusRuntime *tilusRuntimeCreateOnDevice(int ordinal, TilusRuntimeError *err);
@@ -285,10 +314,22 @@ int tilusRuntimeGetNumCachedModules(const TilusRuntime *rt);
 /* Checks (tilusArtifactCheckLaunch), loads the module if needed, makes sure
  * the workspace is large enough, and launches `kernel` asynchronously on
  * `stream` (a CUstream; NULL is the default stream). On any check failure
- * nothing is launched. The workspace is one buffer per runtime, reused by
- * every launch and grown (never shrunk) when a kernel needs more; its
- * contents are zero when first allocated and unspecified afterwards.
- * Launches that use it on different streams must not overlap.
+ * nothing is launched.
+ *
+ * The runtime-owned workspace, which this call and tilusRuntimeLaunchKernel
+ * use, is for single-stream use: it is one buffer per runtime, reused by
+ * every launch and grown (never shrunk) when a kernel needs more; growing
+ * synchronizes the whole context (cuCtxSynchronize), frees the old buffer
+ * and allocates a new one (cuMemAlloc, then cuMemsetD8 to zero it). Its
+ * contents are zero when allocated and whatever the last kernel left
+ * afterwards. Kernels that use it on different streams must not run at the
+ * same time (the host side is safe: the runtime's mutex is held from
+ * choosing the buffer until cuLaunchKernel returns). A launch that needs it
+ * on a stream being captured into a CUDA graph is refused with
+ * TilusStatusInvalidArgument before anything is launched: the graph would
+ * keep an address that a later growth frees. For several streams, threads or
+ * graphs pass a workspace per launch with
+ * tilusRuntimeLaunchKernelWithWorkspace.
  *
  * Convenient, but every call looks the kernel up again: by name in the
  * artifact, and in the module cache by comparing the artifact's image byte
@@ -303,8 +344,9 @@ TilusStatus tilusRuntimeLaunch(TilusRuntime *rt, const TilusArtifact *artifact,
 /*--- Loaded kernels: the fast launch path -----------------------------------*/
 
 /* A kernel resolved on one runtime: its module loaded, its CUfunction found,
- * the shared-memory opt-in done, and a private copy of its parameter table
- * and grid with buffers for the parameter bytes. */
+ * the shared-memory opt-in done, and a private, read-only copy of its
+ * parameter table and grid (so any number of threads may launch it at
+ * once). */
 typedef struct TilusLoadedKernel TilusLoadedKernel;
 
 /* Resolves kernel `kernel` of `artifact` on the runtime's device, with the
@@ -314,26 +356,65 @@ typedef struct TilusLoadedKernel TilusLoadedKernel;
  * runtime: it stays valid until tilusRuntimeDestroy, and the caller never
  * frees it. It does not refer to `artifact`, which may be destroyed at once.
  * Asking again for the same kernel (the same image and the same description
- * in the manifest) returns the same kernel. */
+ * in the manifest) returns the same kernel, also when threads ask at once.
+ * A kernel with more than TILUS_MAX_KERNEL_PARAMS parameters is refused
+ * with TilusStatusUnsupported. */
 TilusLoadedKernel *tilusRuntimeGetKernel(TilusRuntime *rt,
                                          const TilusArtifact *artifact,
                                          const char *kernel,
                                          TilusRuntimeError *err);
 
 /* tilusRuntimeLaunch for a loaded kernel: the same argument checks, grid
- * evaluation, workspace, errors and messages, without the lookups. A launch
- * that succeeds hashes nothing, allocates no host memory and formats no text
- * (only a workspace that has to grow costs more, see above): its host cost is
- * the argument checks, cuCtxSetCurrent and cuLaunchKernel. `kernel` must come
- * from tilusRuntimeGetKernel on this same `rt` (a kernel of another runtime is
- * refused with TilusStatusInvalidArgument). Like the runtime, a kernel must
- * not be launched from two threads at once. */
+ * evaluation, runtime-owned workspace, errors and messages, without the
+ * lookups. A launch that succeeds hashes nothing, allocates no host memory
+ * and formats no text (only a workspace that has to grow costs more, see
+ * above): its host cost is the argument checks, cuCtxGetCurrent (plus
+ * cuCtxSetCurrent when another context is current) and cuLaunchKernel, plus
+ * the mutex and cuStreamIsCapturing for a kernel that needs a workspace.
+ * `kernel` must come from tilusRuntimeGetKernel on this same `rt` (a kernel
+ * of another runtime is refused with TilusStatusInvalidArgument). Any number
+ * of threads may launch at once, each with its own arguments. */
 TilusStatus tilusRuntimeLaunchKernel(TilusRuntime *rt,
                                      TilusLoadedKernel *kernel,
                                      const TilusArg *args, int numArgs,
                                      void *stream, TilusRuntimeError *err);
 
-/* Current workspace size in bytes (0 before any kernel needed one). */
+/* tilusRuntimeLaunchKernel with a workspace the caller owns: for launches on
+ * several streams or threads at once, and for CUDA-graph capture.
+ *
+ * When the kernel needs a workspace (tilusLoadedKernelGetWorkspaceBytes > 0),
+ * `workspace` is passed as its extra last parameter. It must be a device
+ * address in the runtime's context (e.g. from tilusRuntimeMalloc, cuMemAlloc,
+ * or a framework's allocator on the same device), aligned to
+ * TILUS_WORKSPACE_ALIGNMENT, `workspaceBytes` long, and not used by any
+ * other kernel while this one runs: one workspace per stream is the simple
+ * rule. A NULL `workspace`, `workspaceBytes` below the kernel's need or a
+ * misaligned address is TilusStatusArgumentMismatch ("kernel 'k' needs a
+ * workspace of 1024 bytes, but the one given has 512") and nothing is
+ * launched. The contents need
+ * not be zero: code the Tilus compiler generates writes a workspace tensor
+ * (AllocateGlobal) before it reads it and assumes nothing about its
+ * contents on entry; the runtime never touches the caller's buffer. When the
+ * kernel needs no workspace, `workspace` and `workspaceBytes` are ignored.
+ *
+ * Capture-safe: the only driver calls are cuCtxGetCurrent, cuCtxSetCurrent
+ * (only when another context is current on the thread) and cuLaunchKernel:
+ * no module load, allocation, memset or synchronization, so the launch may
+ * be recorded into a stream being captured (cuStreamBeginCapture, any
+ * capture mode). The graph keeps `workspace` and the argument values, so
+ * they must stay valid while the graph can run. The kernel must have been
+ * loaded (tilusRuntimeGetKernel) before the capture began. Takes no lock. */
+TilusStatus tilusRuntimeLaunchKernelWithWorkspace(
+    TilusRuntime *rt, TilusLoadedKernel *kernel, const TilusArg *args,
+    int numArgs, void *stream, TilusDevicePtr workspace,
+    uint64_t workspaceBytes, TilusRuntimeError *err);
+
+/* Bytes of workspace `kernel` needs per launch (0: none); what a caller of
+ * tilusRuntimeLaunchKernelWithWorkspace allocates. 0 for NULL. */
+uint64_t tilusLoadedKernelGetWorkspaceBytes(const TilusLoadedKernel *kernel);
+
+/* Current size in bytes of the runtime-owned workspace (0 before any kernel
+ * needed one; launches with a caller's workspace never change it). */
 uint64_t tilusRuntimeGetWorkspaceBytes(const TilusRuntime *rt);
 
 /*--- Memory, streams, timing: small helpers for tests and tools -------------*/

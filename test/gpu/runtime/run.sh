@@ -6,9 +6,13 @@
 # nvcc (the driver JIT-compiles it for the GPU present) and to a cubin for the
 # GPU present, wraps each in an artifact (kernels.tilus.in + the image), then:
 #   1. runs the smoke test (JIT, cubin, workspace, shared memory, errors);
-#   2. runs saxpy through tilus-run and compares its output file with the CPU
+#   2. runs RuntimeGraphTest.c: launches with a caller workspace captured
+#      into a CUDA graph and replayed with new inputs, and 8 threads
+#      launching on one runtime, each with its own stream and workspace;
+#   3. runs saxpy through tilus-run and compares its output file with the CPU
 #      reference byte for byte, then times it;
-#   3. reruns the smoke test under compute-sanitizer memcheck (if present).
+#   4. reruns the smoke and graph tests under compute-sanitizer memcheck (if
+#      present).
 # Prints SKIPPED and exits 77 when there is no nvcc, driver or GPU.
 #
 # Environment: CC (default cc), NVCC (default $CUDA_HOME/bin/nvcc),
@@ -31,13 +35,18 @@ if ! command -v "$nvcc" >/dev/null 2>&1; then
   exit 77
 fi
 
-step "building the runtime, tilus-run and the smoke test with $cc"
-cflags=(-std=c11 -O2 -g -Wall -Wextra -Werror -pedantic -I"$root/include")
+step "building the runtime, tilus-run, the smoke and graph tests with $cc"
+# -pthread: each runtime holds a pthread mutex (and the graph test starts
+# threads).
+cflags=(-std=c11 -O2 -g -Wall -Wextra -Werror -pedantic -pthread -I"$root/include")
 "$cc" "${cflags[@]}" "$root"/runtime/*.c "$here/RuntimeSmokeTest.c" \
   -ldl -lm -o "$work/tilus-runtime-gpu-test"
+"$cc" "${cflags[@]}" "$root"/runtime/*.c "$here/RuntimeGraphTest.c" \
+  -ldl -lm -o "$work/tilus-runtime-graph-test"
 "$cc" "${cflags[@]}" -I"$root/lib" "$root"/runtime/*.c "$root"/lib/Utils/ReadFile.c \
   "$root/tools/tilus-run/tilus-run.c" -ldl -o "$work/tilus-run"
 smoke=$work/tilus-runtime-gpu-test
+graph=$work/tilus-runtime-graph-test
 
 # Which GPU and driver? (Exits 77 itself when there is none.)
 set +e
@@ -102,6 +111,9 @@ esac
 step "smoke test"
 "$smoke" "$work/kernels.tilus" ${cubinArtifact[@]+"${cubinArtifact[@]}"}
 
+step "CUDA graphs and threads"
+"$graph" "$work/kernels.tilus"
+
 step "tilus-run saxpy against the CPU reference"
 n=100003
 "$smoke" --write-saxpy-files "$work" "$n" 1.75
@@ -127,6 +139,9 @@ if [ -x "$sanitizer" ]; then
   "$sanitizer" --tool memcheck --leak-check full --report-api-errors no \
     --error-exitcode 1 \
     "$smoke" "$work/kernels.tilus" ${cubinArtifact[@]+"${cubinArtifact[@]}"}
+  step "graph and thread test under compute-sanitizer memcheck"
+  "$sanitizer" --tool memcheck --leak-check full --error-exitcode 1 \
+    "$graph" "$work/kernels.tilus"
 else
   echo "note: no compute-sanitizer at $sanitizer; memcheck run skipped"
 fi

@@ -12,8 +12,14 @@
 
 #include "RuntimeTestSupport.h"
 
+#include <sched.h>
+
 // Test-only global state: the library itself keeps none.
 FakeDriverState fake;
+// The real driver's current context is per thread.
+static _Thread_local CUcontext current;
+
+CUcontext fakeCurrentContext(void) { return current; }
 
 CUcontext fakeContextOf(int device) {
   return (CUcontext)(void *)&fake.contextIdentity[device];
@@ -29,6 +35,7 @@ static int deviceOfContext(CUcontext context) {
 
 void resetFake(void) {
   memset(&fake, 0, sizeof(fake));
+  current = NULL;
   fake.numDevices = 1;
   fake.ccMajor = 9;
   fake.ccMinor = 0;
@@ -86,15 +93,26 @@ static CUresult fakeCtxSetCurrent(CUcontext context) {
   fake.setCurrentCalls++;
   if (deviceOfContext(context) < 0)
     return CUDA_ERROR_INVALID_VALUE;
-  fake.current = context;
+  current = context;
   return CUDA_SUCCESS;
 }
-static CUresult fakeCtxSynchronize(void) { return CUDA_SUCCESS; }
+static CUresult fakeCtxGetCurrent(CUcontext *context) {
+  fake.getCurrentCalls++;
+  *context = current;
+  return CUDA_SUCCESS;
+}
+static CUresult fakeCtxSynchronize(void) {
+  fake.synchronizeCalls++;
+  return CUDA_SUCCESS;
+}
 
 static CUresult fakeModuleLoadDataEx(CUmodule *module, const void *image,
                                      unsigned numOptions, CUjit_option *options,
                                      void **values) {
-  if (!fake.current)
+  fake.moduleLoadCalls++;
+  if (fake.slowLoads)
+    sched_yield();
+  if (!current)
     return CUDA_ERROR_INVALID_CONTEXT;
   if (strstr(image, "BROKEN")) {
     // Like ptxas: a multi-line log in the caller's buffer.
@@ -108,7 +126,7 @@ static CUresult fakeModuleLoadDataEx(CUmodule *module, const void *image,
   if (fake.moduleLoads == MaxFakeModules)
     return CUDA_ERROR_OUT_OF_MEMORY; // the test needs a larger table
   fake.moduleImage[fake.moduleLoads] = image;
-  fake.moduleContext[fake.moduleLoads] = fake.current;
+  fake.moduleContext[fake.moduleLoads] = current;
   fake.moduleLoads++;
   fake.liveModules++;
   *module = (CUmodule)(uintptr_t)fake.moduleLoads; // 1-based index
@@ -121,6 +139,8 @@ static CUresult fakeModuleUnload(CUmodule module) {
 }
 static CUresult fakeModuleGetFunction(CUfunction *function, CUmodule module,
                                       const char *name) {
+  if (fake.slowLoads)
+    sched_yield();
   fake.getFunctionCalls++;
   const char *image = fake.moduleImage[(uintptr_t)module - 1];
   char entry[128];
@@ -161,13 +181,18 @@ static CUresult fakeLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
   // The real driver launches into the current context; a function of
   // another context is an invalid handle there.
   uintptr_t module = (uintptr_t)fake.functionModule[n - 1];
-  if (fake.moduleContext[module - 1] != fake.current)
+  if (fake.moduleContext[module - 1] != current)
     return CUDA_ERROR_INVALID_HANDLE;
   if (fake.launchResult != CUDA_SUCCESS)
     return fake.launchResult;
   fake.launches++;
+  if (fake.recordLaunch) {
+    unsigned grid[3] = {gx, gy, gz};
+    fake.recordLaunch(f, grid, stream, params);
+    return CUDA_SUCCESS;
+  }
   fake.function = f;
-  fake.launchContext = fake.current;
+  fake.launchContext = current;
   fake.grid[0] = gx, fake.grid[1] = gy, fake.grid[2] = gz;
   fake.block[0] = bx, fake.block[1] = by, fake.block[2] = bz;
   fake.shared = shared;
@@ -179,8 +204,9 @@ static CUresult fakeLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
   return CUDA_SUCCESS;
 }
 // Device memory is host memory in the fake, so copies really copy.
+// Aligned like cuMemAlloc's addresses (at least 256 bytes).
 static CUresult fakeMemAlloc(CUdeviceptr *ptr, size_t bytes) {
-  void *p = malloc(bytes);
+  void *p = aligned_alloc(256, (bytes + 255) / 256 * 256);
   if (!p)
     return CUDA_ERROR_OUT_OF_MEMORY;
   fake.allocations++;
@@ -202,6 +228,7 @@ static CUresult fakeMemcpyDtoH(void *dst, CUdeviceptr src, size_t n) {
   return CUDA_SUCCESS;
 }
 static CUresult fakeMemsetD8(CUdeviceptr dst, unsigned char v, size_t n) {
+  fake.memsetCalls++;
   memset((void *)(uintptr_t)dst, v, n);
   return CUDA_SUCCESS;
 }
@@ -211,6 +238,13 @@ static CUresult fakeStreamCreate(CUstream *s, unsigned flags) {
 }
 static CUresult fakeStreamOp(CUstream s) {
   (void)s;
+  return CUDA_SUCCESS;
+}
+static CUresult fakeStreamIsCapturing(CUstream s,
+                                      CUstreamCaptureStatus *status) {
+  (void)s;
+  fake.isCapturingCalls++;
+  *status = fake.captureStatus;
   return CUDA_SUCCESS;
 }
 static CUresult fakeEventCreate(CUevent *e, unsigned flags) {
@@ -284,6 +318,7 @@ TilusDriver fakeDriver(void) {
   d.api.devicePrimaryCtxRetain = fakePrimaryCtxRetain;
   d.api.devicePrimaryCtxRelease = fakePrimaryCtxRelease;
   d.api.ctxSetCurrent = fakeCtxSetCurrent;
+  d.api.ctxGetCurrent = fakeCtxGetCurrent;
   d.api.ctxSynchronize = fakeCtxSynchronize;
   d.api.moduleLoadDataEx = fakeModuleLoadDataEx;
   d.api.moduleUnload = fakeModuleUnload;
@@ -298,6 +333,7 @@ TilusDriver fakeDriver(void) {
   d.api.streamCreate = fakeStreamCreate;
   d.api.streamSynchronize = fakeStreamOp;
   d.api.streamDestroy = fakeStreamOp;
+  d.api.streamIsCapturing = fakeStreamIsCapturing;
   d.api.eventCreate = fakeEventCreate;
   d.api.eventRecord = fakeEventRecord;
   d.api.eventSynchronize = fakeEventOp;

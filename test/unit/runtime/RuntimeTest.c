@@ -5,8 +5,10 @@
 // expression evaluator, f16/bf16 rounding, the pre-launch argument checks,
 // creating a runtime where there is no driver, and the whole launch path
 // (module cache, workspace, shared-memory opt-in, parameter bytes, driver
-// error messages) against a fake driver table, and the fast path of loaded
-// kernels (resolved once, no allocation, the same errors, contexts).
+// error messages) against a fake driver table, the fast path of loaded
+// kernels (resolved once, no allocation, the same errors, contexts),
+// caller-supplied workspaces and capture-safe launches, and launches and
+// loads from several threads at once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +36,13 @@ int main(void) {
   testLoadedKernelSharedImage();
   testLoadedKernelContexts();
   testLoadedKernelCostIndependentOfImage();
+  testCallerWorkspace();
+  testCallerWorkspaceErrors();
+  testCaptureSafeLaunch();
+  testRuntimeWorkspaceRefusedWhileCapturing();
+  testTooManyParams();
+  testConcurrentLaunches();
+  testConcurrentGetKernel();
   printf("runtime tests: %d passed, %d failed\n", numPassed, numFailed);
   return numFailed ? 1 : 0;
 }

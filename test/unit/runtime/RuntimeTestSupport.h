@@ -18,6 +18,7 @@
 #include "../../../runtime/DriverApi.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,11 @@ TilusArtifact *parse(const char *text, TilusRuntimeError *err);
 // What the fake driver was asked to do, and knobs for what it answers. The
 // tables are sized for these tests; the fake fails a call that would
 // overflow one (CUDA_ERROR_OUT_OF_MEMORY) rather than drop a record.
+//
+// Threads: like the real driver, the current context is per thread, and the
+// counters a launch touches are atomic. The record of "the last launch" is
+// not meant for concurrent launches: a test that launches from several
+// threads sets `recordLaunch`, which then receives every launch instead.
 enum {
   MaxFakeDevices = 4,
   MaxFakeModules = 16,
@@ -79,21 +85,34 @@ typedef struct {
   // Knobs.
   int numDevices, ccMajor, ccMinor;
   CUresult initResult, launchResult;
+  // What cuStreamIsCapturing reports for every stream.
+  CUstreamCaptureStatus captureStatus;
+  // Module loads and function lookups yield the processor first, as a JIT
+  // takes time: a window for threads racing through an unguarded cache.
+  bool slowLoads;
+  // When set, called for every successful launch (from the launching
+  // thread) instead of filling the last-launch record below.
+  void (*recordLaunch)(CUfunction function, const unsigned grid[3],
+                       CUstream stream, void **params);
   // Each device's primary context is the address of its byte here.
   char contextIdentity[MaxFakeDevices];
   // Records.
-  CUcontext current; // the calling thread's current context
-  int contextRetains, contextReleases, setCurrentCalls;
+  int contextRetains, contextReleases;
+  atomic_int setCurrentCalls, getCurrentCalls;
+  // Calls a capture forbids (besides cuMemAlloc, counted below).
+  atomic_int synchronizeCalls, memsetCalls, moduleLoadCalls;
+  atomic_int isCapturingCalls;
   int moduleLoads, liveModules;
   const char *moduleImage[MaxFakeModules];
   CUcontext moduleContext[MaxFakeModules];
   int getFunctionCalls, numFunctions;
   CUmodule functionModule[MaxFakeFunctions];
   char functionName[MaxFakeFunctions][64];
-  int allocations, liveAllocations;
+  atomic_int allocations;
+  int liveAllocations;
   int setAttributeCalls, sharedAttribute;
   // The last successful launch.
-  int launches;
+  atomic_int launches;
   CUfunction function;
   CUcontext launchContext;
   unsigned grid[3], block[3], shared;
@@ -107,6 +126,8 @@ extern FakeDriverState fake;
 // Forgets every record; one device of compute capability 9.0.
 void resetFake(void);
 CUcontext fakeContextOf(int device);
+// The calling thread's current context in the fake.
+CUcontext fakeCurrentContext(void);
 TilusDriver fakeDriver(void);
 // A runtime over the fake driver.
 TilusRuntime *createFake(TilusRuntimeError *err);
@@ -153,5 +174,12 @@ void testLoadedKernelOutlivesArtifact(void);
 void testLoadedKernelSharedImage(void);
 void testLoadedKernelContexts(void);
 void testLoadedKernelCostIndependentOfImage(void);
+void testCallerWorkspace(void);
+void testCallerWorkspaceErrors(void);
+void testCaptureSafeLaunch(void);
+void testRuntimeWorkspaceRefusedWhileCapturing(void);
+void testTooManyParams(void);
+void testConcurrentLaunches(void);
+void testConcurrentGetKernel(void);
 
 #endif // TILUS_TEST_RUNTIMETESTSUPPORT_H
