@@ -17,9 +17,9 @@ if [ ! -d "$artifacts" ]; then
 fi
 "$cc" -std=c11 -O2 -g -Wall -Wextra -I"$root/include" -I"$root/lib" "$root"/runtime/*.c \
   "$root"/lib/Utils/*.c "$root"/lib/Layout/*.c "$root"/lib/Types/*.c \
-  "$root"/test/gpu/suite/*.c -ldl -lm -o "$work/tilus-gpu-suite"
+  "$root"/test/gpu/suite/*.c -pthread -ldl -lm -o "$work/tilus-gpu-suite"
 "$cc" -std=c11 -O2 -g -Wall -Wextra -I"$root/include" -I"$root/lib" "$root"/runtime/*.c \
-  "$root"/lib/Utils/ReadFile.c "$root/tools/tilus-run/tilus-run.c" -ldl -o "$work/tilus-run"
+  "$root"/lib/Utils/ReadFile.c "$root/tools/tilus-run/tilus-run.c" -pthread -ldl -o "$work/tilus-run"
 
 set +e
 "$work/tilus-gpu-suite" "$artifacts"
@@ -53,6 +53,16 @@ if [ $status -eq 0 ] && [ -x "$sanitizer" ]; then
     grep -B3 -E "^========= (Error|Warning|Invalid)" "$work/$tool.log" | head -n 40 || true
   done
 fi
+# The tutorial's host program (docs/tutorial.md) on its kernel.
+"$cc" -std=c11 -O2 -Wall -Wextra -I"$root/include" "$root"/runtime/*.c \
+  "$root/examples/tutorial/axpy_host.c" -pthread -ldl -o "$work/axpy-host"
+for target in sm_80 sm_90a; do
+  if "$work/axpy-host" "$artifacts/axpy.$target.tilus"; then
+    echo "PASS: tutorial axpy [$target]"
+  else
+    echo "FAIL: tutorial axpy [$target]"; status=1
+  fi
+done
 echo "=== runtime smoke test"
 bash "$root/test/gpu/runtime/run.sh" || status=$?
 exit $status
