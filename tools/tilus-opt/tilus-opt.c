@@ -61,12 +61,14 @@ typedef struct {
   // The pass manager.
   bool printBefore, printAfter, printAfterChange, printAfterFailure;
   bool printModuleScope;
+  const char *printTreeDir; // --mlir-print-ir-tree-dir, or NULL: stderr
   bool timing;
   int statistics; // 0: off, else 1 + MlirPassDisplayMode
   bool verifyEach;
   bool dumpPipeline;
   // The output (and the IR dumps).
   bool printGeneric, printLocalScope, printDebugInfo, printPrettyDebugInfo;
+  bool printSkipRegions, printNameLocAsPrefix;
   int64_t elideElements; // -1: do not elide
   // The context.
   bool disableThreading;
@@ -124,6 +126,10 @@ static void printHelp(FILE *out) {
           "  --mlir-print-ir-after-failure\n"
           "                               Print the IR after a pass that "
           "failed\n"
+          "  --mlir-print-ir-tree-dir=<dir>\n"
+          "                               Write the IR dumps to files in a "
+          "tree under <dir>\n"
+          "                               instead of stderr\n"
           "  --mlir-print-ir-module-scope Print the whole module, not only the "
           "op the pass\n"
           "                               ran on (needs "
@@ -146,6 +152,9 @@ static void printHelp(FILE *out) {
           "  --mlir-print-debuginfo       Print the locations of the ops\n"
           "  --mlir-pretty-debuginfo      Print them in a readable form that "
           "does not parse\n"
+          "  --mlir-print-skip-regions    Print ops without their regions\n"
+          "  --mlir-use-nameloc-as-prefix Name SSA values after their "
+          "NameLoc locations\n"
           "  --mlir-elide-elementsattrs-if-larger=<n>\n"
           "                               Elide elements attributes of more "
           "than <n> elements\n"
@@ -264,6 +273,8 @@ static const Switch kSwitches[] = {
     SWITCH("mlir-print-local-scope", printLocalScope),
     SWITCH("mlir-print-debuginfo", printDebugInfo),
     SWITCH("mlir-pretty-debuginfo", printPrettyDebugInfo),
+    SWITCH("mlir-print-skip-regions", printSkipRegions),
+    SWITCH("mlir-use-nameloc-as-prefix", printNameLocAsPrefix),
     SWITCH("show-dialects", showDialects),
 };
 #undef SWITCH
@@ -343,6 +354,12 @@ static int parseOptions(int argc, char **argv, Options *options) {
     if (matched)
       continue;
     const char *value;
+    if ((value = valueOf(flag, "mlir-print-ir-tree-dir"))) {
+      if (!*value)
+        return badValue(arg, "a directory");
+      options->printTreeDir = value;
+      continue;
+    }
     if ((value = valueOf(flag, "pass-pipeline"))) {
       options->pipeline = value;
       continue;
@@ -529,6 +546,10 @@ static MlirOpPrintingFlags createPrintingFlags(const Options *options) {
   if (options->printDebugInfo || options->printPrettyDebugInfo)
     mlirOpPrintingFlagsEnableDebugInfo(flags, true,
                                        options->printPrettyDebugInfo);
+  if (options->printSkipRegions)
+    mlirOpPrintingFlagsSkipRegions(flags);
+  if (options->printNameLocAsPrefix)
+    mlirOpPrintingFlagsPrintNameLocAsPrefix(flags);
   if (options->elideElements >= 0)
     mlirOpPrintingFlagsElideLargeElementsAttrs(flags,
                                                (intptr_t)options->elideElements);
@@ -619,7 +640,10 @@ static bool buildPassManager(MlirContext ctx, const Options *options,
         pm, options->printBefore, printAfter, options->printModuleScope,
         options->printAfterChange,
         options->printAfterFailure,
-        flags, mlirStringRefCreate(NULL, 0));
+        flags,
+        options->printTreeDir
+            ? mlirStringRefCreateFromCString(options->printTreeDir)
+            : mlirStringRefCreate(NULL, 0));
   if (options->timing)
     mlirPassManagerEnableTiming(pm);
   if (options->statistics)
