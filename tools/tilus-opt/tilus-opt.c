@@ -669,22 +669,66 @@ static MlirStringRef emitTarget(const Options *options, MlirOperation module) {
   return mlirStringRefCreateFromCString(tilusTargetInfoGetDefault()->name);
 }
 
+static const char kSingleOpError[] =
+    "source must contain a single top-level operation";
+
+// Handles (drops) the error of mlirOperationCreateParse for a source of
+// several top-level ops, and notes that it came (`userData`, a bool).
+static MlirLogicalResult dropSingleOpError(MlirDiagnostic diagnostic,
+                                           void *userData) {
+  TilusOptText message = {0};
+  mlirDiagnosticPrint(diagnostic, tilusOptAppendText, &message);
+  bool drop = mlirDiagnosticGetSeverity(diagnostic) == MlirDiagnosticError &&
+              message.data && !message.failed &&
+              !strncmp(message.data, kSingleOpError, sizeof(kSingleOpError) - 1);
+  tilusStringBufferRelease(&message);
+  if (drop)
+    *(bool *)userData = true;
+  return drop ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
+}
+
+// Parses `source` (text or bytecode) as mlir-opt does: a lone builtin.module
+// is the module, anything else is wrapped in one located at `fileName`:0:0.
+// The parser is given the file name, so the locations of the IR (printed by
+// --mlir-print-debuginfo) name the file. mlirOperationCreateParse takes one
+// top-level op; for several, mlirModuleCreateParse wraps them, and its
+// locations name the buffer "-" (the diagnostic handler names the file).
+static MlirModule parseModule(MlirContext ctx, MlirStringRef source,
+                              const char *fileName) {
+  bool severalOps = false;
+  MlirDiagnosticHandlerID handler =
+      mlirContextAttachDiagnosticHandler(ctx, dropSingleOpError, &severalOps,
+                                         NULL);
+  MlirOperation op = mlirOperationCreateParse(
+      ctx, source, mlirStringRefCreateFromCString(fileName));
+  mlirContextDetachDiagnosticHandler(ctx, handler);
+  if (mlirOperationIsNull(op))
+    return severalOps ? mlirModuleCreateParse(ctx, source)
+                      : (MlirModule){NULL};
+  MlirModule module = mlirModuleFromOperation(op);
+  if (!mlirModuleIsNull(module))
+    return module;
+  module = mlirModuleCreateEmpty(mlirLocationFileLineColGet(
+      ctx, mlirStringRefCreateFromCString(fileName), 0, 0));
+  mlirBlockAppendOwnedOperation(mlirModuleGetBody(module), op);
+  return module;
+}
+
 // Parses, verifies and transforms one chunk. `padded` holds the chunk preceded
 // by newlines so that line numbers are those of the whole file. Returns true
 // on success and prints the result to `out`.
 static bool processChunk(MlirContext ctx, const Options *options,
-                         MlirPassManager pm, MlirOpPrintingFlags flags,
+                         const char *fileName, MlirPassManager pm, MlirOpPrintingFlags flags,
                          const char *padded, size_t length, FILE *out,
                          bool *printedBefore) {
-  // Parsing as a module wraps several top-level ops in an implicit module, as
-  // mlir-opt does. Its locations name the buffer "-"; the diagnostic handler
-  // puts the file name back. The parser reads bytecode too.
+  // Several top-level ops are wrapped in an implicit module, as mlir-opt
+  // does (parseModule). The parser reads bytecode too.
   // Text that would crash MLIR 22's parser is an error where it starts.
   MlirStringRef source = mlirStringRefCreate(padded, length);
   if (!hasBytecodeMagic(padded, length) &&
       mlirLogicalResultIsFailure(tilusSourceCheck(ctx, source)))
     return false;
-  MlirModule parsed = mlirModuleCreateParse(ctx, source);
+  MlirModule parsed = parseModule(ctx, source, fileName);
   if (mlirModuleIsNull(parsed))
     return false;
   MlirOperation module = mlirModuleGetOperation(parsed);
@@ -816,7 +860,7 @@ int main(int argc, char **argv) {
       memset(padded, '\n', padding);
       memcpy(padded + padding, chunk, chunkLength);
       padded[padding + chunkLength] = '\0';
-      bool chunkOk = processChunk(ctx, &options, pm, flags, padded,
+      bool chunkOk = processChunk(ctx, &options, fileName, pm, flags, padded,
                                   padding + chunkLength, out, &printedBefore);
       if (options.verifyDiagnostics)
         chunkOk = tilusOptCheckExpectations(&diagnostics, fileName, padded,
