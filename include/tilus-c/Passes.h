@@ -19,8 +19,9 @@ typedef struct {
   const char *argument;    /* command-line flag without dashes */
   const char *description; /* one line */
   /* Adds the pass (or, for a pipeline, its passes) to `pm`, for `target`
-   * (NULL: tilusTargetInfoGetDefault()). On failure, `onError` (if not
-   * NULL) is called once with the whole message. */
+   * (NULL: the target the module names when the passes run, see
+   * tilusCreateConvertTilusToGPUPass). On failure, `onError` (if
+   * not NULL) is called once with the whole message. */
   MlirLogicalResult (*addTo)(MlirOpPassManager pm,
                              const TilusTargetInfo *target,
                              MlirStringCallback onError, void *userData);
@@ -47,10 +48,16 @@ MlirPass tilusCreatePlanSharedMemoryPass(void);
  * program order; the first that cannot be lowered is reported at its
  * location. */
 MlirPass tilusCreateConvertTilusToGPUPassForTarget(const TilusTargetInfo *target);
-/* The same for tilusTargetInfoGetDefault() (sm_90a). */
+/* The same with `target` NULL: the target is read when the pass runs, from
+ * the `tilus.target` string attribute of the builtin.module it runs on
+ * (e.g. `module attributes {tilus.target = "sm_80"}`), and is
+ * tilusTargetInfoGetDefault() (sm_90a) when the module has none; a value
+ * that is not a string naming a supported target is an error at the
+ * module. This is the pass registered by name (tilusRegisterPasses). */
 MlirPass tilusCreateConvertTilusToGPUPass(void);
 
-/* lower-to-nvvm for `target` (NULL: the default): tilus-verify,
+/* lower-to-nvvm for `target` (NULL: the module's `tilus.target`, else the
+ * default, as tilusCreateConvertTilusToGPUPass): tilus-verify,
  * tilus-plan-shared, tilus-to-gpu, then the upstream passes that take the
  * gpu.module to the llvm/nvvm dialects and remove the casts. It registers
  * the upstream passes it uses itself (no mlirRegisterAllPasses needed).
@@ -61,10 +68,12 @@ MlirLogicalResult tilusAddLowerToNVVMPipeline(MlirOpPassManager pm,
                                               void *userData);
 
 /* Registers with MLIR's pass registry, by name, the passes tilus-verify,
- * tilus-plan-shared and tilus-to-gpu (for the default target: a pass
- * registered by name has no options) and the pipeline lower-to-nvvm (default
- * target), so that textual pipelines (mlirParsePassPipeline, tilus-opt's
- * --pass-pipeline) can name them. Calling it again does nothing. Defined in
+ * tilus-plan-shared and tilus-to-gpu and the pipeline lower-to-nvvm, so
+ * that textual pipelines (mlirParsePassPipeline, tilus-opt's
+ * --pass-pipeline) can name them. A pass registered by name has no options:
+ * tilus-to-gpu and lower-to-nvvm take the target from the module's
+ * `tilus.target` attribute (default sm_90a), as
+ * tilusCreateConvertTilusToGPUPass. Calling it again does nothing. Defined in
  * lib/Registration (link TilusRegistration); the same file is the mlir-opt
  * plugin libTilusPlugin.so. */
 void tilusRegisterPasses(void);

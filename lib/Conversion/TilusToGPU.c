@@ -7,7 +7,9 @@
 //    operand is lowered before its users.
 // 3. The first op that cannot be lowered is reported at its location, and
 //    the pass fails.
-// The target (what instructions exist) is fixed when the pass is created.
+// The target (what instructions exist) is fixed when the pass is created,
+// or, for a pass created without one (the pass by name), read from the
+// module's `tilus.target` string attribute when it runs (default: sm_90a).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +29,7 @@
 #include "tilus-c/Verifier.h"
 
 #include <stdalign.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,8 +143,37 @@ static void foldConstants(MlirOperation module, MlirContext ctx) {
   mlirFrozenRewritePatternSetDestroy(frozen);
 }
 
+// The target of a pass created without one: the module's `tilus.target`
+// string, else the default; NULL (with an error) for anything else.
+static const TilusTargetInfo *targetOfModule(MlirOperation module) {
+  MlirAttribute named = mlirOperationGetDiscardableAttributeByName(
+      module, mlirStringRefCreateFromCString(TILUS_TARGET_ATTR));
+  if (mlirAttributeIsNull(named))
+    return tilusTargetInfoGetDefault();
+  if (mlirAttributeIsAString(named)) {
+    MlirStringRef name = mlirStringAttrGetValue(named);
+    const TilusTargetInfo *target =
+        tilusTargetInfoLookup(name.data, name.length);
+    if (target)
+      return target;
+  }
+  char names[64], message[160];
+  tilusTargetInfoFormatNames(names, sizeof(names));
+  snprintf(message, sizeof(message),
+           "the module's tilus.target is not a supported target: use a "
+           "string, one of %s",
+           names);
+  mlirEmitError(mlirOperationGetLocation(module), message);
+  return NULL;
+}
+
 static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
-  const TilusTargetInfo *target = userData;
+  const TilusTargetInfo *target =
+      userData ? (const TilusTargetInfo *)userData : targetOfModule(module);
+  if (!target) {
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
   MlirContext ctx = mlirOperationGetContext(module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   TilusOpList kernels = {0};
@@ -215,7 +247,7 @@ MlirPass tilusCreateConvertTilusToGPUPassForTarget(const TilusTargetInfo *target
           "Lower Tilus kernels and ops to the gpu/nvvm dialects"),
       mlirStringRefCreateFromCString("builtin.module"),
       sizeof(dialects) / sizeof(dialects[0]), dialects, callbacks,
-      (void *)(target ? target : tilusTargetInfoGetDefault()));
+      (void *)target);
 }
 
 MlirPass tilusCreateConvertTilusToGPUPass(void) {

@@ -29,7 +29,8 @@ static void registerAll() {
     return std::unique_ptr<mlir::Pass>(
         unwrap(tilusCreatePlanSharedMemoryPass()));
   });
-  // For the default target: an external pass has no options in the C API.
+  // An external pass has no options in the C API: the target comes from the
+  // module (tilus.target, default sm_90a) when it runs.
   mlir::registerPass([] {
     return std::unique_ptr<mlir::Pass>(
         unwrap(tilusCreateConvertTilusToGPUPass()));

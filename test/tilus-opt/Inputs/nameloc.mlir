@@ -1,0 +1,4 @@
+func.func @f(%a: index) -> index {
+  %0 = arith.addi %a, %a : index loc("sum")
+  return %0 : index
+}
