@@ -76,6 +76,10 @@ CUresult cuCtxSetCurrent(void *context) {
   (void)context;
   return Success;
 }
+CUresult cuCtxGetCurrent(void **context) {
+  *context = &dummy;
+  return Success;
+}
 CUresult cuCtxSynchronize(void) { return Success; }
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
                             int *options, void **values) {
@@ -135,6 +139,11 @@ CUresult cuStreamSynchronize(void *stream) {
 }
 CUresult cuStreamDestroy_v2(void *stream) {
   (void)stream;
+  return Success;
+}
+CUresult cuStreamIsCapturing(void *stream, int *status) {
+  (void)stream;
+  *status = 0; // CU_STREAM_CAPTURE_STATUS_NONE
   return Success;
 }
 CUresult cuEventCreate(void **event, unsigned flags) {
