@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import _lib
-from .artifact import Artifact
+from .artifact import Artifact, TilusRuntimeError
 
 __all__ = ["compile", "compile_many", "CompileError", "Diagnostic", "cache_dir", "clear_cache",
            "cache_key"]
@@ -191,9 +191,12 @@ def _compile_bytes(text, target, ptx_only, source_name, cache):
         try:
             data = entry.read_bytes()
             meta = entry.with_suffix(".json")
-            diags = json.loads(meta.read_text()) if meta.is_file() else []
-            return data, [Diagnostic(*d) for d in diags]
-        except (OSError, ValueError, TypeError):
+            diags = [Diagnostic(*d) for d in json.loads(meta.read_text())] \
+                if meta.is_file() else []
+            if not ptx_only:
+                Artifact(data)  # a damaged entry is a miss
+            return data, diags
+        except (OSError, ValueError, TypeError, TilusRuntimeError):
             pass
     ok, data, log = _tilus_compile(text, target, ptx_only, source_name)
     diagnostics = parse_diagnostics(log)
