@@ -33,9 +33,6 @@ __all__ = ["Runtime", "Kernel", "DeviceArray"]
 # --- argument conversion -----------------------------------------------------
 
 # torch dtype name -> artifact element types it may be passed for.
-_SUBBYTE = None
-
-
 def _is_subbyte(element_type):
     from .types import dtype
     try:
@@ -239,22 +236,27 @@ class Runtime:
 
     @property
     def _as_parameter_(self):
-        if not self._ptr:
-            raise TilusRuntimeError("TilusStatusInvalidArgument", "the runtime was closed")
         return self._ptr
 
+    def _check_open(self):
+        if not self._ptr:
+            raise TilusRuntimeError("TilusStatusInvalidArgument", "the runtime was closed")
+
     def _call(self, name, *args):
+        self._check_open()
         err = _lib.TilusRuntimeErrorStruct()
         code = getattr(_lib.runtime_lib(), name)(self, *args, ctypes.byref(err))
         raise_for(code, err)
 
     @property
     def device_name(self):
+        self._check_open()
         p = _lib.runtime_lib().tilusRuntimeGetDeviceName(self)
         return p.decode() if p else ""
 
     @property
     def compute_capability(self):
+        self._check_open()
         major, minor = ctypes.c_int(), ctypes.c_int()
         _lib.runtime_lib().tilusRuntimeGetComputeCapability(self, ctypes.byref(major),
                                                              ctypes.byref(minor))
@@ -262,15 +264,18 @@ class Runtime:
 
     @property
     def driver_version(self):
+        self._check_open()
         return int(_lib.runtime_lib().tilusRuntimeGetDriverVersion(self))
 
     @property
     def num_cached_modules(self):
+        self._check_open()
         return int(_lib.runtime_lib().tilusRuntimeGetNumCachedModules(self))
 
     @property
     def workspace_bytes(self):
         """Size of the runtime-owned workspace."""
+        self._check_open()
         return int(_lib.runtime_lib().tilusRuntimeGetWorkspaceBytes(self))
 
     def load(self, artifact):
@@ -280,6 +285,7 @@ class Runtime:
 
     def kernel(self, artifact, name):
         """The loaded kernel `name` of `artifact`, a callable Kernel."""
+        self._check_open()
         artifact = _as_artifact(artifact)
         info = artifact.kernel_info(name)
         err = _lib.TilusRuntimeErrorStruct()
@@ -375,6 +381,7 @@ class Kernel:
 
     def __call__(self, *args, stream=None, workspace=None, workspace_bytes=None):
         rt = self.runtime
+        rt._check_open()
         c_args, on_cuda = _convert_args(self.info, args, rt.device)
         handle = ctypes.c_void_p(_stream_handle(stream, on_cuda, rt.device) or None)
         err = _lib.TilusRuntimeErrorStruct()
