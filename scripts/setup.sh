@@ -27,6 +27,11 @@ packages=(
   # pkg-config, for test/Package/consumer.test (an out-of-tree program built
   # against the installed tilus.pc).
   pkgconf
+  # The Python package's tests (python-bindings/tests, scripts/pytest.sh):
+  # numpy for arrays and pytest to run them; the package itself needs only
+  # python3's ctypes (and numpy for arrays). PyTorch is optional, never
+  # installed here.
+  python3-numpy python3-pytest
 )
 
 # One dpkg-query for all of them; a package counts only when fully installed

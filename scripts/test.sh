@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the lit suite (IR tests with FileCheck,
 # the mlir-opt --irdl-file check and the C unit tests), first on the normal
-# build (build/ or $BUILD_DIR), then again on a build with AddressSanitizer,
+# build (build/ or $BUILD_DIR), with the Python package's pytest tests
+# (scripts/pytest.sh), then the lit suite again on a build with AddressSanitizer,
 # LeakSanitizer and UBSan ($ASAN_BUILD_DIR, default <build dir>-asan), then a
 # fuzz smoke test of every harness (scripts/fuzz.sh --smoke). Ends
 # with one line "N passed, N failed, N skipped" over all runs (skipped tests,
@@ -48,6 +49,23 @@ run_lit() {
 # Step 1: the normal build.
 "$root/scripts/build.sh"
 run_lit "$build"
+
+# Step 1b: the Python package's tests (python-bindings/tests, pytest), on the
+# normal build only: an unsanitized python cannot load the sanitized
+# libraries. Each pytest test counts; skipped ones (GPU, torch) as skipped.
+py_log=$(mktemp)
+set +e
+BUILD_DIR=$build "$root/scripts/pytest.sh" -q 2>&1 | tee "$py_log"
+py_rc=${PIPESTATUS[0]}
+set -e
+# pytest's last line: "3 failed, 80 passed, 8 skipped, 1 error in 2.1s".
+py_summary=$(grep -E '^[=]* *[0-9]+ [a-z]+.* in [0-9.]+s' "$py_log" | tail -n 1)
+py_count() { sed -n "s/.*\b\([0-9][0-9]*\) $1.*/\1/p" <<<"$py_summary" | head -n 1; }
+py_passed=$(( $(py_count passed || true) + 0 ))
+py_failed=$(( $(py_count failed || true) + $(py_count 'errors\?' || true) + 0 ))
+py_skipped=$(( $(py_count skipped || true) + 0 ))
+rm -f "$py_log"
+tally "$py_passed" "$py_failed" "$py_skipped" "$py_rc"
 
 # Step 2: the same tests under ASan+LSan+UBSan (test/lit.cfg.py sets the
 # sanitizer options and test/sanitizers/lsan.supp for the sanitized tree).

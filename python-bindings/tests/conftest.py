@@ -178,3 +178,8 @@ def fake_artifact(kernels, target="sm_90a"):
     for name, _ in kernels:
         lines.append(f".visible .entry {name}()\n{{\n  ret;\n}}")
     return ("\n".join(lines) + "\n").encode()
+
+
+# The register layout of examples/weight_pack_i6.mlir's (and the paper's
+# Figure 2's) int6 weight tiles.
+FIG2_LAYOUT = "local(2,1).column_spatial(4,8).local(2,1)"

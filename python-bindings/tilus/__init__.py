@@ -27,7 +27,8 @@ from .artifact import (Artifact, KernelInfo, Param, LaunchConfig, TilusRuntimeEr
 from .compiler import (compile, compile_many, CompileError, Diagnostic, cache_dir,
                        clear_cache)
 from .runtime import Runtime, Kernel, DeviceArray
-from .weight_pack import weight_pack, weight_unpack, weight_packed_layout
+from .weight_pack import (weight_pack, weight_unpack, weight_packed_layout, compact_bits,
+                          expand_bits)
 
 # float8_e4m3, float8_e5m2, float6_e3m2, float6_e2m3, float4_e2m1, ...: every
 # format of 3 to 8 bits.

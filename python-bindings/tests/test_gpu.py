@@ -1,0 +1,125 @@
+"""Launches on a real GPU: with DeviceArrays (no torch) and with torch CUDA
+tensors. Skipped without a CUDA driver and device (and, for the torch tests,
+without torch built with CUDA). On a machine without libTilus.so (runtime
+only), the artifacts come from $TILUS_TEST_ARTIFACT_DIR, written by
+tests/make_artifacts.py."""
+
+import numpy as np
+import pytest
+
+import tilus
+
+from conftest import FIG2_LAYOUT, artifact_for, cuda_torch
+
+
+@pytest.fixture(scope="module")
+def gpu():
+    try:
+        rt = tilus.Runtime()
+    except tilus.TilusRuntimeError as e:
+        pytest.skip(f"no CUDA device: {e}")
+    yield rt
+    rt.close()
+
+
+def target_of(rt):
+    return "sm_90a" if rt.compute_capability == (9, 0) else "sm_80"
+
+
+def test_axpy_with_device_arrays(gpu):
+    a = artifact_for("tutorial/axpy.mlir", target_of(gpu))
+    k = gpu.kernel(a, "axpy")
+    n = 1000                       # not a multiple of 512: the last block is masked
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=n).astype(np.float32)
+    y = rng.normal(size=n).astype(np.float32)
+    dx, dy = gpu.to_device(x), gpu.to_device(y)
+    k(dx, dy, 2.5, n)
+    gpu.synchronize()
+    assert np.allclose(dy.numpy(), 2.5 * x + y, rtol=1e-6, atol=1e-6)
+
+
+def test_axpy_with_torch(gpu):
+    torch = cuda_torch()
+    a = artifact_for("tutorial/axpy.mlir", target_of(gpu))
+    k = gpu.kernel(a, "axpy")
+    n = 5000
+    x = torch.randn(n, device="cuda")
+    y = torch.randn(n, device="cuda")
+    expected = 0.5 * x + y
+    k(x, y, 0.5, n)               # torch's current stream
+    torch.cuda.synchronize()
+    assert torch.allclose(y, expected)
+    # On a side stream, as torch code does.
+    s = torch.cuda.Stream()
+    y2 = torch.zeros(n, device="cuda")
+    with torch.cuda.stream(s):
+        k(x, y2, 3.0, n)
+    s.synchronize()
+    assert torch.allclose(y2, 3.0 * x)
+    k(x, y2, 1.0, n, stream=s)
+    s.synchronize()
+    assert torch.allclose(y2, 4.0 * x)
+
+
+def test_torch_argument_errors(gpu):
+    torch = cuda_torch()
+    a = artifact_for("tutorial/axpy.mlir", target_of(gpu))
+    k = gpu.kernel(a, "axpy")
+    x = torch.zeros(64, device="cuda")
+    with pytest.raises(tilus.TilusRuntimeError,
+                       match="argument 1 of kernel 'axpy' is a torch.float16 tensor, but "
+                             "parameter 1 has type 'ptr f32'"):
+        k(x, torch.zeros(64, device="cuda", dtype=torch.float16), 1.0, 64)
+    with pytest.raises(tilus.TilusRuntimeError, match="on cpu"):
+        k(x, torch.zeros(64), 1.0, 64)
+    with pytest.raises(tilus.TilusRuntimeError, match="non-contiguous"):
+        k(x, torch.zeros(64, 2, device="cuda")[:, 0], 1.0, 64)
+    with pytest.raises(tilus.TilusRuntimeError, match="takes 4 arguments"):
+        k(x, x, 1.0)
+
+
+def test_matmul_f16_with_torch(gpu):
+    torch = cuda_torch()
+    a = artifact_for("matmul_naive_f16.mlir", target_of(gpu))
+    k = gpu.kernel(a, "matmul")
+    M, N, K = 64, 32, 64
+    A = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    B = torch.randn(K, N, device="cuda", dtype=torch.float16)
+    C = torch.empty(M, N, device="cuda", dtype=torch.float16)
+    k(A, B, C, M, N // 8, K // 16)
+    torch.cuda.synchronize()
+    assert torch.allclose(C.float(), A.float() @ B.float(), rtol=2e-2, atol=2e-2)
+
+
+def test_weight_pack_kernel_equals_host_packing(gpu):
+    """examples/weight_pack_i6.mlir's `pack` on the GPU gives the bytes of
+    tilus.weight_pack on the host."""
+    a = artifact_for("weight_pack_i6.mlir", target_of(gpu))
+    K, N = 64, 32
+    values = np.random.default_rng(1).integers(-32, 32, size=(K, N))
+    compact = tilus.compact_bits(values, 6)
+    src = gpu.to_device(compact)
+    dst = gpu.empty(compact.size, np.uint8)
+    gpu.kernel(a, "pack")(src, dst, K, N)
+    gpu.synchronize()
+    host = tilus.weight_pack(values, tilus.int6, (16, 8), FIG2_LAYOUT)
+    assert dst.numpy().tobytes() == host.tobytes()
+    back = gpu.empty(compact.size, np.uint8)
+    gpu.kernel(a, "unpack")(dst, back, K, N)
+    gpu.synchronize()
+    assert back.numpy().tobytes() == compact.tobytes()
+
+
+def test_weight_pack_with_torch_uint8(gpu):
+    torch = cuda_torch()
+    a = artifact_for("weight_pack_i6.mlir", target_of(gpu))
+    K, N = 32, 16
+    values = torch.randint(-32, 32, (K, N))
+    compact = torch.from_numpy(tilus.compact_bits(values.numpy(), 6))
+    src = compact.cuda()
+    dst = torch.empty_like(src)
+    gpu.kernel(a, "pack")(src, dst, K, N)
+    torch.cuda.synchronize()
+    assert torch.equal(dst.cpu(), tilus.weight_pack(values, tilus.int6, (16, 8),
+                                                    FIG2_LAYOUT).reshape(-1))
