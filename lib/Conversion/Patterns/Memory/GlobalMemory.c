@@ -90,6 +90,8 @@ typedef struct {
   int64_t elementBytes;           // 0 for sub-byte elements
   int64_t bits;                   // bits per element
   MlirValue fill;                 // loads: the value of masked elements
+  int64_t maxAccessBytes;         // 16, or 4/elementBytes for atomic adds
+  bool atomicAdd;                 // stores: AtomicAddGlobal
 } AccessPlan;
 
 static bool lastDimIsMultipleOf(const AccessPlan *p, int64_t v) {
@@ -105,7 +107,7 @@ static bool lastDimIsMultipleOf(const AccessPlan *p, int64_t v) {
 static int64_t chooseVectorWidth(const AccessPlan *p, MlirValue lastOffset,
                                  int64_t threadStrideLast) {
   int64_t limit = tilusLayoutGetContiguity(p->tile.layout);
-  int64_t maxByBytes = 16 / p->elementBytes;
+  int64_t maxByBytes = p->maxAccessBytes / p->elementBytes;
   if (maxByBytes < limit)
     limit = maxByBytes;
   for (int64_t v = limit; v > 1; v /= 2) {
@@ -118,11 +120,14 @@ static int64_t chooseVectorWidth(const AccessPlan *p, MlirValue lastOffset,
   return 1;
 }
 
+// `maxAccessBytes` bounds one access (16: ld/st.global.v4.b32).
 static bool planAccess(TilusEmitter *e, MlirOperation op, MlirValue global,
                        MlirType tileType, intptr_t offsetsStart,
-                       AccessPlan *p) {
+                       int64_t maxAccessBytes, AccessPlan *p) {
   // Decide first: the tile's type and a register layout without swizzle.
   p->lowering = e->lowering;
+  p->maxAccessBytes = maxAccessBytes;
+  p->atomicAdd = false;
   if (mlirLogicalResultIsFailure(tilusLoweringDecode(e->lowering, tileType, &p->tile)))
     return false;
   intptr_t numModes;
@@ -232,8 +237,28 @@ static MlirValue emitLoad(TilusEmitter *e, const AccessPlan *p,
                         tilusVectorOrScalarType(p->storage, n), 1, &align);
 }
 
+// AtomicAddGlobal: n is 1 (llvm.atomicrmw add/fadd) or 2 (a packed 16-bit
+// float pair, when the target has the instruction).
+static void emitAtomicAdd(TilusEmitter *e, const AccessPlan *p,
+                          MlirValue value, MlirValue linear, int64_t n) {
+  MlirValue ptr = elementPointer(e, p, linear);
+  if (n == 2) {
+    tilusEmitPackedHalfAtomicAdd(e, ptr, value,
+                                 mlirTypeIsABF16(p->storage));
+    return;
+  }
+  tilusEmitAtomicRMW(e,
+                     mlirTypeIsAFloat(p->storage) ? TilusAtomicFAdd
+                                                  : TilusAtomicAdd,
+                     ptr, value);
+}
+
 static void emitStore(TilusEmitter *e, const AccessPlan *p, MlirValue value,
                       MlirValue linear, int64_t n) {
+  if (p->atomicAdd) {
+    emitAtomicAdd(e, p, value, linear, n);
+    return;
+  }
   if (!p->elementBytes) {
     tilusEmitSubByteStore(e, p->view.ptr, p->bits, linear, value);
     return;
@@ -343,7 +368,7 @@ static MlirLogicalResult lowerLoadGlobal(TilusLowering *L, MlirOperation op,
   AccessPlan p;
   MlirType resultType = mlirValueGetType(mlirOperationGetResult(op, 0));
   if (!planAccess(&e, op, global, resultType,
-                  tilusOperandGroupStart(op, TilusLoadGlobalOffsets), &p))
+                  tilusOperandGroupStart(op, TilusLoadGlobalOffsets), 16, &p))
     return mlirLogicalResultFailure();
   MlirValue fill = tilusOpGetGroupOperand(op, TilusLoadGlobalFill, 0);
   p.fill = !mlirValueIsNull(fill) ? fill
@@ -363,18 +388,33 @@ static MlirLogicalResult lowerLoadGlobal(TilusLowering *L, MlirOperation op,
   return mlirLogicalResultSuccess();
 }
 
-static MlirLogicalResult lowerStoreGlobal(TilusLowering *L, MlirOperation op,
-                                          MlirRewriterBase rewriter) {
+// StoreGlobal, and AtomicAddGlobal (`atomicAdd`): the same plan, each
+// access an atomic add of at most one packed pair of 16-bit floats (where
+// the target has it) or one element.
+static MlirLogicalResult lowerStore(TilusLowering *L, MlirOperation op,
+                                    MlirRewriterBase rewriter, bool atomicAdd) {
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   MlirValue value = tilusLoweredRegister(tilusOpGetGroupOperand(op, TilusStoreValue, 0));
   MlirValue global = tilusOpGetGroupOperand(op, TilusStoreDst, 0);
   if (mlirValueIsNull(value))
     return mlirLogicalResultFailure();
+  MlirType tileType =
+      mlirValueGetType(tilusOpGetGroupOperand(op, TilusStoreValue, 0));
+  int64_t maxBytes = 16;
+  if (atomicAdd) {
+    const TilusTensorType *tile = tilusLoweringTensorType(L, tileType);
+    if (!tile)
+      return mlirLogicalResultFailure();
+    MlirType dtype = tile->elementType;
+    bool packed = (mlirTypeIsAF16(dtype) && L->target->hasAtomicAddF16x2) ||
+                  (mlirTypeIsABF16(dtype) && L->target->hasAtomicAddBf16x2);
+    maxBytes = packed ? 4 : tilusElementTypeGetBitWidth(dtype) / 8;
+  }
   AccessPlan p;
-  if (!planAccess(&e, op, global,
-                  mlirValueGetType(tilusOpGetGroupOperand(op, TilusStoreValue, 0)),
-                  tilusOperandGroupStart(op, TilusStoreOffsets), &p))
+  if (!planAccess(&e, op, global, tileType,
+                  tilusOperandGroupStart(op, TilusStoreOffsets), maxBytes, &p))
     return mlirLogicalResultFailure();
+  p.atomicAdd = atomicAdd;
   int64_t m = tilusLayoutGetLocalSize(p.tile.layout);
   MlirType accessType = tilusVectorOrScalarType(p.storage, p.vectorWidth);
   if (!p.elementBytes) // sub-byte elements are stored one by one, from i32
@@ -394,11 +434,23 @@ static MlirLogicalResult lowerStoreGlobal(TilusLowering *L, MlirOperation op,
   return mlirLogicalResultSuccess();
 }
 
+static MlirLogicalResult lowerStoreGlobal(TilusLowering *L, MlirOperation op,
+                                          MlirRewriterBase rewriter) {
+  return lowerStore(L, op, rewriter, false);
+}
+
+static MlirLogicalResult lowerAtomicAddGlobal(TilusLowering *L,
+                                              MlirOperation op,
+                                              MlirRewriterBase rewriter) {
+  return lowerStore(L, op, rewriter, true);
+}
+
 static const TilusPattern kPatterns[] = {
     {"tilus.view_global", lowerViewGlobal},
     {"tilus.allocate_global", lowerAllocateGlobal},
     {"tilus.load_global", lowerLoadGlobal},
     {"tilus.store_global", lowerStoreGlobal},
+    {"tilus.atomic_add_global", lowerAtomicAddGlobal},
 };
 
 const TilusPattern *tilusGetGlobalMemoryPatterns(size_t *count) {
