@@ -142,7 +142,8 @@ static void foldConstants(MlirOperation module, MlirContext ctx) {
 }
 
 static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
-  const TilusTargetInfo *target = userData;
+  const TilusConversionOptions *options = userData;
+  const TilusTargetInfo *target = options->target;
   MlirContext ctx = mlirOperationGetContext(module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   TilusOpList kernels = {0};
@@ -161,7 +162,10 @@ static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
   ok = ok && markTarget(module, target);
 
   TilusLowering L;
-  if (!tilusLoweringInit(&L, target)) {
+  bool initialized = tilusLoweringInit(&L, target);
+  L.onRemark = options->onRemark;
+  L.remarkUserData = options->remarkUserData;
+  if (!initialized) {
     mlirEmitError(mlirOperationGetLocation(module),
                   "tilus-to-gpu ran out of memory");
     ok = false;
@@ -196,11 +200,31 @@ static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
     mlirExternalPassSignalFailure(pass);
 }
 
+// Each pass (and each clone the pass manager makes) owns a copy of its
+// options, freed with it.
 static void construct(void *userData) {}
-static void destruct(void *userData) {}
-static void *clonePass(void *userData) { return userData; }
+static void destruct(void *userData) { free(userData); }
 
-MlirPass tilusCreateConvertTilusToGPUPassForTarget(const TilusTargetInfo *target) {
+static TilusConversionOptions *copyOptions(const TilusConversionOptions *from) {
+  TilusConversionOptions *copy = malloc(sizeof(*copy));
+  if (!copy)
+    return NULL;
+  if (from)
+    *copy = *from;
+  else
+    *copy = (TilusConversionOptions){NULL, NULL, NULL};
+  if (!copy->target)
+    copy->target = tilusTargetInfoGetDefault();
+  return copy;
+}
+
+static void *clonePass(void *userData) { return copyOptions(userData); }
+
+MlirPass tilusCreateConvertTilusToGPUPassWithOptions(
+    const TilusConversionOptions *options) {
+  TilusConversionOptions *copy = copyOptions(options);
+  if (!copy)
+    return (MlirPass){NULL};
   MlirExternalPassCallbacks callbacks = {construct, destruct, NULL, clonePass,
                                          run};
   // The dialects the patterns create ops of.
@@ -215,8 +239,12 @@ MlirPass tilusCreateConvertTilusToGPUPassForTarget(const TilusTargetInfo *target
       mlirStringRefCreateFromCString(
           "Lower Tilus kernels and ops to the gpu/nvvm dialects"),
       mlirStringRefCreateFromCString("builtin.module"),
-      sizeof(dialects) / sizeof(dialects[0]), dialects, callbacks,
-      (void *)(target ? target : tilusTargetInfoGetDefault()));
+      sizeof(dialects) / sizeof(dialects[0]), dialects, callbacks, copy);
+}
+
+MlirPass tilusCreateConvertTilusToGPUPassForTarget(const TilusTargetInfo *target) {
+  TilusConversionOptions options = {target, NULL, NULL};
+  return tilusCreateConvertTilusToGPUPassWithOptions(&options);
 }
 
 MlirPass tilusCreateConvertTilusToGPUPass(void) {

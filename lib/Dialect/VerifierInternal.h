@@ -45,7 +45,8 @@ bool tilusVerifierCheckTileAccess(TilusVerifier *v, MlirOperation op,
                                   const int64_t *tileShape,
                                   intptr_t offsetsGroup);
 
-// Checks the atomic ops (VerifyAtomics.c); false when `op` is not one.
+// Checks an atomic op, its structure first, as tilusVerifyOp does for the
+// others (VerifyAtomics.c); false when `op` is not one.
 bool tilusVerifyAtomicOp(TilusVerifier *v, MlirOperation op);
 
 // Checks a func.func marked tilus.kernel.

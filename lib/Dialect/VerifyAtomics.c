@@ -206,6 +206,17 @@ static void verifySemaphore(TilusVerifier *v, MlirOperation op) {
 }
 
 bool tilusVerifyAtomicOp(TilusVerifier *v, MlirOperation op) {
+  bool atomic = tilusOpIs(op, "tilus.atomic_rmw") ||
+                tilusOpIs(op, "tilus.atomic_cas") ||
+                tilusOpIs(op, "tilus.atomic_add_global") ||
+                tilusOpIs(op, "tilus.semaphore_wait") ||
+                tilusOpIs(op, "tilus.semaphore_signal");
+  if (!atomic)
+    return false;
+  if (mlirLogicalResultIsFailure(tilusOpVerifyStructure(op))) {
+    v->numErrors++; // reported at the op
+    return true;
+  }
   if (tilusOpIs(op, "tilus.atomic_rmw"))
     verifyRmw(v, op);
   else if (tilusOpIs(op, "tilus.atomic_cas"))

@@ -500,8 +500,6 @@ void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
     v->numErrors++; // reported at the op
     return;
   }
-  if (tilusVerifyAtomicOp(v, op))
-    return;
   if (tilusOpIs(op, "tilus.block_indices"))
     verifyBlockIndices(v, op);
   else if (tilusOpIs(op, "tilus.allocate_global"))

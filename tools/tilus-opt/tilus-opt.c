@@ -15,6 +15,7 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
+#include "tilus-c/Diagnostics.h"
 #include "tilus-c/Dialect.h"
 #include "tilus-c/Passes.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -38,6 +39,7 @@ typedef struct {
   bool splitInputFile;
   bool verifyDiagnostics;
   bool skipVerifier;
+  bool remarks;       // --tilus-remarks
   const char *target; // --target, default sm_90a
   int emit;           // EMIT_IR, EMIT_PTX or EMIT_ARTIFACT
 } Options;
@@ -75,6 +77,9 @@ static void printHelp(FILE *out) {
           "                           and PTX) the runtime loads; see "
           "docs/artifact.md\n"
           "  --target=<sm>            PTX target: %s; default %s\n"
+          "  --tilus-remarks          Report slow paths the lowering takes (a Dot\n"
+          "                           on the SIMT fallback, global accesses under\n"
+          "                           16 bytes per thread) as 'remark:' lines\n"
           "  --irdl                   Print the dialect's IRDL source and exit\n"
           "  -h, --help               Print this help and exit\n\n"
           "PASSES:\n",
@@ -136,6 +141,10 @@ static int parseOptions(int argc, char **argv, Options *options) {
                 options->target, names);
         return 1;
       }
+      continue;
+    }
+    if (!strcmp(arg, "--tilus-remarks")) {
+      options->remarks = true;
       continue;
     }
     if (!strcmp(arg, "--no-tilus-verify")) {
@@ -202,6 +211,17 @@ static char *readInput(const char *path, size_t *length) {
   return data;
 }
 
+static void writeToStderr(MlirStringRef text, void *userData) {
+  fwrite(text.data, 1, text.length, stderr);
+}
+
+// --tilus-remarks: each remark as `file:line:col: remark: ...` (`userData`
+// is the input's name).
+static void printRemark(MlirLocation loc, MlirStringRef message,
+                        void *userData) {
+  tilusRemarkWrite(loc, message, userData, writeToStderr, NULL);
+}
+
 static void writeToFile(MlirStringRef text, void *userData) {
   fwrite(text.data, 1, text.length, (FILE *)userData);
 }
@@ -243,9 +263,13 @@ static bool processChunk(MlirContext ctx, const Options *options,
     const TilusTargetInfo *target =
         tilusTargetInfoLookup(options->target, strlen(options->target));
     TilusOptText error = {0};
+    TilusConversionOptions conversion = {
+        target, options->remarks ? printRemark : NULL,
+        (void *)(strcmp(options->inputPath, "-") ? options->inputPath
+                                                 : "<stdin>")};
     for (int k = 0; k < options->numPasses && ok; ++k) {
-      ok = mlirLogicalResultIsSuccess(
-          options->passes[k]->addTo(opm, target, tilusOptAppendText, &error));
+      ok = mlirLogicalResultIsSuccess(tilusPassAddWithOptions(
+          options->passes[k], opm, &conversion, tilusOptAppendText, &error));
       if (!ok)
         printError(options->passes[k]->argument, &error);
     }

@@ -63,9 +63,11 @@ bool tilusEmitMatrixStore(TilusEmitter *e, MlirOperation op, MlirValue shared,
 
 // Dot (t: the a, b, c tensor types; va, vb, vc their lowered vectors) on
 // tensor cores when the layouts are made of mma.sync fragments
-// (Dot/MmaDot.c); false, with nothing emitted, when they are not.
+// (Dot/MmaDot.c); false, with nothing emitted, when they are not, and then
+// (when `why` is not NULL) the reason in `why` (`whySize` bytes, truncated).
 bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
                      const TilusTensorType *t, MlirValue va, MlirValue vb,
-                     MlirValue vc, MlirValue *result);
+                     MlirValue vc, MlirValue *result, char *why,
+                     size_t whySize);
 
 #endif // TILUS_LIB_CONVERSION_PATTERNS_PATTERNS_H

@@ -80,9 +80,27 @@ static MlirValue operandRegister(TilusEmitter *e, MlirValue value,
                         0, NULL);
 }
 
+// The text of a type, for reasons.
+static void typeText(MlirType type, char *buffer, size_t size) {
+  TilusStringBuffer text = {0};
+  mlirTypePrint(type, tilusTextAppend, &text);
+  snprintf(buffer, size, "%s", text.data && !text.failed ? text.data : "?");
+  tilusStringBufferRelease(&text);
+}
+
+// Which operand's layout misses its fragments, for the reason.
+static void sayNoFragments(char *why, size_t size, const char *operand,
+                           const char *role, const MmaShape *shape) {
+  snprintf(why, size,
+           "the layout of %s is not made of the %s fragments of mma.sync "
+           "m16n8k%d (%s)",
+           operand, role, shape->k, shape->ptxType);
+}
+
 bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
                      const TilusTensorType *t, MlirValue va, MlirValue vb,
-                     MlirValue vc, MlirValue *result) {
+                     MlirValue vc, MlirValue *result, char *why,
+                     size_t whySize) {
   MlirType aType = t[0].elementType, bType = t[1].elementType,
            cType = t[2].elementType;
   const MmaShape *shape = NULL;
@@ -96,11 +114,27 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
            !mlirIntegerTypeIsUnsigned(aType) && mlirTypeEqual(aType, bType) &&
            mlirTypeIsAInteger(cType) && mlirIntegerTypeGetWidth(cType) == 32)
     shape = &kS8;
-  if (!shape)
+  if (!shape) {
+    if (why) {
+      char ta[64], tb[64], tc[64];
+      typeText(aType, ta, sizeof(ta));
+      typeText(bType, tb, sizeof(tb));
+      typeText(cType, tc, sizeof(tc));
+      snprintf(why, whySize,
+               "mma.sync has no instruction for %s x %s -> %s (it takes f16 x "
+               "f16 -> f16 or f32, bf16 x bf16 -> f32, s8 x s8 -> i32)",
+               ta, tb, tc);
+    }
     return false;
+  }
   int64_t K = t[0].shape[1];
-  if (K % shape->k)
+  if (K % shape->k) {
+    if (why)
+      snprintf(why, whySize,
+               "K = %lld is not a multiple of mma.sync m16n8k%d's k",
+               (long long)K, shape->k);
     return false;
+  }
   // Shallow copies of the lowering's cached fragments (owned by it).
   const TilusFragments *pa =
       tilusLoweringFragments(e->lowering, t[0].layout, shape->a);
@@ -108,8 +142,12 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
       tilusLoweringFragments(e->lowering, t[1].layout, shape->b);
   const TilusFragments *pc =
       tilusLoweringFragments(e->lowering, t[2].layout, &kCTile);
-  if (!pa || !pb || !pc)
+  if (!pa || !pb || !pc) {
+    if (why)
+      sayNoFragments(why, whySize, !pa ? "a" : !pb ? "b" : "the accumulator c",
+                     !pa ? "A" : !pb ? "B" : "C", shape);
     return false;
+  }
   TilusFragments fa = *pa, fb = *pb, fc = *pc;
   // plan[q * steps + s] = (a group, b group) for c tile q and k step s, the
   // same in every warp.
@@ -227,5 +265,10 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
     *result = acc;
   }
   free(plan);
+  if (!ok && why)
+    snprintf(why, whySize,
+             "the fragments of a and b that a warp's c tiles need (each c "
+             "tile and k step) are not in that warp's registers, in the same "
+             "slots in every warp");
   return ok;
 }

@@ -17,6 +17,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/LLVM.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #define MAX_RANK TILUS_LAYOUT_MAX_RANK
@@ -121,6 +122,53 @@ static int64_t chooseVectorWidth(const AccessPlan *p, MlirValue lastOffset,
 }
 
 // `maxAccessBytes` bounds one access (16: ld/st.global.v4.b32).
+// Why chooseVectorWidth chose `v` elements, fewer than 16 bytes per access:
+// the first limit among the element width, the thread's element count, the
+// layout's contiguity and the alignment facts, in `why`.
+static void explainNarrowAccess(const AccessPlan *p, MlirValue lastOffset,
+                                int64_t threadStrideLast, int64_t v, char *why,
+                                size_t size) {
+  int64_t bytes = p->elementBytes;
+  if (!bytes) {
+    snprintf(why, size, "its %lld-bit elements are accessed one by one",
+             (long long)p->bits);
+    return;
+  }
+  int64_t m = tilusLayoutGetLocalSize(p->tile.layout);
+  int64_t runs = tilusLayoutGetContiguity(p->tile.layout);
+  int64_t want = 16 / bytes;
+  if (v == runs && runs < want) {
+    if (runs >= m)
+      snprintf(why, size,
+               "each thread holds only %lld element%s (%lld bytes)",
+               (long long)m, m == 1 ? "" : "s", (long long)(m * bytes));
+    else
+      snprintf(why, size,
+               "the layout gives each thread runs of %lld contiguous "
+               "element%s along the last dimension (%lld byte%s)",
+               (long long)runs, runs == 1 ? "" : "s",
+               (long long)(runs * bytes), runs * bytes == 1 ? "" : "s");
+    return;
+  }
+  // A wider access failed one of chooseVectorWidth's alignment checks.
+  int64_t w = 2 * v;
+  if (!tilusLoweringIsMultipleOf(p->lowering, lastOffset, w))
+    snprintf(why, size,
+             "the offset in the last dimension is not provably a multiple "
+             "of %lld elements",
+             (long long)w);
+  else if (threadStrideLast % w)
+    snprintf(why, size,
+             "the threads' stride along the last dimension (%lld elements) "
+             "is not a multiple of %lld",
+             (long long)threadStrideLast, (long long)w);
+  else
+    snprintf(why, size,
+             "the length of the last dimension is not provably a multiple of "
+             "%lld elements, so rows may start misaligned",
+             (long long)w);
+}
+
 static bool planAccess(TilusEmitter *e, MlirOperation op, MlirValue global,
                        MlirType tileType, intptr_t offsetsStart,
                        int64_t maxAccessBytes, AccessPlan *p) {
@@ -189,6 +237,26 @@ static bool planAccess(TilusEmitter *e, MlirOperation op, MlirValue global,
           ? 1 // sub-byte elements are extracted one by one
           : chooseVectorWidth(p, mlirOperationGetOperand(op, offsetsStart + R - 1),
                               threadStrideLast);
+  // Atomic adds are narrow by nature (at most a 4-byte pair): no remark.
+  if (maxAccessBytes == 16 && tilusLoweringRemarksOn(e->lowering) &&
+      p->vectorWidth * p->elementBytes < 16) {
+    char why[256];
+    explainNarrowAccess(p, mlirOperationGetOperand(op, offsetsStart + R - 1),
+                        threadStrideLast, p->vectorWidth, why, sizeof(why));
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+    char width[48];
+    int64_t bytes = p->vectorWidth * p->elementBytes;
+    if (p->elementBytes)
+      snprintf(width, sizeof(width), "%lld byte%s", (long long)bytes,
+               bytes == 1 ? "" : "s");
+    else
+      snprintf(width, sizeof(width), "one %lld-bit element",
+               (long long)p->bits);
+    tilusLoweringRemark(e->lowering, op,
+                        "'%.*s' accesses %s per thread at a time, not 16 "
+                        "bytes: %s",
+                        (int)name.length, name.data, width, why);
+  }
   return true;
 }
 
