@@ -5,6 +5,8 @@
 // RUN: tilus-opt %s --lower-to-nvvm --tilus-remarks -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=remark
 // RUN: tilus-opt %s --lower-to-nvvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF --allow-empty
 // OFF-NOT: remark
+// RUN: tilus-opt --help | FileCheck %s --check-prefix=HELP
+// HELP: --tilus-remarks          Report slow paths the lowering takes
 
 !f32x4 = !tilus.register<f32, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>
 func.func @accesses(%p: !tilus.ptr<f32>, %q: !tilus.ptr<ui8>, %n: i32, %o: index)
