@@ -28,8 +28,8 @@ bool tilusLoweringRemarksOn(const TilusLowering *L) {
   return L->onRemark != NULL;
 }
 
-void tilusLoweringRemark(TilusLowering *L, MlirOperation op,
-                         const char *format, ...) {
+void tilusLoweringRemark(TilusLowering *L, MlirOperation op, const char *format,
+                         ...) {
   if (!L->onRemark)
     return;
   // Measured first, then formatted into exactly that much.

@@ -77,8 +77,8 @@ void tilusReplaceWithLowered(MlirRewriterBase rewriter, TilusEmitter *e,
 // Whether remarks are on (patterns skip working out their reasons if not).
 bool tilusLoweringRemarksOn(const TilusLowering *L);
 // Gives the remark "<format...>" at `op` to the remark callback, if any.
-void tilusLoweringRemark(TilusLowering *L, MlirOperation op,
-                         const char *format, ...)
+void tilusLoweringRemark(TilusLowering *L, MlirOperation op, const char *format,
+                         ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif

@@ -242,7 +242,8 @@ MlirPass tilusCreateConvertTilusToGPUPassWithOptions(
       sizeof(dialects) / sizeof(dialects[0]), dialects, callbacks, copy);
 }
 
-MlirPass tilusCreateConvertTilusToGPUPassForTarget(const TilusTargetInfo *target) {
+MlirPass
+tilusCreateConvertTilusToGPUPassForTarget(const TilusTargetInfo *target) {
   TilusConversionOptions options = {target, NULL, NULL};
   return tilusCreateConvertTilusToGPUPassWithOptions(&options);
 }

@@ -69,8 +69,8 @@ static bool verifyScalarAccess(TilusVerifier *v, MlirOperation op,
           NULL))
     return false;
   *elementType = mem.elementType;
-  bool ok = tilusVerifierCheckTileAccess(v, op, &mem, role, 0, NULL,
-                                         offsetsGroup);
+  bool ok =
+      tilusVerifierCheckTileAccess(v, op, &mem, role, 0, NULL, offsetsGroup);
   tilusTensorTypeRelease(&mem);
   return ok;
 }
@@ -186,18 +186,16 @@ static void verifyAtomicAddGlobal(TilusVerifier *v, MlirOperation op) {
 
 static void verifySemaphore(TilusVerifier *v, MlirOperation op) {
   TilusTensorType counters;
-  if (!tilusVerifierDecode(
-          v,
-          mlirValueGetType(
-              tilusOpGetGroupOperand(op, TilusSemaphoreCounters, 0)),
-          &counters, NULL))
+  if (!tilusVerifierDecode(v,
+                           mlirValueGetType(tilusOpGetGroupOperand(
+                               op, TilusSemaphoreCounters, 0)),
+                           &counters, NULL))
     return;
   if (!isIntegerOfWidth(counters.elementType, 32, 32)) {
     char t[96];
     typeText(counters.elementType, t, sizeof(t));
-    tilusVerifierError(v, op,
-                       "semaphore counters must be 32-bit integers, not '%s'",
-                       t);
+    tilusVerifierError(
+        v, op, "semaphore counters must be 32-bit integers, not '%s'", t);
   } else {
     tilusVerifierCheckTileAccess(v, op, &counters, "counter", 0, NULL,
                                  TilusSemaphoreOffsets);

@@ -32,12 +32,23 @@ static int numPassed, numFailed;
 
 // A Dot of f32 (SIMT: no mma.sync for f32) on line 5, a 4-byte load on 4.
 static const char *const kSource =
-    "func.func @k(%p: !tilus.ptr<f32>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<()[s0] -> (1)>} {\n"
+    "func.func @k(%p: !tilus.ptr<f32>) attributes {tilus.kernel, "
+    "tilus.block_size = 32 : i64, tilus.grid = affine_map<()[s0] -> (1)>} {\n"
     "  %c0 = arith.constant 0 : index\n"
-    "  %g = \"tilus.view_global\"(%p) : (!tilus.ptr<f32>) -> !tilus.global<f32, array<i64: 32>, #tilus.row_major>\n"
-    "  %x = \"tilus.load_global\"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<f32, array<i64: 32>, #tilus.row_major>, index) -> !tilus.register<f32, array<i64: 32>, #tilus.layout<\"spatial(32)\">>\n"
-    "  %a = \"tilus.allocate_register\"() : () -> !tilus.register<f32, array<i64: 8, 8>, #tilus.layout<\"spatial(8,4).local(1,2)\">>\n"
-    "  %d = \"tilus.dot\"(%a, %a, %a) : (!tilus.register<f32, array<i64: 8, 8>, #tilus.layout<\"spatial(8,4).local(1,2)\">>, !tilus.register<f32, array<i64: 8, 8>, #tilus.layout<\"spatial(8,4).local(1,2)\">>, !tilus.register<f32, array<i64: 8, 8>, #tilus.layout<\"spatial(8,4).local(1,2)\">>) -> !tilus.register<f32, array<i64: 8, 8>, #tilus.layout<\"spatial(8,4).local(1,2)\">>\n"
+    "  %g = \"tilus.view_global\"(%p) : (!tilus.ptr<f32>) -> "
+    "!tilus.global<f32, array<i64: 32>, #tilus.row_major>\n"
+    "  %x = \"tilus.load_global\"(%g, %c0) {operandSegmentSizes = array<i32: "
+    "1, 1, 0, 0>} : (!tilus.global<f32, array<i64: 32>, #tilus.row_major>, "
+    "index) -> !tilus.register<f32, array<i64: 32>, "
+    "#tilus.layout<\"spatial(32)\">>\n"
+    "  %a = \"tilus.allocate_register\"() : () -> !tilus.register<f32, "
+    "array<i64: 8, 8>, #tilus.layout<\"spatial(8,4).local(1,2)\">>\n"
+    "  %d = \"tilus.dot\"(%a, %a, %a) : (!tilus.register<f32, array<i64: 8, "
+    "8>, #tilus.layout<\"spatial(8,4).local(1,2)\">>, !tilus.register<f32, "
+    "array<i64: 8, 8>, #tilus.layout<\"spatial(8,4).local(1,2)\">>, "
+    "!tilus.register<f32, array<i64: 8, 8>, "
+    "#tilus.layout<\"spatial(8,4).local(1,2)\">>) -> !tilus.register<f32, "
+    "array<i64: 8, 8>, #tilus.layout<\"spatial(8,4).local(1,2)\">>\n"
     "  return\n"
     "}\n";
 
@@ -64,8 +75,8 @@ static void collect(MlirLocation loc, MlirStringRef message, void *userData) {
 // options, 2: "lower-to-nvvm" from the pass table) on a fresh parse.
 static bool lower(MlirContext ctx, int which,
                   const TilusConversionOptions *options) {
-  MlirModule module = mlirModuleCreateParse(
-      ctx, mlirStringRefCreateFromCString(kSource));
+  MlirModule module =
+      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kSource));
   if (mlirModuleIsNull(module))
     return false;
   MlirPassManager pm = mlirPassManagerCreate(ctx);

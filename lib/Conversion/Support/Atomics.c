@@ -18,9 +18,9 @@ static MlirAttribute i64Attr(MlirContext ctx, int64_t value) {
 }
 
 static MlirNamedAttribute deviceScope(MlirContext ctx) {
-  return tilusNamedAttr(ctx, "syncscope",
-                        mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(
-                                                   "device")));
+  return tilusNamedAttr(
+      ctx, "syncscope",
+      mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("device")));
 }
 
 MlirValue tilusEmitAtomicRMW(TilusEmitter *e, TilusAtomicBinOp binOp,
@@ -46,9 +46,9 @@ MlirValue tilusEmitAtomicCAS(TilusEmitter *e, MlirValue ptr, MlirValue compare,
                      i64Attr(e->ctx, TilusAtomicOrderingMonotonic)),
       deviceScope(e->ctx)};
   MlirValue operands[3] = {ptr, compare, value};
-  MlirValue pair = tilusEmitValue(e, "llvm.cmpxchg", 3, operands,
-                                  tilusLLVMStructType(e->ctx, 2, fields), 3,
-                                  attrs);
+  MlirValue pair =
+      tilusEmitValue(e, "llvm.cmpxchg", 3, operands,
+                     tilusLLVMStructType(e->ctx, 2, fields), 3, attrs);
   int64_t zero = 0;
   MlirNamedAttribute position = tilusNamedAttr(
       e->ctx, "position", mlirDenseI64ArrayGet(e->ctx, 1, &zero));
@@ -87,9 +87,9 @@ void tilusEmitPackedHalfAtomicAdd(TilusEmitter *e, MlirValue ptr,
   const char *text = bf16 ? "red.relaxed.gpu.global.add.noftz.bf16x2 [$0], $1;"
                           : "red.relaxed.gpu.global.add.noftz.f16x2 [$0], $1;";
   MlirNamedAttribute attrs[3] = {
-      tilusNamedAttr(e->ctx, "asm_string",
-                     mlirStringAttrGet(e->ctx,
-                                       mlirStringRefCreateFromCString(text))),
+      tilusNamedAttr(
+          e->ctx, "asm_string",
+          mlirStringAttrGet(e->ctx, mlirStringRefCreateFromCString(text))),
       tilusNamedAttr(e->ctx, "constraints",
                      mlirStringAttrGet(e->ctx, mlirStringRefCreateFromCString(
                                                    "l,r,~{memory}"))),

@@ -76,12 +76,14 @@ void testAtomicAdd(Suite *s, const char *target, const char *kernel, int kind,
   // Integers take any values (sums wrap exactly); floats small integers:
   // |sum| <= 3 g + 3 stays exact in f16 and bf16 (g <= 40).
   for (int64_t k = 0; k < numOut; ++k) {
-    int v = kind == 1 ? (int)nextRandom(&state) : (int)(nextRandom(&state) % 7) - 3;
+    int v =
+        kind == 1 ? (int)nextRandom(&state) : (int)(nextRandom(&state) % 7) - 3;
     putElement(init, k, kind, v);
     sums[k] = v;
   }
   for (int64_t k = 0; k < numIn; ++k) {
-    int v = kind == 1 ? (int)nextRandom(&state) : (int)(nextRandom(&state) % 7) - 3;
+    int v =
+        kind == 1 ? (int)nextRandom(&state) : (int)(nextRandom(&state) % 7) - 3;
     putElement(in, k, kind, v);
     sums[k % numOut] += v;
   }
@@ -276,7 +278,8 @@ void testDotF16Accumulator(Suite *s, const char *target) {
       want[i * N + j] = halfBits((float)sum);
     }
   TilusDevicePtr dA = upload(s, ha, sizeof(ha)), dB = upload(s, hb, sizeof(hb)),
-                 dC = upload(s, hc, sizeof(hc)), dD = upload(s, NULL, sizeof(out));
+                 dC = upload(s, hc, sizeof(hc)),
+                 dD = upload(s, NULL, sizeof(out));
   TilusArg args[] = {tilusArgPointer(dA), tilusArgPointer(dB),
                      tilusArgPointer(dC), tilusArgPointer(dD)};
   bool guard = dA && dB && dC && dD &&

@@ -58,10 +58,12 @@ typedef struct {
   bool halfAccumulator; // c and d are f16 pairs (f16.f16.f16.f16)
 } MmaShape;
 
+// clang-format off
 static const MmaShape kHalf = {"f16", 8, 4, 2, 16, &kAHalf, &kBHalf, false, false};
 static const MmaShape kHalfAcc = {"f16", 8, 4, 2, 16, &kAHalf, &kBHalf, false, true};
 static const MmaShape kBf16 = {"bf16", 8, 4, 2, 16, &kAHalf, &kBHalf, false, false};
 static const MmaShape kS8 = {"s8", 16, 8, 4, 32, &kAByte, &kBByte, true, false};
+// clang-format on
 
 // Packs `count` slots of `value` into one 32-bit register operand: f16
 // pairs stay vector<2xf16>, others become i32.
@@ -106,7 +108,8 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
   const MmaShape *shape = NULL;
   if (mlirTypeIsAF16(aType) && mlirTypeIsAF16(bType) && mlirTypeIsAF32(cType))
     shape = &kHalf;
-  else if (mlirTypeIsAF16(aType) && mlirTypeIsAF16(bType) && mlirTypeIsAF16(cType))
+  else if (mlirTypeIsAF16(aType) && mlirTypeIsAF16(bType) &&
+           mlirTypeIsAF16(cType))
     shape = &kHalfAcc;
   else if (mlirTypeIsABF16(aType) && mlirTypeIsABF16(bType) && mlirTypeIsAF32(cType))
     shape = &kBf16;
@@ -144,8 +147,14 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
       tilusLoweringFragments(e->lowering, t[2].layout, &kCTile);
   if (!pa || !pb || !pc) {
     if (why)
-      sayNoFragments(why, whySize, !pa ? "a" : !pb ? "b" : "the accumulator c",
-                     !pa ? "A" : !pb ? "B" : "C", shape);
+      sayNoFragments(why, whySize,
+                     !pa   ? "a"
+                     : !pb ? "b"
+                           : "the accumulator c",
+                     !pa   ? "A"
+                     : !pb ? "B"
+                           : "C",
+                     shape);
     return false;
   }
   TilusFragments fa = *pa, fb = *pb, fc = *pc;
@@ -171,7 +180,7 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
   if (ok) {
     bool isInt = shape->integer;
     bool halfAcc = shape->halfAccumulator;
-    MlirType accElement = isInt ? mlirIntegerTypeGet(e->ctx, 32)
+    MlirType accElement = isInt     ? mlirIntegerTypeGet(e->ctx, 32)
                           : halfAcc ? mlirF16TypeGet(e->ctx)
                                     : mlirF32TypeGet(e->ctx);
     // An f16 accumulator is two registers of f16 pairs, others four of one

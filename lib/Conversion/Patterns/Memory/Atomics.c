@@ -37,8 +37,9 @@ static MlirValue emitElementPointer(TilusEmitter *e, MlirOperation op,
     offsets[d] = mlirOperationGetOperand(op, start + d);
   MlirType storage = tilusStorageElementType(e->ctx, t->elementType);
   if (t->scope == TilusMemoryShared)
-    return tilusEmitElementPointer(e, tilusLoweredRegister(mem), storage,
-                                   tilusEmitSharedAddress(e, t->layout, offsets));
+    return tilusEmitElementPointer(
+        e, tilusLoweredRegister(mem), storage,
+        tilusEmitSharedAddress(e, t->layout, offsets));
   TilusGlobalView view;
   tilusGetGlobalView(e, mem, &view);
   // Row-major: linear = ((o0 * s1 + o1) * s2 + o2) ...
@@ -107,14 +108,14 @@ static MlirLogicalResult lowerScalarAtomic(TilusLowering *L, MlirOperation op,
     return mlirLogicalResultFailure();
   MlirValue result = mlirOperationGetResult(op, 0);
   bool used = !mlirOpOperandIsNull(mlirValueGetFirstUse(result));
-  MlirType storage = tilusStorageElementType(mlirOperationGetContext(op),
-                                             t.elementType);
+  MlirType storage =
+      tilusStorageElementType(mlirOperationGetContext(op), t.elementType);
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   MlirValue scratch = {NULL};
   int64_t bytes = tilusElementTypeGetBitWidth(t.elementType) / 8;
   if (used) {
-    scratch = tilusEmitSharedArray(&e, op, "__tilus_atomic_scratch", bytes,
-                                   false);
+    scratch =
+        tilusEmitSharedArray(&e, op, "__tilus_atomic_scratch", bytes, false);
     emitBarrier(&e);
   }
   MlirValue ptr = emitElementPointer(&e, op, mem, &t, TilusAtomicOffsets);
@@ -137,10 +138,11 @@ static MlirLogicalResult lowerScalarAtomic(TilusLowering *L, MlirOperation op,
 }
 
 static bool kindIs(MlirOperation op, const char *kind) {
-  MlirStringRef value = mlirStringAttrGetValue(
-      mlirOperationGetDiscardableAttributeByName(
+  MlirStringRef value =
+      mlirStringAttrGetValue(mlirOperationGetDiscardableAttributeByName(
           op, mlirStringRefCreateFromCString("kind")));
-  return value.length == strlen(kind) && !memcmp(value.data, kind, value.length);
+  return value.length == strlen(kind) &&
+         !memcmp(value.data, kind, value.length);
 }
 
 // add, max, min, exchange: the llvm.atomicrmw operation for the element
@@ -152,9 +154,13 @@ static TilusAtomicBinOp rmwBinOp(MlirOperation op, MlirType elementType) {
   if (kindIs(op, "add"))
     return isFloat ? TilusAtomicFAdd : TilusAtomicAdd;
   if (kindIs(op, "max"))
-    return isFloat ? TilusAtomicFMax : isUnsigned ? TilusAtomicUMax : TilusAtomicMax;
+    return isFloat      ? TilusAtomicFMax
+           : isUnsigned ? TilusAtomicUMax
+                        : TilusAtomicMax;
   if (kindIs(op, "min"))
-    return isFloat ? TilusAtomicFMin : isUnsigned ? TilusAtomicUMin : TilusAtomicMin;
+    return isFloat      ? TilusAtomicFMin
+           : isUnsigned ? TilusAtomicUMin
+                        : TilusAtomicMin;
   return TilusAtomicXchg;
 }
 
@@ -166,9 +172,9 @@ static MlirValue emitRmw(TilusEmitter *e, MlirOperation op,
 
 static MlirValue emitCas(TilusEmitter *e, MlirOperation op,
                          const TilusTensorType *t, MlirValue ptr) {
-  return tilusEmitAtomicCAS(e, ptr,
-                            tilusOpGetGroupOperand(op, TilusAtomicCasCompare, 0),
-                            tilusOpGetGroupOperand(op, TilusAtomicCasValue, 0));
+  return tilusEmitAtomicCAS(
+      e, ptr, tilusOpGetGroupOperand(op, TilusAtomicCasCompare, 0),
+      tilusOpGetGroupOperand(op, TilusAtomicCasValue, 0));
 }
 
 static MlirLogicalResult lowerAtomicRmw(TilusLowering *L, MlirOperation op,
@@ -184,8 +190,8 @@ static MlirLogicalResult lowerAtomicCas(TilusLowering *L, MlirOperation op,
 // scf.while with no values: `before` loads and compares, then
 // scf.condition(counter != value); `after` is empty.
 static void emitSpin(TilusEmitter *e, MlirValue ptr, MlirValue value) {
-  MlirOperationState state =
-      mlirOperationStateGet(mlirStringRefCreateFromCString("scf.while"), e->loc);
+  MlirOperationState state = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("scf.while"), e->loc);
   MlirRegion before = mlirRegionCreate(), after = mlirRegionCreate();
   MlirBlock beforeBlock = mlirBlockCreate(0, NULL, NULL);
   MlirBlock afterBlock = mlirBlockCreate(0, NULL, NULL);
@@ -213,7 +219,8 @@ static MlirLogicalResult lowerSemaphore(TilusLowering *L, MlirOperation op,
     return mlirLogicalResultFailure();
   MlirValue value = tilusOpGetGroupOperand(op, TilusSemaphoreValue, 0);
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
-  MlirValue ptr = emitElementPointer(&e, op, counters, &t, TilusSemaphoreOffsets);
+  MlirValue ptr =
+      emitElementPointer(&e, op, counters, &t, TilusSemaphoreOffsets);
   if (!wait)
     emitBarrier(&e);
   MlirOperation leader = beginLeader(&e);

@@ -139,15 +139,14 @@ static void explainNarrowAccess(const AccessPlan *p, MlirValue lastOffset,
   int64_t want = 16 / bytes;
   if (v == runs && runs < want) {
     if (runs >= m)
-      snprintf(why, size,
-               "each thread holds only %lld element%s (%lld bytes)",
+      snprintf(why, size, "each thread holds only %lld element%s (%lld bytes)",
                (long long)m, m == 1 ? "" : "s", (long long)(m * bytes));
     else
       snprintf(why, size,
                "the layout gives each thread runs of %lld contiguous "
                "element%s along the last dimension (%lld byte%s)",
-               (long long)runs, runs == 1 ? "" : "s",
-               (long long)(runs * bytes), runs * bytes == 1 ? "" : "s");
+               (long long)runs, runs == 1 ? "" : "s", (long long)(runs * bytes),
+               runs * bytes == 1 ? "" : "s");
     return;
   }
   // A wider access failed one of chooseVectorWidth's alignment checks.
@@ -307,18 +306,16 @@ static MlirValue emitLoad(TilusEmitter *e, const AccessPlan *p,
 
 // AtomicAddGlobal: n is 1 (llvm.atomicrmw add/fadd) or 2 (a packed 16-bit
 // float pair, when the target has the instruction).
-static void emitAtomicAdd(TilusEmitter *e, const AccessPlan *p,
-                          MlirValue value, MlirValue linear, int64_t n) {
+static void emitAtomicAdd(TilusEmitter *e, const AccessPlan *p, MlirValue value,
+                          MlirValue linear, int64_t n) {
   MlirValue ptr = elementPointer(e, p, linear);
   if (n == 2) {
-    tilusEmitPackedHalfAtomicAdd(e, ptr, value,
-                                 mlirTypeIsABF16(p->storage));
+    tilusEmitPackedHalfAtomicAdd(e, ptr, value, mlirTypeIsABF16(p->storage));
     return;
   }
-  tilusEmitAtomicRMW(e,
-                     mlirTypeIsAFloat(p->storage) ? TilusAtomicFAdd
-                                                  : TilusAtomicAdd,
-                     ptr, value);
+  tilusEmitAtomicRMW(
+      e, mlirTypeIsAFloat(p->storage) ? TilusAtomicFAdd : TilusAtomicAdd, ptr,
+      value);
 }
 
 static void emitStore(TilusEmitter *e, const AccessPlan *p, MlirValue value,
