@@ -28,6 +28,9 @@ func.func @accesses(%p: !tilus.ptr<f32>, %q: !tilus.ptr<ui8>, %n: i32, %o: index
   %gq = "tilus.view_global"(%q) : (!tilus.ptr<ui8>) -> !tilus.global<ui4, array<i64: 256>, #tilus.row_major>
   // CHECK: remarks.mlir:[[@LINE+1]]:10: remark: 'tilus.load_global' accesses one 4-bit element per thread at a time, not 16 bytes: its 4-bit elements are accessed one by one
   %sub = "tilus.load_global"(%gq, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<ui4, array<i64: 256>, #tilus.row_major>, index) -> !tilus.register<ui4, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %gd = "tilus.view_global"(%p, %N) : (!tilus.ptr<f32>, index) -> !tilus.global<f32, array<i64: -1>, #tilus.row_major>
+  // CHECK: remarks.mlir:[[@LINE+1]]:11: remark: 'tilus.load_global' accesses one element at a time where a group of 4 may straddle the tensor's edge: its length is not provably a multiple of 4
+  %edge = "tilus.load_global"(%gd, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<f32, array<i64: -1>, #tilus.row_major>, index) -> !f32x4
   // Atomic adds are narrow by nature: no remark.
   "tilus.atomic_add_global"(%one, %g, %c0) : (!tilus.register<f32, array<i64: 32>, #tilus.layout<"spatial(32)">>, !tilus.global<f32, array<i64: 1024>, #tilus.row_major>, index) -> ()
   return

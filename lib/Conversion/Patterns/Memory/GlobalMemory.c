@@ -236,6 +236,18 @@ static bool planAccess(TilusEmitter *e, MlirOperation op, MlirValue global,
           ? 1 // sub-byte elements are extracted one by one
           : chooseVectorWidth(p, mlirOperationGetOperand(op, offsetsStart + R - 1),
                               threadStrideLast);
+  // Masking: a vector group that may straddle the run-time edge is checked
+  // whole and, where it does, accessed one element at a time.
+  if (maxAccessBytes == 16 && tilusLoweringRemarksOn(e->lowering) &&
+      p->vectorWidth > 1 && !lastDimIsMultipleOf(p, p->vectorWidth)) {
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+    tilusLoweringRemark(e->lowering, op,
+                        "'%.*s' accesses one element at a time where a group "
+                        "of %lld may straddle the tensor's edge: its length "
+                        "is not provably a multiple of %lld",
+                        (int)name.length, name.data,
+                        (long long)p->vectorWidth, (long long)p->vectorWidth);
+  }
   // Atomic adds are narrow by nature (at most a 4-byte pair): no remark.
   if (maxAccessBytes == 16 && tilusLoweringRemarksOn(e->lowering) &&
       p->vectorWidth * p->elementBytes < 16) {
