@@ -55,12 +55,12 @@ MlirPass tilusCreateConvertTilusToGPUPass(void);
  * A remark says where compiled code is correct but slower than it could be
  * and why, at the op's location: every Dot that takes the SIMT fallback
  * instead of mma.sync (which operand's layout or which element types miss
- * the tensor-core fragments), and every LoadGlobal/StoreGlobal/
- * AtomicAddGlobal whose per-thread accesses are narrower than 16 bytes
- * (sub-byte elements, the layout's contiguity, the thread's element count,
- * offsets, thread strides or row lengths not provably multiples of the
- * width) or whose vector groups may straddle a run-time edge (masking: those
- * are accessed element by element). They are off by default. MLIR 22's C API can emit only errors
+ * the tensor-core fragments), and every LoadGlobal/StoreGlobal whose
+ * per-thread accesses are narrower than 16 bytes (sub-byte elements, the
+ * layout's contiguity, the thread's element count, offsets, thread strides
+ * or row lengths not provably multiples of the width) or whose vector groups
+ * may straddle a run-time edge (masking: those are accessed element by
+ * element). They are off by default. MLIR 22's C API can emit only errors
  * (mlirEmitError), so remarks reach the embedder through a callback rather
  * than as MLIR diagnostics of severity remark; tilus-opt --tilus-remarks
  * prints them as `file:line:col: remark: ...` (tilusRemarkWrite,
