@@ -143,6 +143,12 @@ static void foldConstants(MlirOperation module, MlirContext ctx) {
 
 static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
   const TilusConversionOptions *options = userData;
+  if (!options) { // a clone whose options could not be copied
+    mlirEmitError(mlirOperationGetLocation(module),
+                  "tilus-to-gpu ran out of memory");
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
   const TilusTargetInfo *target = options->target;
   MlirContext ctx = mlirOperationGetContext(module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
