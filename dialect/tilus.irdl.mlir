@@ -278,4 +278,69 @@ irdl.dialect @tilus {
     %any = irdl.any
     irdl.operands(x: %any)
   }
+
+  //===--------------------------------------------------------------------===//
+  // Atomics (docs/dialect.md, "Atomics"): relaxed, gpu-scope read-modify-
+  // writes on global or shared memory, and a semaphore pair for split-K in
+  // block order (acquire/release at gpu scope).
+  //===--------------------------------------------------------------------===//
+
+  // AtomicRMW(mem, offsets, value) -> old: one scalar read-modify-write of
+  // the element at `offsets`, done once per thread block (by thread 0); the
+  // old value goes to every thread. `kind` is "add", "max", "min" or
+  // "exchange".
+  irdl.operation @atomic_rmw {
+    %global = irdl.base @tilus::@global
+    %shared = irdl.base @tilus::@shared
+    %mem = irdl.any_of(%global, %shared)
+    %index = irdl.is index
+    %any = irdl.any
+    %kind = irdl.base "#builtin.string"
+    irdl.operands(mem: %mem, offsets: variadic %index, value: %any)
+    irdl.attributes {"kind" = %kind}
+    irdl.results(old: %any)
+  }
+
+  // AtomicCAS(mem, offsets, compare, value) -> old: once per thread block,
+  // stores `value` if the element equals `compare`; the old value goes to
+  // every thread.
+  irdl.operation @atomic_cas {
+    %global = irdl.base @tilus::@global
+    %shared = irdl.base @tilus::@shared
+    %mem = irdl.any_of(%global, %shared)
+    %index = irdl.is index
+    %any = irdl.any
+    irdl.operands(mem: %mem, offsets: variadic %index, compare: %any,
+                  value: %any)
+    irdl.results(old: %any)
+  }
+
+  // AtomicAddGlobal(register_tensor, global_tensor, offset): adds every
+  // element of the tile into the global tensor atomically (masked at the
+  // tensor's edges like StoreGlobal), e.g. split-K accumulation.
+  irdl.operation @atomic_add_global {
+    %reg = irdl.base @tilus::@register
+    %global = irdl.base @tilus::@global
+    %index = irdl.is index
+    irdl.operands(value: %reg, dst: %global, offsets: variadic %index)
+  }
+
+  // SemaphoreWait(counters, offsets, value): thread 0 spins (acquire loads)
+  // until the i32 counter at `offsets` equals `value`; then the block
+  // synchronizes.
+  irdl.operation @semaphore_wait {
+    %global = irdl.base @tilus::@global
+    %index = irdl.is index
+    %i32 = irdl.is i32
+    irdl.operands(counters: %global, offsets: variadic %index, value: %i32)
+  }
+
+  // SemaphoreSignal(counters, offsets, value): the block synchronizes, then
+  // thread 0 stores `value` into the i32 counter (a release store).
+  irdl.operation @semaphore_signal {
+    %global = irdl.base @tilus::@global
+    %index = irdl.is index
+    %i32 = irdl.is i32
+    irdl.operands(counters: %global, offsets: variadic %index, value: %i32)
+  }
 }

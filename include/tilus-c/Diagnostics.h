@@ -34,6 +34,14 @@ const char *tilusDiagnosticSeverityName(MlirDiagnosticSeverity severity);
 void tilusDiagnosticWrite(MlirDiagnostic diagnostic, const char *bufferName,
                           MlirStringCallback callback, void *userData);
 
+/* Writes `message` as one line `file:line:col: remark: message\n` at `loc`
+ * (as tilusDiagnosticWrite does for a diagnostic, `bufferName` likewise), in
+ * one call of `callback`: how tilus-opt prints the lowering's remarks
+ * (TilusRemarkCallback, tilus-c/Passes.h). */
+void tilusRemarkWrite(MlirLocation loc, MlirStringRef message,
+                      const char *bufferName, MlirStringCallback callback,
+                      void *userData);
+
 #ifdef __cplusplus
 }
 #endif

@@ -127,6 +127,13 @@ enum { TilusBinaryLhs, TilusBinaryRhs, TilusBinaryOut };
 enum { TilusUnaryX, TilusUnaryOut };
 enum { TilusDotA, TilusDotB, TilusDotC, TilusDotOut };
 enum { TilusPrintX };
+/* tilus.atomic_rmw, atomic_cas. */
+enum { TilusAtomicMem, TilusAtomicOffsets, TilusAtomicRmwValue };
+enum { TilusAtomicCasCompare = 2, TilusAtomicCasValue };
+/* tilus.atomic_add_global has the groups of tilus.store_global
+ * (TilusStoreValue, TilusStoreDst, TilusStoreOffsets). */
+/* tilus.semaphore_wait, semaphore_signal. */
+enum { TilusSemaphoreCounters, TilusSemaphoreOffsets, TilusSemaphoreValue };
 
 /* The number of Tilus ops in the table, and the one at `index` (0 to that
  * number - 1; NULL outside). For enumerating every op. */

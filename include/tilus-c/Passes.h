@@ -56,6 +56,56 @@ MlirPass tilusCreateConvertTilusToGPUPassForTarget(const TilusTargetInfo *target
  * module. This is the pass registered by name (tilusRegisterPasses). */
 MlirPass tilusCreateConvertTilusToGPUPass(void);
 
+/*--- Options of the lowering, remarks -------------------------------------*
+ *
+ * A remark says where compiled code is correct but slower than it could be
+ * and why, at the op's location: every Dot that takes the SIMT fallback
+ * instead of mma.sync (which operand's layout or which element types miss
+ * the tensor-core fragments), and every LoadGlobal/StoreGlobal whose
+ * per-thread accesses are narrower than 16 bytes (sub-byte elements, the
+ * layout's contiguity, the thread's element count, offsets, thread strides
+ * or row lengths not provably multiples of the width) or whose vector groups
+ * may straddle a run-time edge (masking: those are accessed element by
+ * element). They are off by default. MLIR 22's C API can emit only errors
+ * (mlirEmitError), so remarks reach the embedder through a callback rather
+ * than as MLIR diagnostics of severity remark; tilus-opt --tilus-remarks
+ * prints them as `file:line:col: remark: ...` (tilusRemarkWrite,
+ * tilus-c/Diagnostics.h). */
+
+/* One remark: `loc` is the op's location, `message` the whole text (valid
+ * during the call only). Called on the thread that runs the pass. */
+typedef void (*TilusRemarkCallback)(MlirLocation loc, MlirStringRef message,
+                                    void *userData);
+
+typedef struct {
+  /* The target (NULL: the module's `tilus.target` when the pass runs, else
+   * tilusTargetInfoGetDefault(), as tilusCreateConvertTilusToGPUPass); it
+   * must outlive the pass, as the table's entries do. */
+  const TilusTargetInfo *target;
+  /* Remarks about slow paths go to `onRemark` (with `remarkUserData`);
+   * NULL, the default, produces none. */
+  TilusRemarkCallback onRemark;
+  void *remarkUserData;
+} TilusConversionOptions;
+
+/* tilus-to-gpu with `options` (copied; NULL: all defaults). */
+MlirPass tilusCreateConvertTilusToGPUPassWithOptions(
+    const TilusConversionOptions *options);
+
+/* lower-to-nvvm with `options` (as tilusAddLowerToNVVMPipeline otherwise). */
+MlirLogicalResult tilusAddLowerToNVVMPipelineWithOptions(
+    MlirOpPassManager pm, const TilusConversionOptions *options,
+    MlirStringCallback onError, void *userData);
+
+/* Adds the table's `pass` to `pm` with `options`: tilus-to-gpu and
+ * lower-to-nvvm take all of them, the other passes none (their addTo gets
+ * options->target). For drivers that take pass flags, like tilus-opt. */
+MlirLogicalResult tilusPassAddWithOptions(const TilusPassInfo *pass,
+                                          MlirOpPassManager pm,
+                                          const TilusConversionOptions *options,
+                                          MlirStringCallback onError,
+                                          void *userData);
+
 /* lower-to-nvvm for `target` (NULL: the module's `tilus.target`, else the
  * default, as tilusCreateConvertTilusToGPUPass): tilus-verify,
  * tilus-plan-shared, tilus-to-gpu, then the upstream passes that take the

@@ -34,6 +34,13 @@ typedef struct {
   int64_t maxSharedBytesPerBlock;
   /* The most 32-bit registers one thread may use. */
   int maxRegistersPerThread;
+  /* Packed atomic adds of two 16-bit floats in one 32-bit word on global
+   * memory, `red/atom.global.add.noftz.f16x2` (sm_60+) and `.bf16x2`
+   * (sm_90+). Without them each element is added on its own (LLVM expands
+   * what the target lacks, a scalar bf16 add before sm_90, into a
+   * compare-and-swap loop). */
+  bool hasAtomicAddF16x2;
+  bool hasAtomicAddBf16x2;
 } TilusTargetInfo;
 
 /* The entry for `name` (`length` bytes, not NUL-terminated), or NULL when

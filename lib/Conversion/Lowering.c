@@ -6,6 +6,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,30 @@ void tilusLoweringRelease(TilusLowering *L) {
   tilusTypeCacheDestroy(L->types);
   tilusPtrMapRelease(&L->multiples);
   tilusFragmentCacheRelease(&L->fragments);
+}
+
+bool tilusLoweringRemarksOn(const TilusLowering *L) {
+  return L->onRemark != NULL;
+}
+
+void tilusLoweringRemark(TilusLowering *L, MlirOperation op, const char *format,
+                         ...) {
+  if (!L->onRemark)
+    return;
+  // Measured first, then formatted into exactly that much.
+  va_list args, again;
+  va_start(args, format);
+  va_copy(again, args);
+  int length = vsnprintf(NULL, 0, format, args);
+  va_end(args);
+  char *text = length >= 0 ? malloc((size_t)length + 1) : NULL;
+  if (text) {
+    vsnprintf(text, (size_t)length + 1, format, again);
+    L->onRemark(mlirOperationGetLocation(op),
+                mlirStringRefCreate(text, (size_t)length), L->remarkUserData);
+  }
+  va_end(again);
+  free(text);
 }
 
 const TilusTensorType *tilusLoweringTensorType(TilusLowering *L, MlirType type) {

@@ -23,6 +23,7 @@
 #define TILUS_LIB_CONVERSION_LOWERING_H
 
 #include "Analysis/Analysis.h"
+#include "tilus-c/Passes.h"
 #include "tilus-c/TargetInfo.h"
 
 #define TILUS_GPU_MODULE "tilus_kernels"
@@ -32,6 +33,9 @@ typedef struct TilusLowering {
   TilusTypeCache *types; // tensor types, decoded once
   TilusPtrMap multiples; // the divisibility analysis' memo (Analysis.h)
   TilusPtrMap fragments; // register layouts' matrix fragments (Analysis.h)
+  // Remarks about slow paths (Passes.h); NULL: off.
+  TilusRemarkCallback onRemark;
+  void *remarkUserData;
 } TilusLowering;
 
 // False when memory runs out.
@@ -69,6 +73,16 @@ intptr_t tilusOperandGroupStart(MlirOperation op, intptr_t group);
 // Replaces `op`'s single result by `lowered` (through a cast to its Tilus type).
 void tilusReplaceWithLowered(MlirRewriterBase rewriter, TilusEmitter *e,
                              MlirOperation op, MlirValue lowered);
+
+// Whether remarks are on (patterns skip working out their reasons if not).
+bool tilusLoweringRemarksOn(const TilusLowering *L);
+// Gives the remark "<format...>" at `op` to the remark callback, if any.
+void tilusLoweringRemark(TilusLowering *L, MlirOperation op, const char *format,
+                         ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 // Reports at `op` why it cannot be lowered and returns failure; a pattern
 // calls it before it emits anything.

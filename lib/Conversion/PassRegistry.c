@@ -48,6 +48,30 @@ static const TilusPassInfo kPasses[] = {
      tilusAddLowerToNVVMPipeline},
 };
 
+MlirLogicalResult tilusPassAddWithOptions(const TilusPassInfo *pass,
+                                          MlirOpPassManager pm,
+                                          const TilusConversionOptions *options,
+                                          MlirStringCallback onError,
+                                          void *userData) {
+  TilusConversionOptions none = {NULL, NULL, NULL};
+  if (!options)
+    options = &none;
+  if (pass->addTo == addTilusToGPU) {
+    MlirPass convert = tilusCreateConvertTilusToGPUPassWithOptions(options);
+    if (!convert.ptr) {
+      if (onError)
+        onError(mlirStringRefCreateFromCString("out of memory"), userData);
+      return mlirLogicalResultFailure();
+    }
+    mlirOpPassManagerAddOwnedPass(pm, convert);
+    return mlirLogicalResultSuccess();
+  }
+  if (pass->addTo == tilusAddLowerToNVVMPipeline)
+    return tilusAddLowerToNVVMPipelineWithOptions(pm, options, onError,
+                                                  userData);
+  return pass->addTo(pm, options->target, onError, userData);
+}
+
 const TilusPassInfo *tilusGetPasses(intptr_t *count) {
   *count = (intptr_t)(sizeof(kPasses) / sizeof(kPasses[0]));
   return kPasses;

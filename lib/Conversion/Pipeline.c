@@ -35,14 +35,27 @@ MlirLogicalResult tilusAddLowerToNVVMPipeline(MlirOpPassManager pm,
                                               const TilusTargetInfo *target,
                                               MlirStringCallback onError,
                                               void *userData) {
+  TilusConversionOptions options = {target, NULL, NULL};
+  return tilusAddLowerToNVVMPipelineWithOptions(pm, &options, onError,
+                                                userData);
+}
+
+MlirLogicalResult tilusAddLowerToNVVMPipelineWithOptions(
+    MlirOpPassManager pm, const TilusConversionOptions *options,
+    MlirStringCallback onError, void *userData) {
   // MLIR's pass registry is process-wide and unlocked: register once, so that
   // threads compiling at the same time never write it together.
   static once_flag registered = ONCE_FLAG_INIT;
   call_once(&registered, registerUpstreamPasses);
   mlirOpPassManagerAddOwnedPass(pm, tilusCreateVerifyPass());
   mlirOpPassManagerAddOwnedPass(pm, tilusCreatePlanSharedMemoryPass());
-  mlirOpPassManagerAddOwnedPass(
-      pm, tilusCreateConvertTilusToGPUPassForTarget(target));
+  MlirPass convert = tilusCreateConvertTilusToGPUPassWithOptions(options);
+  if (!convert.ptr) {
+    if (onError)
+      onError(mlirStringRefCreateFromCString("out of memory"), userData);
+    return mlirLogicalResultFailure();
+  }
+  mlirOpPassManagerAddOwnedPass(pm, convert);
   // The parser reports an error in pieces; they are joined into one message.
   TilusStringBuffer message = {0};
   MlirLogicalResult result = mlirOpPassManagerAddPipeline(

@@ -51,7 +51,8 @@ static bool buildTable(PatternTable *table, MlirContext ctx) {
   static const Getter areas[] = {
       tilusGetIndexingPatterns,     tilusGetGlobalMemoryPatterns,
       tilusGetSharedMemoryPatterns, tilusGetRegisterPatterns,
-      tilusGetControlPatterns,      tilusGetDotPatterns};
+      tilusGetControlPatterns,      tilusGetDotPatterns,
+      tilusGetAtomicPatterns};
   for (size_t a = 0; a < sizeof(areas) / sizeof(areas[0]); ++a) {
     size_t count;
     const TilusPattern *patterns = areas[a](&count);
@@ -168,8 +169,16 @@ static const TilusTargetInfo *targetOfModule(MlirOperation module) {
 }
 
 static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
+  const TilusConversionOptions *options = userData;
+  if (!options) { // a clone whose options could not be copied
+    mlirEmitError(mlirOperationGetLocation(module),
+                  "tilus-to-gpu ran out of memory");
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
+  // A pass made without a target (the pass by name) reads the module's.
   const TilusTargetInfo *target =
-      userData ? (const TilusTargetInfo *)userData : targetOfModule(module);
+      options->target ? options->target : targetOfModule(module);
   if (!target) {
     mlirExternalPassSignalFailure(pass);
     return;
@@ -192,7 +201,10 @@ static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
   ok = ok && markTarget(module, target);
 
   TilusLowering L;
-  if (!tilusLoweringInit(&L, target)) {
+  bool initialized = tilusLoweringInit(&L, target);
+  L.onRemark = options->onRemark;
+  L.remarkUserData = options->remarkUserData;
+  if (!initialized) {
     mlirEmitError(mlirOperationGetLocation(module),
                   "tilus-to-gpu ran out of memory");
     ok = false;
@@ -227,11 +239,30 @@ static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
     mlirExternalPassSignalFailure(pass);
 }
 
+// Each pass (and each clone the pass manager makes) owns a copy of its
+// options, freed with it.
 static void construct(void *userData) {}
-static void destruct(void *userData) {}
-static void *clonePass(void *userData) { return userData; }
+static void destruct(void *userData) { free(userData); }
 
-MlirPass tilusCreateConvertTilusToGPUPassForTarget(const TilusTargetInfo *target) {
+static TilusConversionOptions *copyOptions(const TilusConversionOptions *from) {
+  TilusConversionOptions *copy = malloc(sizeof(*copy));
+  if (!copy)
+    return NULL;
+  if (from)
+    *copy = *from;
+  else
+    *copy = (TilusConversionOptions){NULL, NULL, NULL};
+  return copy; // a NULL target stays NULL: the module's, when the pass runs
+
+}
+
+static void *clonePass(void *userData) { return copyOptions(userData); }
+
+MlirPass tilusCreateConvertTilusToGPUPassWithOptions(
+    const TilusConversionOptions *options) {
+  TilusConversionOptions *copy = copyOptions(options);
+  if (!copy)
+    return (MlirPass){NULL};
   MlirExternalPassCallbacks callbacks = {construct, destruct, NULL, clonePass,
                                          run};
   // The dialects the patterns create ops of.
@@ -246,8 +277,13 @@ MlirPass tilusCreateConvertTilusToGPUPassForTarget(const TilusTargetInfo *target
       mlirStringRefCreateFromCString(
           "Lower Tilus kernels and ops to the gpu/nvvm dialects"),
       mlirStringRefCreateFromCString("builtin.module"),
-      sizeof(dialects) / sizeof(dialects[0]), dialects, callbacks,
-      (void *)target);
+      sizeof(dialects) / sizeof(dialects[0]), dialects, callbacks, copy);
+}
+
+MlirPass
+tilusCreateConvertTilusToGPUPassForTarget(const TilusTargetInfo *target) {
+  TilusConversionOptions options = {target, NULL, NULL};
+  return tilusCreateConvertTilusToGPUPassWithOptions(&options);
 }
 
 MlirPass tilusCreateConvertTilusToGPUPass(void) {

@@ -67,6 +67,34 @@ static void append(MlirStringRef piece, void *userData) {
   tilusStringBufferAppend(userData, piece.data, piece.length);
 }
 
+// "file:line:col: " for `loc` (nothing without a file location).
+static void appendPosition(TilusStringBuffer *line, MlirLocation loc,
+                           const char *bufferName) {
+  MlirStringRef file;
+  unsigned lineNo, column;
+  if (!tilusLocationGetFileLineCol(loc, &file, &lineNo, &column))
+    return;
+  if (bufferName && file.length == 1 && file.data[0] == '-')
+    file = mlirStringRefCreateFromCString(bufferName);
+  char position[48];
+  snprintf(position, sizeof(position), ":%u:%u: ", lineNo, column);
+  tilusStringBufferAppend(line, file.data, file.length);
+  tilusStringBufferAppend(line, position, strlen(position));
+}
+
+void tilusRemarkWrite(MlirLocation loc, MlirStringRef message,
+                      const char *bufferName, MlirStringCallback callback,
+                      void *userData) {
+  TilusStringBuffer line = {0};
+  appendPosition(&line, loc, bufferName);
+  tilusStringBufferAppend(&line, "remark: ", 8);
+  tilusStringBufferAppend(&line, message.data, message.length);
+  tilusStringBufferAppend(&line, "\n", 1);
+  if (!line.failed)
+    callback(mlirStringRefCreate(line.data, line.length), userData);
+  tilusStringBufferRelease(&line);
+}
+
 void tilusDiagnosticWrite(MlirDiagnostic diagnostic, const char *bufferName,
                           MlirStringCallback callback, void *userData) {
   TilusStringBuffer line = {0};

@@ -102,6 +102,23 @@ static const TilusOpSchema schemas[] = {
     {"tilus.synchronize", NO_GROUPS, NO_GROUPS, NO_ATTRIBUTES},
     {"tilus.exit", NO_GROUPS, NO_GROUPS, NO_ATTRIBUTES},
     {"tilus.print", GROUPS(SINGLE("x")), NO_GROUPS, NO_ATTRIBUTES},
+    // Atomics
+    {"tilus.atomic_rmw",
+     GROUPS(SINGLE("mem"), VARIADIC("offsets"), SINGLE("value")),
+     GROUPS(SINGLE("old")), ATTRIBUTES("kind")},
+    {"tilus.atomic_cas",
+     GROUPS(SINGLE("mem"), VARIADIC("offsets"), SINGLE("compare"),
+            SINGLE("value")),
+     GROUPS(SINGLE("old")), NO_ATTRIBUTES},
+    {"tilus.atomic_add_global",
+     GROUPS(SINGLE("value"), SINGLE("dst"), VARIADIC("offsets")), NO_GROUPS,
+     NO_ATTRIBUTES},
+    {"tilus.semaphore_wait",
+     GROUPS(SINGLE("counters"), VARIADIC("offsets"), SINGLE("value")),
+     NO_GROUPS, NO_ATTRIBUTES},
+    {"tilus.semaphore_signal",
+     GROUPS(SINGLE("counters"), VARIADIC("offsets"), SINGLE("value")),
+     NO_GROUPS, NO_ATTRIBUTES},
 };
 
 #define NUM_SCHEMAS ((intptr_t)(sizeof(schemas) / sizeof(schemas[0])))

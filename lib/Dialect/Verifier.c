@@ -193,7 +193,8 @@ static MlirWalkResult verifyOne(MlirOperation op, void *userData) {
                          "'");
       return MlirWalkResultAdvance;
     }
-    tilusVerifyOp(v, op, blockSize);
+    if (!tilusVerifyAtomicOp(v, op))
+      tilusVerifyOp(v, op, blockSize);
   }
   return MlirWalkResultAdvance;
 }

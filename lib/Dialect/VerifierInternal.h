@@ -36,6 +36,19 @@ void tilusVerifyValueType(TilusVerifier *v, MlirOperation op, MlirType type,
 // Checks one tilus.* op's own rules (`blockSize` as above).
 void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize);
 
+// Checks the offsets (operand group `offsetsGroup`) of a tile of rank
+// `tileRank` and shape `tileShape` in `memory` (VerifyOps.c); false after
+// reporting the first problem. A scalar access is a tile of rank 0.
+bool tilusVerifierCheckTileAccess(TilusVerifier *v, MlirOperation op,
+                                  const TilusTensorType *memory,
+                                  const char *memoryRole, intptr_t tileRank,
+                                  const int64_t *tileShape,
+                                  intptr_t offsetsGroup);
+
+// Checks an atomic op, its structure first, as tilusVerifyOp does for the
+// others (VerifyAtomics.c); false when `op` is not one.
+bool tilusVerifyAtomicOp(TilusVerifier *v, MlirOperation op);
+
 // Checks a func.func marked tilus.kernel.
 void tilusVerifyKernel(TilusVerifier *v, MlirOperation kernel);
 

@@ -135,6 +135,15 @@ static bool verifyTileAccess(TilusVerifier *v, MlirOperation op,
   return true;
 }
 
+bool tilusVerifierCheckTileAccess(TilusVerifier *v, MlirOperation op,
+                                  const TilusTensorType *memory,
+                                  const char *memoryRole, intptr_t tileRank,
+                                  const int64_t *tileShape,
+                                  intptr_t offsetsGroup) {
+  return verifyTileAccess(v, op, memory, memoryRole, tileRank, tileShape,
+                          offsetsGroup);
+}
+
 static void verifySameElementType(TilusVerifier *v, MlirOperation op,
                                   MlirType memory, const char *memoryRole,
                                   MlirType tile, const char *tileRole) {

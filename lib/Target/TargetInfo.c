@@ -2,7 +2,9 @@
 //
 // Facts from the PTX ISA (which instruction needs which sm_XX) and the CUDA
 // programming guide (shared memory per block: 163 KiB on sm_80, 99 KiB on
-// sm_89, 227 KiB on sm_90; 255 registers per thread on all). PTX 8.0 covers
+// sm_89, 227 KiB on sm_90; 255 registers per thread on all). Packed atomic
+// adds (PTX ISA, atom/red): .add.noftz.f16x2 needs sm_60, .bf16x2 sm_90
+// (ptxas rejects the latter for sm_80 and sm_89). PTX 8.0 covers
 // every target here (sm_90a needs it), so all share one feature string.
 //
 //===----------------------------------------------------------------------===//
@@ -13,11 +15,11 @@
 #include <string.h>
 
 static const TilusTargetInfo kTargets[] = {
-    // name     cc  arch   features   ldm   stm    cpa   wgmma  tma    clus   shared  regs
-    {"sm_80", 80, false, "+ptx80", true, false, true, false, false, false, 166912, 255},
-    {"sm_89", 89, false, "+ptx80", true, false, true, false, false, false, 101376, 255},
-    {"sm_90", 90, false, "+ptx80", true, true, true, false, true, true, 232448, 255},
-    {"sm_90a", 90, true, "+ptx80", true, true, true, true, true, true, 232448, 255},
+    // name     cc  arch   features   ldm   stm    cpa   wgmma  tma    clus   shared  regs  f16x2 bf16x2
+    {"sm_80", 80, false, "+ptx80", true, false, true, false, false, false, 166912, 255, true, false},
+    {"sm_89", 89, false, "+ptx80", true, false, true, false, false, false, 101376, 255, true, false},
+    {"sm_90", 90, false, "+ptx80", true, true, true, false, true, true, 232448, 255, true, true},
+    {"sm_90a", 90, true, "+ptx80", true, true, true, true, true, true, 232448, 255, true, true},
 };
 
 enum { kNumTargets = sizeof(kTargets) / sizeof(kTargets[0]) };

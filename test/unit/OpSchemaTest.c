@@ -351,6 +351,22 @@ static void testGroupConstants(void) {
       {"tilus.dot", TilusDotC, "c"},
       {"tilus.dot", TilusDotOut, "out"},
       {"tilus.print", TilusPrintX, "x"},
+      {"tilus.atomic_rmw", TilusAtomicMem, "mem"},
+      {"tilus.atomic_rmw", TilusAtomicOffsets, "offsets"},
+      {"tilus.atomic_rmw", TilusAtomicRmwValue, "value"},
+      {"tilus.atomic_cas", TilusAtomicMem, "mem"},
+      {"tilus.atomic_cas", TilusAtomicOffsets, "offsets"},
+      {"tilus.atomic_cas", TilusAtomicCasCompare, "compare"},
+      {"tilus.atomic_cas", TilusAtomicCasValue, "value"},
+      {"tilus.atomic_add_global", TilusStoreValue, "value"},
+      {"tilus.atomic_add_global", TilusStoreDst, "dst"},
+      {"tilus.atomic_add_global", TilusStoreOffsets, "offsets"},
+      {"tilus.semaphore_wait", TilusSemaphoreCounters, "counters"},
+      {"tilus.semaphore_wait", TilusSemaphoreOffsets, "offsets"},
+      {"tilus.semaphore_wait", TilusSemaphoreValue, "value"},
+      {"tilus.semaphore_signal", TilusSemaphoreCounters, "counters"},
+      {"tilus.semaphore_signal", TilusSemaphoreOffsets, "offsets"},
+      {"tilus.semaphore_signal", TilusSemaphoreValue, "value"},
   };
   for (size_t k = 0; k < sizeof(constants) / sizeof(constants[0]); ++k) {
     const TilusOpSchema *s = tilusOpSchemaLookup(ref(constants[k].op));

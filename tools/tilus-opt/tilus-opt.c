@@ -16,12 +16,14 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
+#include "tilus-c/Diagnostics.h"
 #include "tilus-c/Dialect.h"
 #include "tilus-c/Passes.h"
 #include "tilus-c/Target.h"
 #include "tilus-c/TargetInfo.h"
 #include "tilus-c/Ops.h"
 #include "tilus-c/Verifier.h"
+#include "tilus-c/Version.h"
 
 #include "llvm/Config/llvm-config.h" // LLVM_VERSION_STRING (C macros only)
 
@@ -54,6 +56,7 @@ typedef struct {
   bool splitInputFile;
   bool verifyDiagnostics;
   bool skipVerifier;
+  bool remarks;       // --tilus-remarks
   const char *target; // --target, or NULL: the module's tilus.target, else
                       // sm_90a
   int emit;           // EMIT_*
@@ -113,7 +116,12 @@ static void printHelp(FILE *out) {
           "                           attribute, else %s. The passes use it\n"
           "                           (stmatrix needs sm_90), and so do "
           "--emit-ptx\n"
-          "                           and --emit-artifact\n\n"
+          "                           and --emit-artifact\n"
+          "  --tilus-remarks          Report slow paths the lowering takes (a "
+          "Dot on\n"
+          "                           the SIMT fallback, global accesses under "
+          "16 bytes\n"
+          "                           per thread) as 'remark:' lines on stderr\n\n"
           "PASS INSTRUMENTATION:\n"
           "  --mlir-print-ir-before-all   Print the IR before every pass "
           "(stderr)\n"
@@ -215,9 +223,9 @@ static void printPasses(FILE *out) {
 
 static void printVersion(FILE *out) {
   fprintf(out,
-          "tilus-opt (Tilus-MLIR) %s\n"
+          "tilus-opt (Tilus-MLIR) %s, %s\n"
           "LLVM/MLIR version %s\n",
-          TILUS_OPT_VERSION, LLVM_VERSION_STRING);
+          TILUS_VERSION_STRING, TILUS_OPT_VERSION, LLVM_VERSION_STRING);
 }
 
 // The text after `name=` when `flag` is `name=...`, else NULL.
@@ -326,6 +334,10 @@ static int parseOptions(int argc, char **argv, Options *options) {
         return 1;
       }
       options->inputPath = arg;
+      continue;
+    }
+    if (!strcmp(flag, "tilus-remarks")) {
+      options->remarks = true;
       continue;
     }
     if (!strcmp(flag, "help")) {
@@ -514,6 +526,17 @@ static char *readInput(const char *path, size_t *length) {
   return data;
 }
 
+static void writeToStderr(MlirStringRef text, void *userData) {
+  fwrite(text.data, 1, text.length, stderr);
+}
+
+// --tilus-remarks: each remark as `file:line:col: remark: ...` (`userData`
+// is the input's name).
+static void printRemark(MlirLocation loc, MlirStringRef message,
+                        void *userData) {
+  tilusRemarkWrite(loc, message, userData, writeToStderr, NULL);
+}
+
 static void writeToFile(MlirStringRef text, void *userData) {
   fwrite(text.data, 1, text.length, (FILE *)userData);
 }
@@ -559,11 +582,11 @@ static MlirOpPrintingFlags createPrintingFlags(const Options *options) {
 // Adds the pass of one flag: a Tilus pass for the target, or an upstream
 // pass by name (`name{options}` for `--name=options`).
 static bool addPassFlag(MlirOpPassManager opm, const PassFlag *pass,
-                        const TilusTargetInfo *target) {
+                        const TilusConversionOptions *conversion) {
   TilusOptText error = {0};
   if (pass->tilus) {
-    if (mlirLogicalResultIsSuccess(
-            pass->tilus->addTo(opm, target, tilusOptAppendText, &error)))
+    if (mlirLogicalResultIsSuccess(tilusPassAddWithOptions(
+            pass->tilus, opm, conversion, tilusOptAppendText, &error)))
       return true;
     printError(pass->tilus->argument, &error);
     return false;
@@ -617,9 +640,14 @@ static bool buildPassManager(MlirContext ctx, const Options *options,
       options->target
           ? tilusTargetInfoLookup(options->target, strlen(options->target))
           : NULL;
+  // --tilus-remarks: the lowering's remarks name the input file.
+  TilusConversionOptions conversion = {
+      target, options->remarks ? printRemark : NULL,
+      (void *)(strcmp(options->inputPath, "-") ? options->inputPath
+                                               : "<stdin>")};
   bool ok = true;
   for (int k = 0; k < options->numPasses && ok; ++k)
-    ok = addPassFlag(opm, &options->passes[k], target);
+    ok = addPassFlag(opm, &options->passes[k], &conversion);
   if (ok && options->pipeline) {
     TilusOptText error = {0};
     ok = mlirLogicalResultIsSuccess(

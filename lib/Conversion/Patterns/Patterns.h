@@ -1,12 +1,12 @@
 //===- Patterns.h - The op patterns of tilus-to-gpu -------------*- C -*-===//
 //
 // One folder per area: Memory/ (global and shared tensors, cp.async,
-// ldmatrix/stmatrix, compact sub-byte elements), Compute/ (elementwise ops,
-// casts, views), Dot/ (one file per instruction family: the SIMT fallback,
-// mma.sync), Control/ (block indices, synchronization, exit, print, and the
-// scf ops that carry register tensors). Each area exports its table of
-// patterns; the functions below are what one area's patterns use of
-// another's.
+// ldmatrix/stmatrix, compact sub-byte elements, atomics and semaphores),
+// Compute/ (elementwise ops, casts, views), Dot/ (one file per instruction
+// family: the SIMT fallback, mma.sync), Control/ (block indices,
+// synchronization, exit, print, and the scf ops that carry register tensors).
+// Each area exports its table of patterns; the functions below are what one
+// area's patterns use of another's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +22,7 @@ const TilusPattern *tilusGetSharedMemoryPatterns(size_t *count);
 const TilusPattern *tilusGetRegisterPatterns(size_t *count);
 const TilusPattern *tilusGetControlPatterns(size_t *count);
 const TilusPattern *tilusGetDotPatterns(size_t *count);
+const TilusPattern *tilusGetAtomicPatterns(size_t *count);
 
 // Rebuilds every scf.for/if/while under `root` that carries register
 // tensors with the lowered types (Control/ControlFlow.c).
@@ -62,9 +63,11 @@ bool tilusEmitMatrixStore(TilusEmitter *e, MlirOperation op, MlirValue shared,
 
 // Dot (t: the a, b, c tensor types; va, vb, vc their lowered vectors) on
 // tensor cores when the layouts are made of mma.sync fragments
-// (Dot/MmaDot.c); false, with nothing emitted, when they are not.
+// (Dot/MmaDot.c); false, with nothing emitted, when they are not, and then
+// (when `why` is not NULL) the reason in `why` (`whySize` bytes, truncated).
 bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
                      const TilusTensorType *t, MlirValue va, MlirValue vb,
-                     MlirValue vc, MlirValue *result);
+                     MlirValue vc, MlirValue *result, char *why,
+                     size_t whySize);
 
 #endif // TILUS_LIB_CONVERSION_PATTERNS_PATTERNS_H

@@ -196,6 +196,49 @@ MlirValue tilusEmitSharedArray(TilusEmitter *e, MlirOperation at,
                                bool dynamic);
 
 //===----------------------------------------------------------------------===//
+// Atomics (Atomics.c): relaxed ("monotonic") read-modify-writes at gpu scope
+// (syncscope "device"), acquire loads and release stores
+//===----------------------------------------------------------------------===//
+
+// LLVM's AtomicRMWInst::BinOp numbering, as the LLVM dialect stores it.
+typedef enum {
+  TilusAtomicXchg = 0,
+  TilusAtomicAdd = 1,
+  TilusAtomicMax = 7,
+  TilusAtomicMin = 8,
+  TilusAtomicUMax = 9,
+  TilusAtomicUMin = 10,
+  TilusAtomicFAdd = 11,
+  TilusAtomicFMax = 13,
+  TilusAtomicFMin = 14,
+} TilusAtomicBinOp;
+
+// LLVM's AtomicOrdering numbering.
+typedef enum {
+  TilusAtomicOrderingMonotonic = 2,
+  TilusAtomicOrderingAcquire = 4,
+  TilusAtomicOrderingRelease = 5,
+} TilusAtomicOrdering;
+
+// llvm.atomicrmw `binOp` (monotonic, gpu scope) of `value` at `ptr`; the old
+// value.
+MlirValue tilusEmitAtomicRMW(TilusEmitter *e, TilusAtomicBinOp binOp,
+                             MlirValue ptr, MlirValue value);
+// llvm.cmpxchg (monotonic, gpu scope) of integers; the old value.
+MlirValue tilusEmitAtomicCAS(TilusEmitter *e, MlirValue ptr, MlirValue compare,
+                             MlirValue value);
+// An atomic load / store of `bytes` at `ptr` with `ordering` at gpu scope.
+MlirValue tilusEmitAtomicLoad(TilusEmitter *e, MlirValue ptr, MlirType type,
+                              TilusAtomicOrdering ordering, int64_t bytes);
+void tilusEmitAtomicStore(TilusEmitter *e, MlirValue value, MlirValue ptr,
+                          TilusAtomicOrdering ordering, int64_t bytes);
+// `red.relaxed.gpu.global.add.noftz.f16x2` (or .bf16x2) of `pair`, a
+// vector<2xf16> (vector<2xbf16>), at the 4-byte aligned global `ptr`. The
+// caller checks that the target has it (TilusTargetInfo).
+void tilusEmitPackedHalfAtomicAdd(TilusEmitter *e, MlirValue ptr,
+                                  MlirValue pair, bool bf16);
+
+//===----------------------------------------------------------------------===//
 // A growing list of operations (Emit.c), for walks that collect ops first
 // and change them afterwards.
 //===----------------------------------------------------------------------===//

@@ -36,7 +36,8 @@ int main(int argc, char **argv) {
       "e2m3", "e2m2", "e1m3", "e2m1", "e1m2", "e1m1", "e6m1"};
   int numWidened = (int)(sizeof(widened) / sizeof(widened[0]));
   int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats + numWeights +
-                      12 + 5 * numWidened + 2 + 8 + 3 + 6);
+                      12 + 5 * numWidened + 2 + 8 + 3 + 6 +
+                      /* AtomicTests.c */ 6 + 2 + 2 + 1);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -93,6 +94,18 @@ int main(int argc, char **argv) {
     testShared(&s, target, 70, 131);
     testMatmul(&s, target, 32, 16, 64);
     testMatmul(&s, target, 64, 64, 256);
+    // kind: 0 f32, 1 i32, 2 f16, 3 bf16; 40 or 7 blocks add into each tile.
+    testAtomicAdd(&s, target, "atomic_add_f32", 0, 40, 37, 70);
+    testAtomicAdd(&s, target, "atomic_add_i32", 1, 40, 37, 70);
+    testAtomicAdd(&s, target, "atomic_add_f16", 2, 40, 37, 64);
+    testAtomicAdd(&s, target, "atomic_add_f16_odd", 2, 7, 21, 45);
+    testAtomicAdd(&s, target, "atomic_add_bf16", 3, 40, 37, 64);
+    testAtomicAdd(&s, target, "atomic_add_bf16", 3, 3, 1, 64);
+    testAtomicScalars(&s, target, 64);
+    testAtomicScalars(&s, target, 1);
+    testSplitKSemaphore(&s, target, 8, 50, 70);
+    testSplitKSemaphore(&s, target, 3, 16, 32);
+    testDotF16Accumulator(&s, target);
   }
   tilusRuntimeDestroy(s.rt);
   printf("gpu tests: %d passed, %d failed, %d skipped\n", s.numPassed,

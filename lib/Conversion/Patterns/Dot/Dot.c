@@ -85,10 +85,17 @@ static MlirLogicalResult lowerDot(TilusLowering *L, MlirOperation op, MlirRewrit
                                     "supported");
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   MlirValue mma;
-  if (tilusEmitMmaDot(&e, op, t, va, vb, vc, &mma)) {
+  char why[256] = "";
+  bool remarks = tilusLoweringRemarksOn(L);
+  if (tilusEmitMmaDot(&e, op, t, va, vb, vc, &mma, remarks ? why : NULL,
+                      sizeof(why))) {
     tilusReplaceWithLowered(rewriter, &e, op, mma);
     return mlirLogicalResultSuccess();
   }
+  tilusLoweringRemark(L, op,
+                      "Dot takes the SIMT fallback (no tensor cores; operands "
+                      "through a shared-memory scratch): %s",
+                      why);
   int64_t M = t[0].shape[0], K = t[0].shape[1], N = t[1].shape[1];
   int64_t bytes = tilusElementTypeGetBitWidth(t[0].elementType) / 8;
   MlirType accType = tilusStorageElementType(e.ctx, t[2].elementType);

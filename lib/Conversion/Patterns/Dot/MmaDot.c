@@ -3,10 +3,11 @@
 // d = a x b + c with mma.sync when the operand layouts are made of the
 // instruction's fragments (Fragments.c):
 //
-//   f16 x f16 -> f32 and bf16 x bf16 -> f32: m16n8k16
+//   f16 x f16 -> f32, f16 x f16 -> f16 and bf16 x bf16 -> f32: m16n8k16
 //     a (16x16): lane l holds rows l/4 (+8), columns 2(l%4), +1 (+8)
 //     b (16x8):  rows 2(l%4), +1 (+8), column l/4
-//     c (16x8):  rows l/4 (+8), columns 2(l%4), +1
+//     c (16x8):  rows l/4 (+8), columns 2(l%4), +1 (an f16 accumulator
+//                holds the same elements, as two f16 pairs)
 //   s8 x s8 -> s32: m16n8k32, four consecutive k per register
 //
 // For every 16x8 tile of c a warp holds, and every k step, the a and b
@@ -54,11 +55,15 @@ typedef struct {
   int aCount, bCount, perRegister, k;
   const TilusLayoutFragment *a, *b;
   bool integer;
+  bool halfAccumulator; // c and d are f16 pairs (f16.f16.f16.f16)
 } MmaShape;
 
-static const MmaShape kHalf = {"f16", 8, 4, 2, 16, &kAHalf, &kBHalf, false};
-static const MmaShape kBf16 = {"bf16", 8, 4, 2, 16, &kAHalf, &kBHalf, false};
-static const MmaShape kS8 = {"s8", 16, 8, 4, 32, &kAByte, &kBByte, true};
+// clang-format off
+static const MmaShape kHalf = {"f16", 8, 4, 2, 16, &kAHalf, &kBHalf, false, false};
+static const MmaShape kHalfAcc = {"f16", 8, 4, 2, 16, &kAHalf, &kBHalf, false, true};
+static const MmaShape kBf16 = {"bf16", 8, 4, 2, 16, &kAHalf, &kBHalf, false, false};
+static const MmaShape kS8 = {"s8", 16, 8, 4, 32, &kAByte, &kBByte, true, false};
+// clang-format on
 
 // Packs `count` slots of `value` into one 32-bit register operand: f16
 // pairs stay vector<2xf16>, others become i32.
@@ -77,25 +82,62 @@ static MlirValue operandRegister(TilusEmitter *e, MlirValue value,
                         0, NULL);
 }
 
+// The text of a type, for reasons.
+static void typeText(MlirType type, char *buffer, size_t size) {
+  TilusStringBuffer text = {0};
+  mlirTypePrint(type, tilusTextAppend, &text);
+  snprintf(buffer, size, "%s", text.data && !text.failed ? text.data : "?");
+  tilusStringBufferRelease(&text);
+}
+
+// Which operand's layout misses its fragments, for the reason.
+static void sayNoFragments(char *why, size_t size, const char *operand,
+                           const char *role, const MmaShape *shape) {
+  snprintf(why, size,
+           "the layout of %s is not made of the %s fragments of mma.sync "
+           "m16n8k%d (%s)",
+           operand, role, shape->k, shape->ptxType);
+}
+
 bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
                      const TilusTensorType *t, MlirValue va, MlirValue vb,
-                     MlirValue vc, MlirValue *result) {
+                     MlirValue vc, MlirValue *result, char *why,
+                     size_t whySize) {
   MlirType aType = t[0].elementType, bType = t[1].elementType,
            cType = t[2].elementType;
   const MmaShape *shape = NULL;
   if (mlirTypeIsAF16(aType) && mlirTypeIsAF16(bType) && mlirTypeIsAF32(cType))
     shape = &kHalf;
+  else if (mlirTypeIsAF16(aType) && mlirTypeIsAF16(bType) &&
+           mlirTypeIsAF16(cType))
+    shape = &kHalfAcc;
   else if (mlirTypeIsABF16(aType) && mlirTypeIsABF16(bType) && mlirTypeIsAF32(cType))
     shape = &kBf16;
   else if (mlirTypeIsAInteger(aType) && mlirIntegerTypeGetWidth(aType) == 8 &&
            !mlirIntegerTypeIsUnsigned(aType) && mlirTypeEqual(aType, bType) &&
            mlirTypeIsAInteger(cType) && mlirIntegerTypeGetWidth(cType) == 32)
     shape = &kS8;
-  if (!shape)
+  if (!shape) {
+    if (why) {
+      char ta[64], tb[64], tc[64];
+      typeText(aType, ta, sizeof(ta));
+      typeText(bType, tb, sizeof(tb));
+      typeText(cType, tc, sizeof(tc));
+      snprintf(why, whySize,
+               "mma.sync has no instruction for %s x %s -> %s (it takes f16 x "
+               "f16 -> f16 or f32, bf16 x bf16 -> f32, s8 x s8 -> i32)",
+               ta, tb, tc);
+    }
     return false;
+  }
   int64_t K = t[0].shape[1];
-  if (K % shape->k)
+  if (K % shape->k) {
+    if (why)
+      snprintf(why, whySize,
+               "K = %lld is not a multiple of mma.sync m16n8k%d's k",
+               (long long)K, shape->k);
     return false;
+  }
   // Shallow copies of the lowering's cached fragments (owned by it).
   const TilusFragments *pa =
       tilusLoweringFragments(e->lowering, t[0].layout, shape->a);
@@ -103,8 +145,18 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
       tilusLoweringFragments(e->lowering, t[1].layout, shape->b);
   const TilusFragments *pc =
       tilusLoweringFragments(e->lowering, t[2].layout, &kCTile);
-  if (!pa || !pb || !pc)
+  if (!pa || !pb || !pc) {
+    if (why)
+      sayNoFragments(why, whySize,
+                     !pa   ? "a"
+                     : !pb ? "b"
+                           : "the accumulator c",
+                     !pa   ? "A"
+                     : !pb ? "B"
+                           : "C",
+                     shape);
     return false;
+  }
   TilusFragments fa = *pa, fb = *pb, fc = *pc;
   // plan[q * steps + s] = (a group, b group) for c tile q and k step s, the
   // same in every warp.
@@ -127,15 +179,25 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
     }
   if (ok) {
     bool isInt = shape->integer;
-    MlirType accElement = isInt ? mlirIntegerTypeGet(e->ctx, 32) : mlirF32TypeGet(e->ctx);
+    bool halfAcc = shape->halfAccumulator;
+    MlirType accElement = isInt     ? mlirIntegerTypeGet(e->ctx, 32)
+                          : halfAcc ? mlirF16TypeGet(e->ctx)
+                                    : mlirF32TypeGet(e->ctx);
+    // An f16 accumulator is two registers of f16 pairs, others four of one
+    // element each.
+    int64_t two = 2;
+    MlirType pairType = mlirVectorTypeGet(1, &two, accElement);
+    int numAccRegs = halfAcc ? 2 : 4;
     MlirType fields[4] = {accElement, accElement, accElement, accElement};
-    MlirType structType = tilusLLVMStructType(e->ctx, 4, fields);
+    if (halfAcc)
+      fields[0] = fields[1] = pairType;
+    MlirType structType = tilusLLVMStructType(e->ctx, numAccRegs, fields);
     char typeAttr[64];
     snprintf(typeAttr, sizeof(typeAttr), "#nvvm.mma_type<%s>", shape->ptxType);
     char shapeAttr[64];
     snprintf(shapeAttr, sizeof(shapeAttr), "#nvvm.shape<m = 16, n = 8, k = %d>",
              shape->k);
-    int32_t segments[3] = {4, 2, 4};
+    int32_t segments[3] = {4, 2, numAccRegs};
     MlirNamedAttribute attrs[7];
     int numAttrs = 0;
     attrs[numAttrs++] = tilusNamedAttr(
@@ -181,15 +243,29 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
           operands[4 + r] = operandRegister(
               e, vb, &fb.slots[p[1] * shape->bCount + r * shape->perRegister],
               shape->perRegister, aAsI32);
-        for (int j = 0; j < 4; ++j)
-          operands[6 + j] = c[j];
-        MlirValue d = tilusEmitValue(e, "nvvm.mma.sync", 10, operands,
-                                     structType, numAttrs, attrs);
-        for (int64_t j = 0; j < 4; ++j) {
+        if (halfAcc) {
+          for (int r = 0; r < 2; ++r) {
+            MlirValue pair = tilusEmitSplatConstant(e, pairType, 0);
+            pair = tilusEmitInsert(e, pair, c[2 * r], 0);
+            operands[6 + r] = tilusEmitInsert(e, pair, c[2 * r + 1], 1);
+          }
+        } else {
+          for (int j = 0; j < 4; ++j)
+            operands[6 + j] = c[j];
+        }
+        MlirValue d = tilusEmitValue(e, "nvvm.mma.sync", 6 + numAccRegs,
+                                     operands, structType, numAttrs, attrs);
+        for (int64_t r = 0; r < numAccRegs; ++r) {
           MlirNamedAttribute position = tilusNamedAttr(
-              e->ctx, "position", mlirDenseI64ArrayGet(e->ctx, 1, &j));
-          c[j] = tilusEmitValue(e, "llvm.extractvalue", 1, &d, accElement, 1,
-                                &position);
+              e->ctx, "position", mlirDenseI64ArrayGet(e->ctx, 1, &r));
+          MlirValue field = tilusEmitValue(e, "llvm.extractvalue", 1, &d,
+                                           fields[r], 1, &position);
+          if (!halfAcc) {
+            c[r] = field;
+            continue;
+          }
+          c[2 * r] = tilusEmitExtract(e, field, 0);
+          c[2 * r + 1] = tilusEmitExtract(e, field, 1);
         }
       }
       for (int j = 0; j < 4; ++j)
@@ -198,5 +274,10 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
     *result = acc;
   }
   free(plan);
+  if (!ok && why)
+    snprintf(why, whySize,
+             "the fragments of a and b that a warp's c tiles need (each c "
+             "tile and k step) are not in that warp's registers, in the same "
+             "slots in every warp");
   return ok;
 }

@@ -17,6 +17,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/LLVM.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #define MAX_RANK TILUS_LAYOUT_MAX_RANK
@@ -90,6 +91,8 @@ typedef struct {
   int64_t elementBytes;           // 0 for sub-byte elements
   int64_t bits;                   // bits per element
   MlirValue fill;                 // loads: the value of masked elements
+  int64_t maxAccessBytes;         // 16, or 4/elementBytes for atomic adds
+  bool atomicAdd;                 // stores: AtomicAddGlobal
 } AccessPlan;
 
 static bool lastDimIsMultipleOf(const AccessPlan *p, int64_t v) {
@@ -105,7 +108,7 @@ static bool lastDimIsMultipleOf(const AccessPlan *p, int64_t v) {
 static int64_t chooseVectorWidth(const AccessPlan *p, MlirValue lastOffset,
                                  int64_t threadStrideLast) {
   int64_t limit = tilusLayoutGetContiguity(p->tile.layout);
-  int64_t maxByBytes = 16 / p->elementBytes;
+  int64_t maxByBytes = p->maxAccessBytes / p->elementBytes;
   if (maxByBytes < limit)
     limit = maxByBytes;
   for (int64_t v = limit; v > 1; v /= 2) {
@@ -118,11 +121,60 @@ static int64_t chooseVectorWidth(const AccessPlan *p, MlirValue lastOffset,
   return 1;
 }
 
+// `maxAccessBytes` bounds one access (16: ld/st.global.v4.b32).
+// Why chooseVectorWidth chose `v` elements, fewer than 16 bytes per access:
+// the first limit among the element width, the thread's element count, the
+// layout's contiguity and the alignment facts, in `why`.
+static void explainNarrowAccess(const AccessPlan *p, MlirValue lastOffset,
+                                int64_t threadStrideLast, int64_t v, char *why,
+                                size_t size) {
+  int64_t bytes = p->elementBytes;
+  if (!bytes) {
+    snprintf(why, size, "its %lld-bit elements are accessed one by one",
+             (long long)p->bits);
+    return;
+  }
+  int64_t m = tilusLayoutGetLocalSize(p->tile.layout);
+  int64_t runs = tilusLayoutGetContiguity(p->tile.layout);
+  int64_t want = 16 / bytes;
+  if (v == runs && runs < want) {
+    if (runs >= m)
+      snprintf(why, size, "each thread holds only %lld element%s (%lld bytes)",
+               (long long)m, m == 1 ? "" : "s", (long long)(m * bytes));
+    else
+      snprintf(why, size,
+               "the layout gives each thread runs of %lld contiguous "
+               "element%s along the last dimension (%lld byte%s)",
+               (long long)runs, runs == 1 ? "" : "s", (long long)(runs * bytes),
+               runs * bytes == 1 ? "" : "s");
+    return;
+  }
+  // A wider access failed one of chooseVectorWidth's alignment checks.
+  int64_t w = 2 * v;
+  if (!tilusLoweringIsMultipleOf(p->lowering, lastOffset, w))
+    snprintf(why, size,
+             "the offset in the last dimension is not provably a multiple "
+             "of %lld elements",
+             (long long)w);
+  else if (threadStrideLast % w)
+    snprintf(why, size,
+             "the threads' stride along the last dimension (%lld elements) "
+             "is not a multiple of %lld",
+             (long long)threadStrideLast, (long long)w);
+  else
+    snprintf(why, size,
+             "the length of the last dimension is not provably a multiple of "
+             "%lld elements, so rows may start misaligned",
+             (long long)w);
+}
+
 static bool planAccess(TilusEmitter *e, MlirOperation op, MlirValue global,
                        MlirType tileType, intptr_t offsetsStart,
-                       AccessPlan *p) {
+                       int64_t maxAccessBytes, AccessPlan *p) {
   // Decide first: the tile's type and a register layout without swizzle.
   p->lowering = e->lowering;
+  p->maxAccessBytes = maxAccessBytes;
+  p->atomicAdd = false;
   if (mlirLogicalResultIsFailure(tilusLoweringDecode(e->lowering, tileType, &p->tile)))
     return false;
   intptr_t numModes;
@@ -184,6 +236,38 @@ static bool planAccess(TilusEmitter *e, MlirOperation op, MlirValue global,
           ? 1 // sub-byte elements are extracted one by one
           : chooseVectorWidth(p, mlirOperationGetOperand(op, offsetsStart + R - 1),
                               threadStrideLast);
+  // Masking: a vector group that may straddle the run-time edge is checked
+  // whole and, where it does, accessed one element at a time.
+  if (maxAccessBytes == 16 && tilusLoweringRemarksOn(e->lowering) &&
+      p->vectorWidth > 1 && !lastDimIsMultipleOf(p, p->vectorWidth)) {
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+    tilusLoweringRemark(e->lowering, op,
+                        "'%.*s' accesses one element at a time where a group "
+                        "of %lld may straddle the tensor's edge: its length "
+                        "is not provably a multiple of %lld",
+                        (int)name.length, name.data,
+                        (long long)p->vectorWidth, (long long)p->vectorWidth);
+  }
+  // Atomic adds are narrow by nature (at most a 4-byte pair): no remark.
+  if (maxAccessBytes == 16 && tilusLoweringRemarksOn(e->lowering) &&
+      p->vectorWidth * p->elementBytes < 16) {
+    char why[256];
+    explainNarrowAccess(p, mlirOperationGetOperand(op, offsetsStart + R - 1),
+                        threadStrideLast, p->vectorWidth, why, sizeof(why));
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+    char width[48];
+    int64_t bytes = p->vectorWidth * p->elementBytes;
+    if (p->elementBytes)
+      snprintf(width, sizeof(width), "%lld byte%s", (long long)bytes,
+               bytes == 1 ? "" : "s");
+    else
+      snprintf(width, sizeof(width), "one %lld-bit element",
+               (long long)p->bits);
+    tilusLoweringRemark(e->lowering, op,
+                        "'%.*s' accesses %s per thread at a time, not 16 "
+                        "bytes: %s",
+                        (int)name.length, name.data, width, why);
+  }
   return true;
 }
 
@@ -232,8 +316,26 @@ static MlirValue emitLoad(TilusEmitter *e, const AccessPlan *p,
                         tilusVectorOrScalarType(p->storage, n), 1, &align);
 }
 
+// AtomicAddGlobal: n is 1 (llvm.atomicrmw add/fadd) or 2 (a packed 16-bit
+// float pair, when the target has the instruction).
+static void emitAtomicAdd(TilusEmitter *e, const AccessPlan *p, MlirValue value,
+                          MlirValue linear, int64_t n) {
+  MlirValue ptr = elementPointer(e, p, linear);
+  if (n == 2) {
+    tilusEmitPackedHalfAtomicAdd(e, ptr, value, mlirTypeIsABF16(p->storage));
+    return;
+  }
+  tilusEmitAtomicRMW(
+      e, mlirTypeIsAFloat(p->storage) ? TilusAtomicFAdd : TilusAtomicAdd, ptr,
+      value);
+}
+
 static void emitStore(TilusEmitter *e, const AccessPlan *p, MlirValue value,
                       MlirValue linear, int64_t n) {
+  if (p->atomicAdd) {
+    emitAtomicAdd(e, p, value, linear, n);
+    return;
+  }
   if (!p->elementBytes) {
     tilusEmitSubByteStore(e, p->view.ptr, p->bits, linear, value);
     return;
@@ -343,7 +445,7 @@ static MlirLogicalResult lowerLoadGlobal(TilusLowering *L, MlirOperation op,
   AccessPlan p;
   MlirType resultType = mlirValueGetType(mlirOperationGetResult(op, 0));
   if (!planAccess(&e, op, global, resultType,
-                  tilusOperandGroupStart(op, TilusLoadGlobalOffsets), &p))
+                  tilusOperandGroupStart(op, TilusLoadGlobalOffsets), 16, &p))
     return mlirLogicalResultFailure();
   MlirValue fill = tilusOpGetGroupOperand(op, TilusLoadGlobalFill, 0);
   p.fill = !mlirValueIsNull(fill) ? fill
@@ -363,18 +465,33 @@ static MlirLogicalResult lowerLoadGlobal(TilusLowering *L, MlirOperation op,
   return mlirLogicalResultSuccess();
 }
 
-static MlirLogicalResult lowerStoreGlobal(TilusLowering *L, MlirOperation op,
-                                          MlirRewriterBase rewriter) {
+// StoreGlobal, and AtomicAddGlobal (`atomicAdd`): the same plan, each
+// access an atomic add of at most one packed pair of 16-bit floats (where
+// the target has it) or one element.
+static MlirLogicalResult lowerStore(TilusLowering *L, MlirOperation op,
+                                    MlirRewriterBase rewriter, bool atomicAdd) {
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   MlirValue value = tilusLoweredRegister(tilusOpGetGroupOperand(op, TilusStoreValue, 0));
   MlirValue global = tilusOpGetGroupOperand(op, TilusStoreDst, 0);
   if (mlirValueIsNull(value))
     return mlirLogicalResultFailure();
+  MlirType tileType =
+      mlirValueGetType(tilusOpGetGroupOperand(op, TilusStoreValue, 0));
+  int64_t maxBytes = 16;
+  if (atomicAdd) {
+    const TilusTensorType *tile = tilusLoweringTensorType(L, tileType);
+    if (!tile)
+      return mlirLogicalResultFailure();
+    MlirType dtype = tile->elementType;
+    bool packed = (mlirTypeIsAF16(dtype) && L->target->hasAtomicAddF16x2) ||
+                  (mlirTypeIsABF16(dtype) && L->target->hasAtomicAddBf16x2);
+    maxBytes = packed ? 4 : tilusElementTypeGetBitWidth(dtype) / 8;
+  }
   AccessPlan p;
-  if (!planAccess(&e, op, global,
-                  mlirValueGetType(tilusOpGetGroupOperand(op, TilusStoreValue, 0)),
-                  tilusOperandGroupStart(op, TilusStoreOffsets), &p))
+  if (!planAccess(&e, op, global, tileType,
+                  tilusOperandGroupStart(op, TilusStoreOffsets), maxBytes, &p))
     return mlirLogicalResultFailure();
+  p.atomicAdd = atomicAdd;
   int64_t m = tilusLayoutGetLocalSize(p.tile.layout);
   MlirType accessType = tilusVectorOrScalarType(p.storage, p.vectorWidth);
   if (!p.elementBytes) // sub-byte elements are stored one by one, from i32
@@ -394,11 +511,23 @@ static MlirLogicalResult lowerStoreGlobal(TilusLowering *L, MlirOperation op,
   return mlirLogicalResultSuccess();
 }
 
+static MlirLogicalResult lowerStoreGlobal(TilusLowering *L, MlirOperation op,
+                                          MlirRewriterBase rewriter) {
+  return lowerStore(L, op, rewriter, false);
+}
+
+static MlirLogicalResult lowerAtomicAddGlobal(TilusLowering *L,
+                                              MlirOperation op,
+                                              MlirRewriterBase rewriter) {
+  return lowerStore(L, op, rewriter, true);
+}
+
 static const TilusPattern kPatterns[] = {
     {"tilus.view_global", lowerViewGlobal},
     {"tilus.allocate_global", lowerAllocateGlobal},
     {"tilus.load_global", lowerLoadGlobal},
     {"tilus.store_global", lowerStoreGlobal},
+    {"tilus.atomic_add_global", lowerAtomicAddGlobal},
 };
 
 const TilusPattern *tilusGetGlobalMemoryPatterns(size_t *count) {

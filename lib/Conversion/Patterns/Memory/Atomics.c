@@ -1,0 +1,259 @@
+//===- Atomics.c - Scalar atomics and the semaphore pair ------------------===//
+//
+// AtomicRMW and AtomicCAS are block-level scalar instructions: the block
+// performs the read-modify-write once (thread 0) and every thread gets the
+// old value, through a small static shared array between two barriers
+// (skipped when the old value is unused). The first barrier keeps the
+// leader from overwriting the array while a slower thread still reads the
+// previous result (the same op in a loop).
+//
+// SemaphoreWait: thread 0 spins on acquire loads until the counter equals
+// the value, then the block synchronizes, so every thread's later accesses
+// follow the acquire. SemaphoreSignal: the block synchronizes, so every
+// thread's earlier accesses precede it, then thread 0 stores the value with
+// release semantics (the pattern of CUTLASS's split-K semaphore).
+//
+// Memory order: read-modify-writes are relaxed at gpu scope; the semaphore
+// load is acquire and the store release, both at gpu scope.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns/Patterns.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+#include <string.h>
+
+// The pointer to the element at the offsets of operand group `offsetsGroup`
+// in the global or shared tensor `mem`. `t` is its decoded type; a global
+// tensor is row-major (the caller checked).
+static MlirValue emitElementPointer(TilusEmitter *e, MlirOperation op,
+                                    MlirValue mem, const TilusTensorType *t,
+                                    intptr_t offsetsGroup) {
+  intptr_t start = tilusOperandGroupStart(op, offsetsGroup);
+  MlirValue offsets[TILUS_LAYOUT_MAX_RANK];
+  for (intptr_t d = 0; d < t->rank; ++d)
+    offsets[d] = mlirOperationGetOperand(op, start + d);
+  MlirType storage = tilusStorageElementType(e->ctx, t->elementType);
+  if (t->scope == TilusMemoryShared)
+    return tilusEmitElementPointer(
+        e, tilusLoweredRegister(mem), storage,
+        tilusEmitSharedAddress(e, t->layout, offsets));
+  TilusGlobalView view;
+  tilusGetGlobalView(e, mem, &view);
+  // Row-major: linear = ((o0 * s1 + o1) * s2 + o2) ...
+  MlirValue linear = offsets[0];
+  for (intptr_t d = 1; d < view.rank; ++d) {
+    int64_t c;
+    MlirValue scaled = tilusValueGetConstantInt(view.sizes[d], &c)
+                           ? tilusEmitMulIndexConst(e, linear, c)
+                           : tilusEmitArith(e, "muli", linear, view.sizes[d]);
+    linear = tilusEmitAddIndex(e, scaled, offsets[d]);
+  }
+  return tilusEmitElementPointer(e, view.ptr, storage, linear);
+}
+
+// Checks, before anything is emitted, that the memory operand can be
+// addressed: a decoded type, and a row-major global tensor with its lowered
+// values or a shared tensor with a supported layout.
+static bool decodeMemory(TilusLowering *L, MlirOperation op, MlirValue mem,
+                         TilusTensorType *t) {
+  if (mlirLogicalResultIsFailure(
+          tilusLoweringDecode(L, mlirValueGetType(mem), t)))
+    return false;
+  if (t->scope == TilusMemoryGlobal && t->layout) {
+    tilusLoweringError(op, "atomics on global tensors with a layout other "
+                           "than row_major are not lowered yet");
+    return false;
+  }
+  if (t->scope == TilusMemoryShared &&
+      mlirValueIsNull(tilusLoweredRegister(mem)))
+    return false;
+  MlirValue lowered[1 + TILUS_LAYOUT_MAX_RANK];
+  return t->scope == TilusMemoryShared ||
+         tilusLoweredValues(mem, lowered, 1 + TILUS_LAYOUT_MAX_RANK) >= 1;
+}
+
+// scf.if (thread 0) with an empty then block; the emitter is left inside.
+static MlirOperation beginLeader(TilusEmitter *e) {
+  MlirValue isLeader = tilusEmitCmp(e, TilusCmpEQ, tilusEmitThreadIndex(e),
+                                    tilusEmitIndex(e, 0));
+  MlirBlock thenBlock;
+  MlirOperation ifOp = tilusEmitIf(e, isLeader, 0, NULL, &thenBlock, NULL);
+  tilusEmitterSetToEnd(e, thenBlock);
+  return ifOp;
+}
+
+static void endLeader(TilusEmitter *e, MlirOperation ifOp) {
+  tilusEmitYield(e, 0, NULL);
+  tilusEmitterSetAfter(e, ifOp);
+}
+
+static void emitBarrier(TilusEmitter *e) {
+  tilusEmitOp(e, "gpu.barrier", 0, NULL, 0, NULL, 0, NULL);
+}
+
+// The block-level scalar atomic: `emit` performs it at `ptr` in thread 0;
+// its old value then reaches every thread when the op's result is used.
+typedef MlirValue (*EmitAtomic)(TilusEmitter *e, MlirOperation op,
+                                const TilusTensorType *t, MlirValue ptr);
+
+static MlirLogicalResult lowerScalarAtomic(TilusLowering *L, MlirOperation op,
+                                           MlirRewriterBase rewriter,
+                                           EmitAtomic emit) {
+  MlirValue mem = tilusOpGetGroupOperand(op, TilusAtomicMem, 0);
+  TilusTensorType t;
+  if (!decodeMemory(L, op, mem, &t))
+    return mlirLogicalResultFailure();
+  MlirValue result = mlirOperationGetResult(op, 0);
+  bool used = !mlirOpOperandIsNull(mlirValueGetFirstUse(result));
+  MlirType storage =
+      tilusStorageElementType(mlirOperationGetContext(op), t.elementType);
+  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  MlirValue scratch = {NULL};
+  int64_t bytes = tilusElementTypeGetBitWidth(t.elementType) / 8;
+  if (used) {
+    scratch =
+        tilusEmitSharedArray(&e, op, "__tilus_atomic_scratch", bytes, false);
+    emitBarrier(&e);
+  }
+  MlirValue ptr = emitElementPointer(&e, op, mem, &t, TilusAtomicOffsets);
+  MlirOperation leader = beginLeader(&e);
+  MlirValue old = emit(&e, op, &t, ptr);
+  if (used) {
+    MlirValue operands[2] = {old, scratch};
+    tilusEmitOp(&e, "llvm.store", 2, operands, 0, NULL, 0, NULL);
+  }
+  endLeader(&e, leader);
+  if (!used) {
+    mlirRewriterBaseEraseOp(rewriter, op);
+    return mlirLogicalResultSuccess();
+  }
+  emitBarrier(&e);
+  MlirValue value =
+      tilusEmitValue(&e, "llvm.load", 1, &scratch, storage, 0, NULL);
+  mlirRewriterBaseReplaceOpWithValues(rewriter, op, 1, &value);
+  return mlirLogicalResultSuccess();
+}
+
+static bool kindIs(MlirOperation op, const char *kind) {
+  MlirStringRef value =
+      mlirStringAttrGetValue(mlirOperationGetDiscardableAttributeByName(
+          op, mlirStringRefCreateFromCString("kind")));
+  return value.length == strlen(kind) &&
+         !memcmp(value.data, kind, value.length);
+}
+
+// add, max, min, exchange: the llvm.atomicrmw operation for the element
+// type (signed or unsigned by the Tilus type; floats: fmax/fmin, which LLVM
+// expands into a compare-and-swap loop with maxnum/minnum semantics).
+static TilusAtomicBinOp rmwBinOp(MlirOperation op, MlirType elementType) {
+  bool isFloat = mlirTypeIsAFloat(elementType);
+  bool isUnsigned = tilusElementIsUnsigned(elementType);
+  if (kindIs(op, "add"))
+    return isFloat ? TilusAtomicFAdd : TilusAtomicAdd;
+  if (kindIs(op, "max"))
+    return isFloat      ? TilusAtomicFMax
+           : isUnsigned ? TilusAtomicUMax
+                        : TilusAtomicMax;
+  if (kindIs(op, "min"))
+    return isFloat      ? TilusAtomicFMin
+           : isUnsigned ? TilusAtomicUMin
+                        : TilusAtomicMin;
+  return TilusAtomicXchg;
+}
+
+static MlirValue emitRmw(TilusEmitter *e, MlirOperation op,
+                         const TilusTensorType *t, MlirValue ptr) {
+  return tilusEmitAtomicRMW(e, rmwBinOp(op, t->elementType), ptr,
+                            tilusOpGetGroupOperand(op, TilusAtomicRmwValue, 0));
+}
+
+static MlirValue emitCas(TilusEmitter *e, MlirOperation op,
+                         const TilusTensorType *t, MlirValue ptr) {
+  return tilusEmitAtomicCAS(
+      e, ptr, tilusOpGetGroupOperand(op, TilusAtomicCasCompare, 0),
+      tilusOpGetGroupOperand(op, TilusAtomicCasValue, 0));
+}
+
+static MlirLogicalResult lowerAtomicRmw(TilusLowering *L, MlirOperation op,
+                                        MlirRewriterBase rewriter) {
+  return lowerScalarAtomic(L, op, rewriter, emitRmw);
+}
+
+static MlirLogicalResult lowerAtomicCas(TilusLowering *L, MlirOperation op,
+                                        MlirRewriterBase rewriter) {
+  return lowerScalarAtomic(L, op, rewriter, emitCas);
+}
+
+// scf.while with no values: `before` loads and compares, then
+// scf.condition(counter != value); `after` is empty.
+static void emitSpin(TilusEmitter *e, MlirValue ptr, MlirValue value) {
+  MlirOperationState state = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("scf.while"), e->loc);
+  MlirRegion before = mlirRegionCreate(), after = mlirRegionCreate();
+  MlirBlock beforeBlock = mlirBlockCreate(0, NULL, NULL);
+  MlirBlock afterBlock = mlirBlockCreate(0, NULL, NULL);
+  mlirRegionAppendOwnedBlock(before, beforeBlock);
+  mlirRegionAppendOwnedBlock(after, afterBlock);
+  MlirRegion regions[2] = {before, after};
+  mlirOperationStateAddOwnedRegions(&state, 2, regions);
+  MlirOperation loop =
+      mlirRewriterBaseInsert(e->rewriter, mlirOperationCreate(&state));
+  tilusEmitterSetToEnd(e, beforeBlock);
+  MlirValue counter = tilusEmitAtomicLoad(e, ptr, mlirValueGetType(value),
+                                          TilusAtomicOrderingAcquire, 4);
+  MlirValue waiting = tilusEmitCmp(e, TilusCmpNE, counter, value);
+  tilusEmitOp(e, "scf.condition", 1, &waiting, 0, NULL, 0, NULL);
+  tilusEmitterSetToEnd(e, afterBlock);
+  tilusEmitYield(e, 0, NULL);
+  tilusEmitterSetAfter(e, loop);
+}
+
+static MlirLogicalResult lowerSemaphore(TilusLowering *L, MlirOperation op,
+                                        MlirRewriterBase rewriter, bool wait) {
+  MlirValue counters = tilusOpGetGroupOperand(op, TilusSemaphoreCounters, 0);
+  TilusTensorType t;
+  if (!decodeMemory(L, op, counters, &t))
+    return mlirLogicalResultFailure();
+  MlirValue value = tilusOpGetGroupOperand(op, TilusSemaphoreValue, 0);
+  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  MlirValue ptr =
+      emitElementPointer(&e, op, counters, &t, TilusSemaphoreOffsets);
+  if (!wait)
+    emitBarrier(&e);
+  MlirOperation leader = beginLeader(&e);
+  if (wait)
+    emitSpin(&e, ptr, value);
+  else
+    tilusEmitAtomicStore(&e, value, ptr, TilusAtomicOrderingRelease, 4);
+  endLeader(&e, leader);
+  if (wait)
+    emitBarrier(&e);
+  mlirRewriterBaseEraseOp(rewriter, op);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult lowerSemaphoreWait(TilusLowering *L, MlirOperation op,
+                                            MlirRewriterBase rewriter) {
+  return lowerSemaphore(L, op, rewriter, true);
+}
+
+static MlirLogicalResult lowerSemaphoreSignal(TilusLowering *L,
+                                              MlirOperation op,
+                                              MlirRewriterBase rewriter) {
+  return lowerSemaphore(L, op, rewriter, false);
+}
+
+static const TilusPattern kPatterns[] = {
+    {"tilus.atomic_rmw", lowerAtomicRmw},
+    {"tilus.atomic_cas", lowerAtomicCas},
+    {"tilus.semaphore_wait", lowerSemaphoreWait},
+    {"tilus.semaphore_signal", lowerSemaphoreSignal},
+};
+
+const TilusPattern *tilusGetAtomicPatterns(size_t *count) {
+  *count = sizeof(kPatterns) / sizeof(kPatterns[0]);
+  return kPatterns;
+}
