@@ -48,6 +48,7 @@ static bool buildTable(PatternTable *table, MlirContext ctx) {
   static const Getter areas[] = {
       tilusGetIndexingPatterns,     tilusGetGlobalMemoryPatterns,
       tilusGetSharedMemoryPatterns, tilusGetRegisterPatterns,
+      tilusGetElementwisePatterns,
       tilusGetControlPatterns,      tilusGetDotPatterns};
   for (size_t a = 0; a < sizeof(areas) / sizeof(areas[0]); ++a) {
     size_t count;

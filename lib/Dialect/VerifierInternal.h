@@ -36,6 +36,15 @@ void tilusVerifyValueType(TilusVerifier *v, MlirOperation op, MlirType type,
 // Checks one tilus.* op's own rules (`blockSize` as above).
 void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize);
 
+// Elementwise ops (VerifyElementwise.c). tilusVerifyBroadcastOp checks a
+// binary op, cmp, where or clamp (operands, broadcast shapes, the result) and
+// returns true, or returns false at once for other ops.
+bool tilusVerifyBroadcastOp(TilusVerifier *v, MlirOperation op);
+// Whether `op` is a unary math op (abs, exp, ..., not), and whether its
+// element type fits it (an error otherwise) and its out operand its result.
+bool tilusIsUnaryMathOp(MlirOperation op);
+bool tilusVerifyUnaryMathElements(TilusVerifier *v, MlirOperation op);
+
 // Checks a func.func marked tilus.kernel.
 void tilusVerifyKernel(TilusVerifier *v, MlirOperation kernel);
 

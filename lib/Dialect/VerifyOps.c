@@ -324,37 +324,6 @@ static void verifySameTensor(TilusVerifier *v, MlirOperation op,
   }
 }
 
-static void verifyBinary(TilusVerifier *v, MlirOperation op) {
-  TilusTensorType lhs, result;
-  if (!decode(v, groupType(op, TilusBinaryLhs), &lhs))
-    return;
-  if (!decode(v, resultType(op), &result)) {
-    tilusTensorTypeRelease(&lhs);
-    return;
-  }
-  verifySameTensor(v, op, &lhs, "lhs", &result, "result", true);
-  MlirType rhsType = groupType(op, TilusBinaryRhs);
-  TilusTensorType rhs;
-  if (tilusTypeIsARegister(rhsType)) {
-    if (decode(v, rhsType, &rhs)) {
-      verifySameTensor(v, op, &lhs, "lhs", &rhs, "rhs", true);
-      tilusTensorTypeRelease(&rhs);
-    }
-  } else if (tilusTypeIsATensor(rhsType)) {
-    tilusVerifierError(v, op, "rhs must be a register tensor or a scalar");
-  } else if (!mlirTypeEqual(rhsType, lhs.elementType)) {
-    char a[96], b[96];
-    typeText(rhsType, a, sizeof(a));
-    typeText(lhs.elementType, b, sizeof(b));
-    tilusVerifierError(v, op,
-                       "the scalar rhs has type '%s' but the tensor's element "
-                       "type is '%s'",
-                       a, b);
-  }
-  tilusTensorTypeRelease(&result);
-  tilusTensorTypeRelease(&lhs);
-}
-
 // Neg keeps the type; Cast keeps shape and layout.
 static void verifyUnary(TilusVerifier *v, MlirOperation op,
                         bool sameElementType) {
@@ -511,11 +480,12 @@ void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
     verifyCopyAsync(v, op);
   else if (tilusOpIs(op, "tilus.copy_async_wait_group"))
     verifyWaitGroup(v, op);
-  else if (tilusOpIs(op, "tilus.add") || tilusOpIs(op, "tilus.sub") ||
-           tilusOpIs(op, "tilus.mul") || tilusOpIs(op, "tilus.div") ||
-           tilusOpIs(op, "tilus.mod"))
-    verifyBinary(v, op);
-  else if (tilusOpIs(op, "tilus.neg"))
+  else if (tilusVerifyBroadcastOp(v, op))
+    ; // binary ops, cmp, where, clamp (VerifyElementwise.c)
+  else if (tilusIsUnaryMathOp(op)) {
+    if (tilusVerifyUnaryMathElements(v, op))
+      verifyUnary(v, op, true);
+  } else if (tilusOpIs(op, "tilus.neg"))
     verifyUnary(v, op, true);
   else if (tilusOpIs(op, "tilus.cast"))
     verifyUnary(v, op, false);
