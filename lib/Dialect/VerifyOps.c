@@ -257,7 +257,37 @@ static void verifyDynamicSizes(TilusVerifier *v, MlirOperation op,
   tilusTensorTypeRelease(&t);
 }
 
+// The constant attribute `name` (allocate_register's `value`, load_global's
+// `fill_value`) in the result's element type, and not with operand `group`.
+static void verifyConstantAttr(TilusVerifier *v, MlirOperation op,
+                               const char *name, intptr_t group,
+                               const char *operandName) {
+  MlirAttribute attr = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString(name));
+  if (mlirAttributeIsNull(attr))
+    return;
+  if (!mlirValueIsNull(tilusOpGetGroupOperand(op, group, 0))) {
+    tilusVerifierError(v, op,
+                       "takes the %s operand or the '%s' attribute, not both",
+                       operandName, name);
+    return;
+  }
+  TilusTensorType t;
+  if (!decode(v, resultType(op), &t))
+    return;
+  TilusElementConstant c;
+  char why[160];
+  if (!tilusElementConstantGet(t.elementType, attr, &c, why, sizeof(why))) {
+    char a[96];
+    typeText(t.elementType, a, sizeof(a));
+    tilusVerifierError(v, op, "the '%s' attribute is not a constant of '%s': %s",
+                       name, a, why);
+  }
+  tilusTensorTypeRelease(&t);
+}
+
 static void verifyAllocateRegister(TilusVerifier *v, MlirOperation op) {
+  verifyConstantAttr(v, op, "value", TilusAllocateRegisterInit, "init");
   MlirValue initValue = tilusOpGetGroupOperand(op, TilusAllocateRegisterInit, 0);
   if (mlirValueIsNull(initValue))
     return;
@@ -468,9 +498,11 @@ void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
     verifyDynamicSizes(v, op, TilusViewGlobalSizes);
   else if (tilusOpIs(op, "tilus.allocate_register"))
     verifyAllocateRegister(v, op);
-  else if (tilusOpIs(op, "tilus.load_global"))
+  else if (tilusOpIs(op, "tilus.load_global")) {
     verifyLoad(v, op, TilusLoadGlobalSrc, TilusLoadGlobalOffsets,
                TilusLoadGlobalFill);
+    verifyConstantAttr(v, op, "fill_value", TilusLoadGlobalFill, "fill");
+  }
   else if (tilusOpIs(op, "tilus.load_shared"))
     verifyLoad(v, op, TilusLoadSharedSrc, TilusLoadSharedOffsets, -1);
   else if (tilusOpIs(op, "tilus.store_global") ||

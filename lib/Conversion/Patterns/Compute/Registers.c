@@ -30,6 +30,21 @@ static MlirLogicalResult lowerAllocateRegister(TilusLowering *L, MlirOperation o
   if (!decodeResult(L, op, &t))
     return mlirLogicalResultFailure();
   MlirValue init = tilusOpGetGroupOperand(op, TilusAllocateRegisterInit, 0);
+  // The `value` attribute (checked by the verifier): a constant of any
+  // element type, uiN/siN and !tilus.float included.
+  MlirAttribute constant = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("value"));
+  if (!mlirAttributeIsNull(constant)) {
+    TilusElementConstant c;
+    if (!tilusElementConstantGet(t.elementType, constant, &c, NULL, 0))
+      return tilusLoweringError(op, "the 'value' attribute does not fit the "
+                                    "element type (run tilus-verify)");
+    TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+    MlirValue value = tilusEmitElementConstant(
+        &e, tilusRegisterStorageType(e.ctx, &t), &c);
+    tilusReplaceWithLowered(rewriter, &e, op, value);
+    return mlirLogicalResultSuccess();
+  }
   if (tilusTypeIsAFloat(t.elementType) && !mlirValueIsNull(init)) {
     return tilusLoweringError(op, "an init value of a !tilus.float tensor is "
                                   "not lowered yet; cast an f32 tensor instead");
