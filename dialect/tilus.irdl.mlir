@@ -376,6 +376,8 @@ irdl.dialect @tilus {
     irdl.results(result: %reg)
   }
 
+  // (Constraint variables bind one type: operands that may differ in type
+  // each get their own `irdl.any`.)
   // Cmp(lhs, rhs, predicate): an i1 register tensor; `predicate` is one of
   // "eq", "ne", "lt", "le", "gt", "ge" (signed unless the type is uiN).
   irdl.operation @cmp {
@@ -392,9 +394,10 @@ irdl.dialect @tilus {
   // tensor, a and b register tensors or scalars.
   irdl.operation @where {
     %cond = irdl.base @tilus::@register
-    %any = irdl.any
+    %a = irdl.any
+    %b = irdl.any
     %reg = irdl.base @tilus::@register
-    irdl.operands(cond: %cond, a: %any, b: %any, out: optional %reg)
+    irdl.operands(cond: %cond, a: %a, b: %b, out: optional %reg)
     irdl.results(result: %reg)
   }
 
@@ -402,9 +405,10 @@ irdl.dialect @tilus {
   // or scalars.
   irdl.operation @clamp {
     %x = irdl.base @tilus::@register
-    %any = irdl.any
+    %lo = irdl.any
+    %hi = irdl.any
     %reg = irdl.base @tilus::@register
-    irdl.operands(x: %x, lo: %any, hi: %any, out: optional %reg)
+    irdl.operands(x: %x, lo: %lo, hi: %hi, out: optional %reg)
     irdl.results(result: %reg)
   }
 
