@@ -1,10 +1,10 @@
 // Constants and fills of every element type (the `value` attribute of
 // allocate_register, the `fill_value` attribute of load_global), read back
 // through casts and added to an input, 128 elements per block, 1 per thread:
-//   out[0*N + i] = a[i] + i32(ui4 13)      out[1*N + i] = a[i] + i32(si4 -7)
-//   out[2*N + i] = a[i] + i32(ui8 200)     out[3*N + i] = a[i] + i32(si8 -100)
-//   out[4*N + i] = a[i] + i32(i3 -1: si)   out[5*N + i] = a[i] + i32(ui16 65535)
-// f32 outputs, fp[k*N + i] = x[i] + v:
+//   out[0, i] = a[i] + i32(ui4 13)      out[1, i] = a[i] + i32(si4 -7)
+//   out[2, i] = a[i] + i32(ui8 200)     out[3, i] = a[i] + i32(si8 -100)
+//   out[4, i] = a[i] + i32(si3 -1)      out[5, i] = a[i] + i32(ui16 65535)
+// (out a [6, N] tensor) and f32 outputs fp[k, i] = x[i] + v ([6, N]):
 //   k=0: f32(!tilus.float<4,3> 1.375) (exact)   k=1: f32(e4m3 0.3 -> 0.3125)
 //   k=2: f32(!tilus.float<2,1> 5.2 -> 6.0)      k=3: f32(f16 2.5)
 //   k=4: f32(bf16 -3.140625)                    k=5: x shifted by 64 with
@@ -13,6 +13,8 @@
 !gi = !tilus.global<i32, array<i64: -1>, #tilus.row_major>
 !gf = !tilus.global<f32, array<i64: -1>, #tilus.row_major>
 !gb = !tilus.global<ui8, array<i64: -1>, #tilus.row_major>
+!gi6 = !tilus.global<i32, array<i64: 6, -1>, #tilus.row_major>
+!gf6 = !tilus.global<f32, array<i64: 6, -1>, #tilus.row_major>
 !i = !tilus.register<i32, array<i64: 128>, #tilus.layout<"spatial(128)">>
 !f = !tilus.register<f32, array<i64: 128>, #tilus.layout<"spatial(128)">>
 !b = !tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(128)">>
@@ -22,8 +24,6 @@ func.func @fills(%a: !tilus.ptr<i32>, %x: !tilus.ptr<f32>, %bp: !tilus.ptr<ui8>,
     attributes {tilus.kernel, tilus.block_size = 128 : i64,
                 tilus.grid = affine_map<()[s0, s1, s2, s3, s4, s5, s6] -> (s6 ceildiv 128)>} {
   %N = arith.index_cast %n : i32 to index
-  %c6 = arith.constant 6 : index
-  %N6 = arith.muli %N, %c6 : index
   %c64 = arith.constant 64 : index
   %bi = "tilus.block_indices"() : () -> index
   %c128 = arith.constant 128 : index
@@ -32,8 +32,8 @@ func.func @fills(%a: !tilus.ptr<i32>, %x: !tilus.ptr<f32>, %bp: !tilus.ptr<ui8>,
   %ga = "tilus.view_global"(%a, %N) : (!tilus.ptr<i32>, index) -> !gi
   %gx = "tilus.view_global"(%x, %N) : (!tilus.ptr<f32>, index) -> !gf
   %gb = "tilus.view_global"(%bp, %N) : (!tilus.ptr<ui8>, index) -> !gb
-  %go = "tilus.view_global"(%out, %N6) : (!tilus.ptr<i32>, index) -> !gi
-  %gf = "tilus.view_global"(%fp, %N6) : (!tilus.ptr<f32>, index) -> !gf
+  %go = "tilus.view_global"(%out, %N) : (!tilus.ptr<i32>, index) -> !gi6
+  %gf = "tilus.view_global"(%fp, %N) : (!tilus.ptr<f32>, index) -> !gf6
   %gu = "tilus.view_global"(%u8, %N) : (!tilus.ptr<ui8>, index) -> !gb
   %ra = "tilus.load_global"(%ga, %off) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!gi, index) -> !i
   %rx = "tilus.load_global"(%gx, %off) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!gf, index) -> !f
@@ -75,23 +75,30 @@ func.func @fills(%a: !tilus.ptr<i32>, %x: !tilus.ptr<f32>, %bp: !tilus.ptr<ui8>,
   %x5 = "tilus.load_global"(%gx, %off64) {fill_value = -1.5 : f64, operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!gf, index) -> !f
   %b5 = "tilus.load_global"(%gb, %off64) {fill_value = 255 : i64, operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!gb, index) -> !b
 
-  %o1 = arith.addi %off, %N : index
-  %o2 = arith.addi %o1, %N : index
-  %o3 = arith.addi %o2, %N : index
-  %o4 = arith.addi %o3, %N : index
-  %o5 = arith.addi %o4, %N : index
-  "tilus.store_global"(%i0, %go, %off) : (!i, !gi, index) -> ()
-  "tilus.store_global"(%i1, %go, %o1) : (!i, !gi, index) -> ()
-  "tilus.store_global"(%i2, %go, %o2) : (!i, !gi, index) -> ()
-  "tilus.store_global"(%i3, %go, %o3) : (!i, !gi, index) -> ()
-  "tilus.store_global"(%i4, %go, %o4) : (!i, !gi, index) -> ()
-  "tilus.store_global"(%i5, %go, %o5) : (!i, !gi, index) -> ()
-  "tilus.store_global"(%x0, %gf, %off) : (!f, !gf, index) -> ()
-  "tilus.store_global"(%x1, %gf, %o1) : (!f, !gf, index) -> ()
-  "tilus.store_global"(%x2, %gf, %o2) : (!f, !gf, index) -> ()
-  "tilus.store_global"(%x3, %gf, %o3) : (!f, !gf, index) -> ()
-  "tilus.store_global"(%x4, %gf, %o4) : (!f, !gf, index) -> ()
-  "tilus.store_global"(%x5, %gf, %o5) : (!f, !gf, index) -> ()
+  %gok0 = arith.constant 0 : index
+  "tilus.store_global"(%i0, %go, %gok0, %off) : (!i, !gi6, index, index) -> ()
+  %gok1 = arith.constant 1 : index
+  "tilus.store_global"(%i1, %go, %gok1, %off) : (!i, !gi6, index, index) -> ()
+  %gok2 = arith.constant 2 : index
+  "tilus.store_global"(%i2, %go, %gok2, %off) : (!i, !gi6, index, index) -> ()
+  %gok3 = arith.constant 3 : index
+  "tilus.store_global"(%i3, %go, %gok3, %off) : (!i, !gi6, index, index) -> ()
+  %gok4 = arith.constant 4 : index
+  "tilus.store_global"(%i4, %go, %gok4, %off) : (!i, !gi6, index, index) -> ()
+  %gok5 = arith.constant 5 : index
+  "tilus.store_global"(%i5, %go, %gok5, %off) : (!i, !gi6, index, index) -> ()
+  %gfk0 = arith.constant 0 : index
+  "tilus.store_global"(%x0, %gf, %gfk0, %off) : (!f, !gf6, index, index) -> ()
+  %gfk1 = arith.constant 1 : index
+  "tilus.store_global"(%x1, %gf, %gfk1, %off) : (!f, !gf6, index, index) -> ()
+  %gfk2 = arith.constant 2 : index
+  "tilus.store_global"(%x2, %gf, %gfk2, %off) : (!f, !gf6, index, index) -> ()
+  %gfk3 = arith.constant 3 : index
+  "tilus.store_global"(%x3, %gf, %gfk3, %off) : (!f, !gf6, index, index) -> ()
+  %gfk4 = arith.constant 4 : index
+  "tilus.store_global"(%x4, %gf, %gfk4, %off) : (!f, !gf6, index, index) -> ()
+  %gfk5 = arith.constant 5 : index
+  "tilus.store_global"(%x5, %gf, %gfk5, %off) : (!f, !gf6, index, index) -> ()
   "tilus.store_global"(%b5, %gu, %off) : (!b, !gb, index) -> ()
   return
 }

@@ -13,8 +13,10 @@
 // prints one line per test and ends with "gpu tests: N passed, M failed,
 // K skipped". Without a driver or a GPU every test is skipped (exit 77).
 //
-// Main.c runs the tests of CoreTests.c, LowPrecisionTests.c and
-// SharedAndDotTests.c; Support.c holds what they share.
+// Main.c runs the tests of CoreTests.c, LowPrecisionTests.c,
+// SharedAndDotTests.c and ElementwiseTests.c; Support.c holds what they
+// share. (ElementwiseTests.c's math functions are approximate and compared
+// within a tolerance it states.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,4 +106,11 @@ void testDotPaths(Suite *s, const char *target);
 void testGemm(Suite *s, const char *target, const char *stem, int64_t BM,
               int64_t BN, int64_t BK, int64_t M, int64_t N, int64_t K);
 
+// ElementwiseTests.c (issue 11): math functions within a stated tolerance,
+// integer ops, broadcasting and constants bit for bit. testElementwiseMath
+// reports two lines (math_f32, math_f16).
+void testElementwiseMath(Suite *s, const char *target, int64_t n);
+void testElementwiseInt(Suite *s, const char *target, int64_t n);
+void testBroadcast(Suite *s, const char *target, int64_t m);
+void testFills(Suite *s, const char *target, int64_t n);
 #endif // TILUS_TEST_GPU_SUITE_H
