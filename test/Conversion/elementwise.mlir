@@ -4,6 +4,8 @@
 // of every element type are their bit patterns.
 // RUN: tilus-opt %s --tilus-to-gpu | FileCheck %s
 // RUN: tilus-opt %s --lower-to-nvvm --emit-ptx | FileCheck %s --check-prefix=PTX
+// (No libdevice call: the artifacts link none.)
+// PTX-NOT: __nv_
 
 !f = !tilus.register<f32, array<i64: 8, 32>, #tilus.layout<"spatial(8,4).local(1,8)">>
 !row = !tilus.register<f32, array<i64: 8, 1>, #tilus.layout<"reduce(spatial(8,1,4), dims=[2])">>
@@ -19,6 +21,9 @@
 !gb = !tilus.global<i1, array<i64: 8, 32>, #tilus.row_major>
 !gh = !tilus.global<f16, array<i64: 8, 32>, #tilus.row_major>
 // CHECK-LABEL: gpu.func @binary
+// PTX-LABEL: .entry binary
+// PTX-DAG: min.f32
+// PTX-DAG: max.s32
 func.func @binary(%x: f32, %k: i32, %pf: !tilus.ptr<f32>, %pi: !tilus.ptr<i32>,
                   %pu: !tilus.ptr<ui8>, %pb: !tilus.ptr<i1>)
     attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
@@ -36,11 +41,11 @@ func.func @binary(%x: f32, %k: i32, %pf: !tilus.ptr<f32>, %pi: !tilus.ptr<i32>,
   %c = "tilus.allocate_register"(%x) : (f32) -> !col
   // A row of the result's rows: slot 0 read for each of the 8 slots.
   // CHECK: %[[R8:.*]] = vector.shuffle %[[ROW]], %[[ROW]] [0, 0, 0, 0, 0, 0, 0, 0] : vector<1xf32>, vector<1xf32>
-  // CHECK: %[[MAX:.*]] = arith.maxnumf %{{.*}}, %[[R8]] : vector<8xf32>
+  // CHECK: %[[MAX:.*]] = llvm.call_intrinsic "llvm.maxnum.v8f32"(%{{.*}}, %[[R8]])
   %m = "tilus.max"(%a, %r) : (!f, !row) -> !f
   // Both operands broadcast; the column operand's slots are the result's.
   // CHECK: %[[R8B:.*]] = vector.shuffle %[[ROW]], %[[ROW]] [0, 0, 0, 0, 0, 0, 0, 0]
-  // CHECK: arith.minnumf %[[COL]], %[[R8B]] : vector<8xf32>
+  // CHECK: llvm.call_intrinsic "llvm.minnum.v8f32"(%[[COL]], %[[R8B]])
   %n = "tilus.min"(%c, %r) : (!col, !row) -> !f
   // CHECK: arith.andi %{{.*}}, %{{.*}} : vector<8xi32>
   %and = "tilus.and"(%ia, %k) : (!i, i32) -> !i
@@ -67,8 +72,8 @@ func.func @binary(%x: f32, %k: i32, %pf: !tilus.ptr<f32>, %pi: !tilus.ptr<i32>,
   %ne = "tilus.cmp"(%a, %x) {predicate = "ne"} : (!f, f32) -> !b
   // CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xf32>
   %w = "tilus.where"(%lt, %m, %x) : (!b, !f, f32) -> !f
-  // CHECK: %[[LO:.*]] = arith.maxnumf
-  // CHECK: arith.minnumf %[[LO]]
+  // CHECK: %[[LO:.*]] = llvm.call_intrinsic "llvm.maxnum.v8f32"
+  // CHECK: llvm.call_intrinsic "llvm.minnum.v8f32"(%[[LO]]
   %cl = "tilus.clamp"(%w, %r, %c) : (!f, !row, !col) -> !f
   // CHECK: %[[CLI:.*]] = arith.maxsi
   // CHECK: arith.minsi %[[CLI]]

@@ -209,6 +209,73 @@ static MlirLogicalResult refuseTilusFloat(MlirOperation op) {
                                 "not lowered; cast them to f16 or f32 first");
 }
 
+// An LLVM intrinsic through llvm.call_intrinsic, with the `afn` flag. The
+// llvm.intr.* ops and arith's maxnumf/minnumf are not used: convert-gpu-to-
+// nvvm turns them into libdevice calls (__nv_fminf, ...), which the
+// artifacts do not link.
+static MlirValue emitCallIntrinsic(TilusEmitter *e, const char *intrinsic,
+                                   intptr_t numOperands,
+                                   const MlirValue *operands, MlirType type) {
+  int32_t segments[2] = {(int32_t)numOperands, 0};
+  MlirNamedAttribute attrs[4] = {
+      tilusNamedAttr(e->ctx, "intrin",
+                     mlirStringAttrGet(e->ctx, mlirStringRefCreateFromCString(
+                                                   intrinsic))),
+      tilusNamedAttr(e->ctx, "fastmathFlags",
+                     mlirAttributeParseGet(e->ctx,
+                                           mlirStringRefCreateFromCString(
+                                               "#llvm.fastmath<afn>"))),
+      tilusNamedAttr(e->ctx, "op_bundle_sizes",
+                     mlirDenseI32ArrayGet(e->ctx, 0, NULL)),
+      tilusNamedAttr(e->ctx, "operandSegmentSizes",
+                     mlirDenseI32ArrayGet(e->ctx, 2, segments)),
+  };
+  return tilusEmitValue(e, "llvm.call_intrinsic", numOperands, operands, type,
+                        4, attrs);
+}
+
+// `intrinsic` (an LLVM intrinsic on one scalar, e.g.
+// "llvm.nvvm.ex2.approx.f32") on each element of the vector `x`. With `afn`
+// the NVPTX back end selects llvm.sin/cos/tanh.f32 as sin/cos/tanh.approx.f32.
+static MlirValue emitIntrinsic(TilusEmitter *e, const char *intrinsic,
+                               MlirValue x) {
+  MlirType type = mlirValueGetType(x);
+  MlirType element = mlirShapedTypeGetElementType(type);
+  int64_t m = mlirShapedTypeGetDimSize(type, 0);
+  MlirValue result = tilusEmitSplatConstant(e, type, 0);
+  for (int64_t i = 0; i < m; ++i) {
+    MlirValue v = tilusEmitExtract(e, x, i);
+    v = emitCallIntrinsic(e, intrinsic, 1, &v, element);
+    result = tilusEmitInsert(e, result, v, i);
+  }
+  return result;
+}
+
+// llvm.maxnum / llvm.minnum on two float vectors (PTX max/min: a NaN operand
+// gives the other one), named for the vector type, e.g. llvm.maxnum.v8f32.
+static MlirValue emitFloatMinMax(TilusEmitter *e, bool isMax, MlirValue lhs,
+                                 MlirValue rhs) {
+  MlirType type = mlirValueGetType(lhs);
+  MlirType element = mlirShapedTypeGetElementType(type);
+  const char *suffix = mlirTypeIsAF16(element)    ? "f16"
+                       : mlirTypeIsABF16(element) ? "bf16"
+                       : mlirTypeIsAF64(element)  ? "f64"
+                                                  : "f32";
+  char name[64];
+  snprintf(name, sizeof(name), "llvm.%s.v%lld%s", isMax ? "maxnum" : "minnum",
+           (long long)mlirShapedTypeGetDimSize(type, 0), suffix);
+  MlirValue operands[2] = {lhs, rhs};
+  return emitCallIntrinsic(e, name, 2, operands, type);
+}
+
+// `arith.<op>`, except float max/min (emitFloatMinMax).
+static MlirValue emitBinaryArith(TilusEmitter *e, const char *op,
+                                 MlirValue lhs, MlirValue rhs) {
+  if (!strcmp(op, "maxnumf") || !strcmp(op, "minnumf"))
+    return emitFloatMinMax(e, op[1] == 'a', lhs, rhs);
+  return tilusEmitArith(e, op, lhs, rhs);
+}
+
 //===----------------------------------------------------------------------===//
 // Binary ops, cmp, where, clamp
 //===----------------------------------------------------------------------===//
@@ -274,7 +341,7 @@ static MlirLogicalResult lowerBinary(TilusLowering *L, MlirOperation op,
                             lhs, rhs);
     }
   } else {
-    result = tilusEmitArith(&e, arithFor(findBinary(op), element), lhs, rhs);
+    result = emitBinaryArith(&e, arithFor(findBinary(op), element), lhs, rhs);
   }
   tilusReplaceWithLowered(rewriter, &e, op, result);
   return mlirLogicalResultSuccess();
@@ -328,10 +395,10 @@ static MlirLogicalResult lowerClamp(TilusLowering *L, MlirOperation op,
   bool isFloat = mlirTypeIsAFloat(t.elementType);
   bool isUnsigned = tilusElementIsUnsigned(t.elementType);
   // min(max(x, lo), hi): hi wins where lo > hi.
-  MlirValue r = tilusEmitArith(
+  MlirValue r = emitBinaryArith(
       &e, isFloat ? "maxnumf" : isUnsigned ? "maxui" : "maxsi", x, lo);
-  r = tilusEmitArith(&e, isFloat ? "minnumf" : isUnsigned ? "minui" : "minsi",
-                     r, hi);
+  r = emitBinaryArith(&e, isFloat ? "minnumf" : isUnsigned ? "minui" : "minsi",
+                      r, hi);
   tilusReplaceWithLowered(rewriter, &e, op, r);
   return mlirLogicalResultSuccess();
 }
@@ -339,39 +406,6 @@ static MlirLogicalResult lowerClamp(TilusLowering *L, MlirOperation op,
 //===----------------------------------------------------------------------===//
 // Unary ops
 //===----------------------------------------------------------------------===//
-
-// `intrinsic` (an LLVM intrinsic on one scalar, e.g. "llvm.nvvm.ex2.approx.f32")
-// on each element of the vector `x`, with the `afn` flag: the NVPTX back end
-// selects llvm.sin/cos/tanh.f32 with it as sin/cos/tanh.approx.f32. (The
-// llvm.intr.* ops are not used: convert-gpu-to-nvvm rejects them, to route
-// them to libdevice.)
-static MlirValue emitIntrinsic(TilusEmitter *e, const char *intrinsic,
-                               MlirValue x) {
-  MlirType type = mlirValueGetType(x);
-  MlirType element = mlirShapedTypeGetElementType(type);
-  int64_t m = mlirShapedTypeGetDimSize(type, 0);
-  int32_t segments[2] = {1, 0};
-  MlirNamedAttribute attrs[4] = {
-      tilusNamedAttr(e->ctx, "intrin",
-                     mlirStringAttrGet(e->ctx, mlirStringRefCreateFromCString(
-                                                   intrinsic))),
-      tilusNamedAttr(e->ctx, "fastmathFlags",
-                     mlirAttributeParseGet(e->ctx,
-                                           mlirStringRefCreateFromCString(
-                                               "#llvm.fastmath<afn>"))),
-      tilusNamedAttr(e->ctx, "op_bundle_sizes",
-                     mlirDenseI32ArrayGet(e->ctx, 0, NULL)),
-      tilusNamedAttr(e->ctx, "operandSegmentSizes",
-                     mlirDenseI32ArrayGet(e->ctx, 2, segments)),
-  };
-  MlirValue result = tilusEmitSplatConstant(e, type, 0);
-  for (int64_t i = 0; i < m; ++i) {
-    MlirValue v = tilusEmitExtract(e, x, i);
-    v = tilusEmitValue(e, "llvm.call_intrinsic", 1, &v, element, 4, attrs);
-    result = tilusEmitInsert(e, result, v, i);
-  }
-  return result;
-}
 
 // The f32 forms (PTX): ex2.approx.f32, lg2.approx.f32, sqrt.approx.f32,
 // rsqrt.approx.f32, tanh.approx.f32, sin.approx.f32, cos.approx.f32.
