@@ -58,9 +58,10 @@ static void formatIndex(char *buffer, size_t size, int64_t rank,
 }
 
 /* A thread t whose element at slot 0 differs between P f_R and f_O, or -1.
- * Only on the error path (or when the closed forms are not identical lists
- * yet may describe one function), over at most TILUS_LAYOUT_WALK_LIMIT
- * threads: a compile-time check bounded by the thread count. */
+ * Only on the error path, to name a thread in the message: digit lists are
+ * unique (docs/layouts.md), so different lists always have a witness; the
+ * walk is bounded by TILUS_LAYOUT_WALK_LIMIT threads (and by the block size
+ * for register layouts). */
 static int64_t findThreadWitness(const TilusLayout *result,
                                  const TilusLayout *operand, const bool *drop,
                                  int64_t *needed, int64_t *held) {
