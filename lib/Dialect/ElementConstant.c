@@ -23,7 +23,8 @@
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static bool refuse(char *why, size_t size, const char *format, ...) {
+static bool
+refuse(char *why, size_t size, const char *format, ...) {
   if (why && size) {
     va_list args;
     va_start(args, format);
@@ -65,8 +66,9 @@ static bool readInteger(MlirType elementType, MlirAttribute attr,
                         TilusElementConstant *out, char *why, size_t size) {
   unsigned n = mlirIntegerTypeGetWidth(elementType);
   if (!mlirAttributeIsAInteger(attr))
-    return refuse(why, size, "needs an integer attribute for an integer "
-                             "element type");
+    return refuse(why, size,
+                  "needs an integer attribute for an integer "
+                  "element type");
   MlirType at = mlirAttributeGetType(attr);
   bool attrUnsigned = mlirTypeIsAInteger(at) && mlirIntegerTypeIsUnsigned(at);
   bool isSigned = mlirIntegerTypeIsSigned(elementType);
@@ -74,14 +76,18 @@ static bool readInteger(MlirType elementType, MlirAttribute attr,
   // The value as written, in 128 bits so that both ranges of i64 compare.
   __int128 v = attrUnsigned ? (__int128)mlirIntegerAttrGetValueUInt(attr)
                             : (__int128)mlirIntegerAttrGetValueInt(attr);
-  __int128 smin = -((__int128)1 << (n - 1)), smax = ((__int128)1 << (n - 1)) - 1;
+  __int128 smin = -((__int128)1 << (n - 1)),
+           smax = ((__int128)1 << (n - 1)) - 1;
   __int128 umax = ((__int128)1 << n) - 1;
-  bool fits = isSigned ? v >= smin && v <= smax
+  bool fits = isSigned     ? v >= smin && v <= smax
               : isUnsigned ? v >= 0 && v <= umax
                            : v >= smin && v <= umax;
   if (!fits)
     return refuse(why, size, "%lld does not fit in %s%u", (long long)v,
-                  isSigned ? "si" : isUnsigned ? "ui" : "i", n);
+                  isSigned     ? "si"
+                  : isUnsigned ? "ui"
+                               : "i",
+                  n);
   out->isFloat = false;
   out->bits = (uint64_t)v & (n >= 64 ? UINT64_MAX : (((uint64_t)1 << n) - 1));
   out->value = (double)v;

@@ -184,8 +184,8 @@ static void verifyOut(TilusVerifier *v, MlirOperation op, intptr_t group) {
   char a[256], b[256];
   typeText(mlirValueGetType(out), a, sizeof(a));
   typeText(result, b, sizeof(b));
-  tilusVerifierError(v, op, "the out operand has type '%s' but the result is '%s'",
-                     a, b);
+  tilusVerifierError(
+      v, op, "the out operand has type '%s' but the result is '%s'", a, b);
 }
 
 static void verifyPredicate(TilusVerifier *v, MlirOperation op) {
@@ -231,9 +231,9 @@ static void verifyBroadcastOp(TilusVerifier *v, MlirOperation op,
   }
   TilusTensorType result;
   bool haveResult =
-      ok && tilusVerifierDecode(
-                v, mlirValueGetType(mlirOperationGetResult(op, 0)), &result,
-                NULL);
+      ok &&
+      tilusVerifierDecode(v, mlirValueGetType(mlirOperationGetResult(op, 0)),
+                          &result, NULL);
   if (!haveResult)
     goto done;
   // The value operands (all but where's condition) share one element type.
@@ -269,8 +269,9 @@ static void verifyBroadcastOp(TilusVerifier *v, MlirOperation op,
         !mlirIntegerTypeIsSignless(cond)) {
       char a[96];
       typeText(cond, a, sizeof(a));
-      tilusVerifierError(v, op, "the condition must be an i1 tensor, got "
-                                "element type '%s'",
+      tilusVerifierError(v, op,
+                         "the condition must be an i1 tensor, got "
+                         "element type '%s'",
                          a);
       ok = false;
     }
@@ -278,8 +279,8 @@ static void verifyBroadcastOp(TilusVerifier *v, MlirOperation op,
   if (ok && !elementsFit(rule->elements, element)) {
     char a[96];
     typeText(element, a, sizeof(a));
-    tilusVerifierError(v, op, "needs %s, got '%s'", elementsText(rule->elements),
-                       a);
+    tilusVerifierError(v, op, "needs %s, got '%s'",
+                       elementsText(rule->elements), a);
     ok = false;
   }
   if (ok && rule->kind == KindCmp)
@@ -296,17 +297,15 @@ static void verifyBroadcastOp(TilusVerifier *v, MlirOperation op,
                             ? mlirIntegerTypeGet(mlirTypeGetContext(element), 1)
                             : element;
     if (!same) {
-      tilusVerifierError(v, op,
-                         "the result is %s but the operands broadcast to %s",
-                         sr, sb);
+      tilusVerifierError(
+          v, op, "the result is %s but the operands broadcast to %s", sr, sb);
     } else if (!mlirTypeEqual(result.elementType, expected)) {
       char a[96], b[96];
       typeText(result.elementType, a, sizeof(a));
       typeText(expected, b, sizeof(b));
       if (rule->kind == KindCmp)
-        tilusVerifierError(v, op,
-                           "the result has element type '%s', expected '%s'",
-                           a, b);
+        tilusVerifierError(
+            v, op, "the result has element type '%s', expected '%s'", a, b);
       else
         tilusVerifierError(v, op,
                            "element types differ: the %s has '%s', the result "
@@ -335,8 +334,8 @@ static bool verifyUnaryElements(TilusVerifier *v, MlirOperation op,
   if (!ok) {
     char a[96];
     typeText(t.elementType, a, sizeof(a));
-    tilusVerifierError(v, op, "needs %s, got '%s'", elementsText(rule->elements),
-                       a);
+    tilusVerifierError(v, op, "needs %s, got '%s'",
+                       elementsText(rule->elements), a);
   }
   tilusTensorTypeRelease(&t);
   if (ok)

@@ -1,4 +1,5 @@
-/*===-- LayoutBroadcast.c - Broadcasting without data movement -------------===*\
+/*===-- LayoutBroadcast.c - Broadcasting without data movement
+-------------===*\
 |*                                                                            *|
 |* An elementwise op whose operand has size-1 dimensions (numpy broadcasting  *|
 |* on one rank) reads, for slot i of thread t of the result, the operand's    *|

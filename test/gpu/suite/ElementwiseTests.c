@@ -101,8 +101,8 @@ static void runMath(Suite *s, const TilusArtifact *artifact, const char *target,
   for (int k = 0; k < NumMath && ok; ++k) {
     for (int64_t i = 0; i < n; ++i) {
       int64_t at = k * n + i;
-      double got = half ? halfToFloat(((uint16_t *)out)[at])
-                        : ((float *)out)[at];
+      double got =
+          half ? halfToFloat(((uint16_t *)out)[at]) : ((float *)out)[at];
       double ref = mathReference(k, x[i]);
       if (!withinTolerance(k, half, got, ref)) {
         if (bad++ == 0)
@@ -292,7 +292,8 @@ void testFills(Suite *s, const char *target, int64_t n) {
   static const int32_t ints[6] = {13, -7, 200, -100, -1, 65535};
   static const float floats[5] = {1.375f, 0.3125f, 6.0f, 2.5f, -3.140625f};
   size_t bytes = (size_t)n * 4;
-  int32_t *a = malloc(bytes), *io = malloc(bytes * 6), *iref = malloc(bytes * 6);
+  int32_t *a = malloc(bytes), *io = malloc(bytes * 6),
+          *iref = malloc(bytes * 6);
   float *x = malloc(bytes), *fo = malloc(bytes * 6), *fref = malloc(bytes * 6);
   uint8_t *b = malloc((size_t)n), *bo = malloc((size_t)n),
           *bref = malloc((size_t)n);
@@ -318,8 +319,8 @@ void testFills(Suite *s, const char *target, int64_t n) {
                      tilusArgPointer(dB),  tilusArgPointer(dIo),
                      tilusArgPointer(dFo), tilusArgPointer(dBo),
                      tilusArgInteger(n)};
-  bool ok = dA && dX && dB && dIo && dFo && dBo &&
-            launch(s, artifact, name, args, 7);
+  bool ok =
+      dA && dX && dB && dIo && dFo && dBo && launch(s, artifact, name, args, 7);
   bool guard = ok && download(s, io, dIo, bytes * 6) &&
                download(s, fo, dFo, bytes * 6) &&
                download(s, bo, dBo, (size_t)n);

@@ -90,8 +90,8 @@ static void randomChains(uint64_t *rng, TilusLayout **first,
   *first = *second = NULL;
   for (int64_t k = 0; k < n; ++k) {
     TilusLayout *a = primitive2(kinds[k], shapes[k]);
-    TilusLayout *b = primitive2(kinds[n - 1 - k] ^ (randomBelow(rng, 2) ? 1 : 0),
-                                shapes[n - 1 - k]);
+    TilusLayout *b = primitive2(
+        kinds[n - 1 - k] ^ (randomBelow(rng, 2) ? 1 : 0), shapes[n - 1 - k]);
     TilusLayout *ca = *first ? tilusLayoutCompose(*first, a) : a;
     TilusLayout *cb = *second ? tilusLayoutCompose(*second, b) : b;
     if (*first) {

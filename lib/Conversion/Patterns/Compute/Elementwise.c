@@ -97,9 +97,9 @@ static bool planOperand(TilusLowering *L, MlirOperation op, MlirValue value,
       mlirLogicalResultIsFailure(
           tilusLoweringDecode(L, mlirValueGetType(value), &t)))
     return false;
-  bool sameShape = t.rank == result->rank &&
-                   !memcmp(t.shape, result->shape,
-                           sizeof(int64_t) * (size_t)t.rank);
+  bool sameShape =
+      t.rank == result->rank &&
+      !memcmp(t.shape, result->shape, sizeof(int64_t) * (size_t)t.rank);
   if (sameShape && tilusLayoutEqual(t.layout, result->layout)) {
     p->direct = true;
     return true;
@@ -165,8 +165,8 @@ static MlirValue readOperand(TilusEmitter *e, const PlannedOperand *p,
     return source;
   // Odd-width integers (and i1) are shuffled as i32: the NVPTX back end
   // mishandles some vectors of them (Support.h, tilusEmitWidenSubByte).
-  bool odd = mlirTypeIsAInteger(element) &&
-             mlirIntegerTypeGetWidth(element) < 8;
+  bool odd =
+      mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) < 8;
   if (odd) {
     MlirType wide =
         mlirVectorTypeGet(1, &sourceSize, mlirIntegerTypeGet(e->ctx, 32));
@@ -175,8 +175,8 @@ static MlirValue readOperand(TilusEmitter *e, const PlannedOperand *p,
   MlirType shuffledType = mlirVectorTypeGet(
       1, &m, mlirShapedTypeGetElementType(mlirValueGetType(source)));
   MlirValue operands[2] = {source, source};
-  MlirNamedAttribute mask = tilusNamedAttr(
-      e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, p->slots));
+  MlirNamedAttribute mask =
+      tilusNamedAttr(e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, p->slots));
   MlirValue result =
       tilusEmitValue(e, "vector.shuffle", 2, operands, shuffledType, 1, &mask);
   if (odd)
@@ -218,13 +218,13 @@ static MlirValue emitCallIntrinsic(TilusEmitter *e, const char *intrinsic,
                                    const MlirValue *operands, MlirType type) {
   int32_t segments[2] = {(int32_t)numOperands, 0};
   MlirNamedAttribute attrs[4] = {
-      tilusNamedAttr(e->ctx, "intrin",
-                     mlirStringAttrGet(e->ctx, mlirStringRefCreateFromCString(
-                                                   intrinsic))),
-      tilusNamedAttr(e->ctx, "fastmathFlags",
-                     mlirAttributeParseGet(e->ctx,
-                                           mlirStringRefCreateFromCString(
-                                               "#llvm.fastmath<afn>"))),
+      tilusNamedAttr(
+          e->ctx, "intrin",
+          mlirStringAttrGet(e->ctx, mlirStringRefCreateFromCString(intrinsic))),
+      tilusNamedAttr(
+          e->ctx, "fastmathFlags",
+          mlirAttributeParseGet(
+              e->ctx, mlirStringRefCreateFromCString("#llvm.fastmath<afn>"))),
       tilusNamedAttr(e->ctx, "op_bundle_sizes",
                      mlirDenseI32ArrayGet(e->ctx, 0, NULL)),
       tilusNamedAttr(e->ctx, "operandSegmentSizes",
@@ -269,8 +269,8 @@ static MlirValue emitFloatMinMax(TilusEmitter *e, bool isMax, MlirValue lhs,
 }
 
 // `arith.<op>`, except float max/min (emitFloatMinMax).
-static MlirValue emitBinaryArith(TilusEmitter *e, const char *op,
-                                 MlirValue lhs, MlirValue rhs) {
+static MlirValue emitBinaryArith(TilusEmitter *e, const char *op, MlirValue lhs,
+                                 MlirValue rhs) {
   if (!strcmp(op, "maxnumf") || !strcmp(op, "minnumf"))
     return emitFloatMinMax(e, op[1] == 'a', lhs, rhs);
   return tilusEmitArith(e, op, lhs, rhs);
@@ -315,30 +315,29 @@ static MlirLogicalResult lowerBinary(TilusLowering *L, MlirOperation op,
     // arith's CmpFPredicate (ordered, but ne is une: true on NaN, as C's !=)
     static const int64_t floatPredicates[6] = {1, 13, 4, 5, 2, 3};
     static const TilusCmpPredicate signedPredicates[6] = {
-        TilusCmpEQ, TilusCmpNE, TilusCmpSLT, TilusCmpSLE, TilusCmpSGT,
-        TilusCmpSGE};
+        TilusCmpEQ,  TilusCmpNE,  TilusCmpSLT,
+        TilusCmpSLE, TilusCmpSGT, TilusCmpSGE};
     static const TilusCmpPredicate unsignedPredicates[6] = {
-        TilusCmpEQ, TilusCmpNE, TilusCmpULT, TilusCmpULE, TilusCmpUGT,
-        TilusCmpUGE};
+        TilusCmpEQ,  TilusCmpNE,  TilusCmpULT,
+        TilusCmpULE, TilusCmpUGT, TilusCmpUGE};
     int k = 0;
     while (k < 5 && !(strlen(names[k]) == s.length &&
                       !memcmp(names[k], s.data, s.length)))
       ++k;
     if (mlirTypeIsAFloat(element)) {
       MlirType i1 = mlirVectorTypeGet(1, &m, mlirIntegerTypeGet(e.ctx, 1));
-      MlirNamedAttribute predicate = tilusNamedAttr(
-          e.ctx, "predicate",
-          mlirIntegerAttrGet(mlirIntegerTypeGet(e.ctx, 64),
-                             floatPredicates[k]));
+      MlirNamedAttribute predicate =
+          tilusNamedAttr(e.ctx, "predicate",
+                         mlirIntegerAttrGet(mlirIntegerTypeGet(e.ctx, 64),
+                                            floatPredicates[k]));
       MlirValue operands[2] = {lhs, rhs};
-      result =
-          tilusEmitValue(&e, "arith.cmpf", 2, operands, i1, 1, &predicate);
+      result = tilusEmitValue(&e, "arith.cmpf", 2, operands, i1, 1, &predicate);
     } else {
-      result = tilusEmitCmp(&e,
-                            tilusElementIsUnsigned(element)
-                                ? unsignedPredicates[k]
-                                : signedPredicates[k],
-                            lhs, rhs);
+      result =
+          tilusEmitCmp(&e,
+                       tilusElementIsUnsigned(element) ? unsignedPredicates[k]
+                                                       : signedPredicates[k],
+                       lhs, rhs);
     }
   } else {
     result = emitBinaryArith(&e, arithFor(findBinary(op), element), lhs, rhs);
@@ -395,9 +394,15 @@ static MlirLogicalResult lowerClamp(TilusLowering *L, MlirOperation op,
   bool isFloat = mlirTypeIsAFloat(t.elementType);
   bool isUnsigned = tilusElementIsUnsigned(t.elementType);
   // min(max(x, lo), hi): hi wins where lo > hi.
-  MlirValue r = emitBinaryArith(
-      &e, isFloat ? "maxnumf" : isUnsigned ? "maxui" : "maxsi", x, lo);
-  r = emitBinaryArith(&e, isFloat ? "minnumf" : isUnsigned ? "minui" : "minsi",
+  MlirValue r = emitBinaryArith(&e,
+                                isFloat      ? "maxnumf"
+                                : isUnsigned ? "maxui"
+                                             : "maxsi",
+                                x, lo);
+  r = emitBinaryArith(&e,
+                      isFloat      ? "minnumf"
+                      : isUnsigned ? "minui"
+                                   : "minsi",
                       r, hi);
   tilusReplaceWithLowered(rewriter, &e, op, r);
   return mlirLogicalResultSuccess();
@@ -466,7 +471,8 @@ static MlirLogicalResult lowerUnary(TilusLowering *L, MlirOperation op,
   MlirType type = mlirValueGetType(x);
   MlirValue result;
   if (tilusOpIs(op, "tilus.not")) {
-    result = tilusEmitArith(&e, "xori", x, tilusEmitSplatConstant(&e, type, -1));
+    result =
+        tilusEmitArith(&e, "xori", x, tilusEmitSplatConstant(&e, type, -1));
   } else if (tilusOpIs(op, "tilus.abs")) {
     result = isFloat
                  ? emitIntrinsic(&e, fabsIntrinsic(t.elementType), x)
@@ -489,19 +495,19 @@ static MlirLogicalResult lowerUnary(TilusLowering *L, MlirOperation op,
 }
 
 static const TilusPattern kPatterns[] = {
-    {"tilus.add", lowerBinary},   {"tilus.sub", lowerBinary},
-    {"tilus.mul", lowerBinary},   {"tilus.div", lowerBinary},
-    {"tilus.mod", lowerBinary},   {"tilus.max", lowerBinary},
-    {"tilus.min", lowerBinary},   {"tilus.and", lowerBinary},
-    {"tilus.or", lowerBinary},    {"tilus.xor", lowerBinary},
-    {"tilus.shl", lowerBinary},   {"tilus.shr", lowerBinary},
-    {"tilus.cmp", lowerBinary},   {"tilus.where", lowerWhere},
-    {"tilus.clamp", lowerClamp},  {"tilus.abs", lowerUnary},
-    {"tilus.not", lowerUnary},    {"tilus.exp", lowerUnary},
-    {"tilus.exp2", lowerUnary},   {"tilus.log", lowerUnary},
-    {"tilus.log2", lowerUnary},   {"tilus.sqrt", lowerUnary},
-    {"tilus.rsqrt", lowerUnary},  {"tilus.tanh", lowerUnary},
-    {"tilus.sin", lowerUnary},    {"tilus.cos", lowerUnary},
+    {"tilus.add", lowerBinary},  {"tilus.sub", lowerBinary},
+    {"tilus.mul", lowerBinary},  {"tilus.div", lowerBinary},
+    {"tilus.mod", lowerBinary},  {"tilus.max", lowerBinary},
+    {"tilus.min", lowerBinary},  {"tilus.and", lowerBinary},
+    {"tilus.or", lowerBinary},   {"tilus.xor", lowerBinary},
+    {"tilus.shl", lowerBinary},  {"tilus.shr", lowerBinary},
+    {"tilus.cmp", lowerBinary},  {"tilus.where", lowerWhere},
+    {"tilus.clamp", lowerClamp}, {"tilus.abs", lowerUnary},
+    {"tilus.not", lowerUnary},   {"tilus.exp", lowerUnary},
+    {"tilus.exp2", lowerUnary},  {"tilus.log", lowerUnary},
+    {"tilus.log2", lowerUnary},  {"tilus.sqrt", lowerUnary},
+    {"tilus.rsqrt", lowerUnary}, {"tilus.tanh", lowerUnary},
+    {"tilus.sin", lowerUnary},   {"tilus.cos", lowerUnary},
 };
 
 const TilusPattern *tilusGetElementwisePatterns(size_t *count) {
