@@ -174,3 +174,33 @@ func.func @constants(%p4: !tilus.ptr<ui4>, %pe: !tilus.ptr<!tilus.float<4, 3>>,
   "tilus.store_global"(%x, %gx, %c0) : (!tilus.register<f16, array<i64: 32>, #tilus.layout<"spatial(32)">>, !gx, index) -> ()
   return
 }
+
+// An i1 operand broadcast through i32 (odd widths are shuffled wide), and
+// shifts that are defined for every amount.
+!row_b = !tilus.register<i1, array<i64: 8, 1>, #tilus.layout<"reduce(spatial(8,1,4), dims=[2])">>
+!row_i = !tilus.register<i32, array<i64: 8, 1>, #tilus.layout<"reduce(spatial(8,1,4), dims=[2])">>
+// CHECK-LABEL: gpu.func @bits
+func.func @bits(%k: i32, %pi: !tilus.ptr<i32>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %gi = "tilus.view_global"(%pi) : (!tilus.ptr<i32>) -> !gi
+  %ia = "tilus.load_global"(%gi, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!gi, index, index) -> !i
+  %r = "tilus.allocate_register"(%k) : (i32) -> !row_i
+  %c = "tilus.cmp"(%r, %k) {predicate = "ne"} : (!row_i, i32) -> !row_b
+  // CHECK: %[[W:.*]] = arith.extui %{{.*}} : vector<1xi1> to vector<1xi32>
+  // CHECK: %[[S:.*]] = vector.shuffle %[[W]], %[[W]] [0, 0, 0, 0, 0, 0, 0, 0] : vector<1xi32>, vector<1xi32>
+  // CHECK: %[[C:.*]] = arith.trunci %[[S]] : vector<8xi32> to vector<8xi1>
+  // CHECK: arith.select %[[C]]
+  %w = "tilus.where"(%c, %ia, %k) : (!row_b, !i, i32) -> !i
+  // shl: an amount of 32 or more (unsigned) gives 0.
+  // CHECK: %[[BIG:.*]] = arith.cmpi uge, %[[AMT:.*]], %{{.*}} : vector<8xi32>
+  // CHECK: %[[SHL:.*]] = arith.shli %{{.*}}, %[[AMT]] : vector<8xi32>
+  // CHECK: arith.select %[[BIG]], %{{.*}}, %[[SHL]]
+  %s = "tilus.shl"(%w, %k) : (!i, i32) -> !i
+  // arithmetic shr: the amount clamped to 31 (the sign fill).
+  // CHECK: %[[CL:.*]] = arith.minui %{{.*}}, %{{.*}} : vector<8xi32>
+  // CHECK: arith.shrsi %{{.*}}, %[[CL]] : vector<8xi32>
+  %t = "tilus.shr"(%s, %k) : (!i, i32) -> !i
+  "tilus.store_global"(%t, %gi, %c0, %c0) : (!i, !gi, index, index) -> ()
+  return
+}

@@ -3,7 +3,9 @@
 // reference): max, min, and, or, xor, shl, shr (arithmetic), shr of ui32
 // (logical), max of ui32, where(ui32 a < b, a - b, b ^ 7), clamp(a, -1000,
 // 1000), not, abs, where(a <= b, 1, 0), where(ui32 a >= b, 1, 0),
-// (a == b) + 7 (a != b) - 31 (a > b). Shift amounts are b & 31.
+// (a == b) + 7 (a != b) - 31 (a > b). shl and shr of i32 shift by b, read as
+// unsigned (an amount of 32 or more gives 0, or the sign fill for the
+// arithmetic shr); the logical shr of ui32 by b & 31.
 !gi = !tilus.global<i32, array<i64: -1>, #tilus.row_major>
 !go = !tilus.global<i32, array<i64: 16, -1>, #tilus.row_major>
 !i = !tilus.register<i32, array<i64: 256>, #tilus.layout<"spatial(128).local(2)">>
@@ -36,8 +38,8 @@ func.func @elementwise_int(%a: !tilus.ptr<i32>, %bp: !tilus.ptr<i32>, %out: !til
   %o2 = "tilus.and"(%ra, %rb) : (!i, !i) -> !i
   %o3 = "tilus.or"(%ra, %rb) : (!i, !i) -> !i
   %o4 = "tilus.xor"(%ra, %rb) : (!i, !i) -> !i
-  %o5 = "tilus.shl"(%ra, %sh) : (!i, !i) -> !i
-  %o6 = "tilus.shr"(%ra, %sh) : (!i, !i) -> !i
+  %o5 = "tilus.shl"(%ra, %rb) : (!i, !i) -> !i
+  %o6 = "tilus.shr"(%ra, %rb) : (!i, !i) -> !i
   %u7 = "tilus.shr"(%ua, %ush) : (!u, !u) -> !u
   %o7 = "tilus.view"(%u7) : (!u) -> !i
   %u8 = "tilus.max"(%ua, %ub) : (!u, !u) -> !u

@@ -153,8 +153,9 @@ static void intReference(int32_t a, int32_t b, int32_t *r) {
   r[2] = a & b;
   r[3] = a | b;
   r[4] = a ^ b;
-  r[5] = (int32_t)(ua << sh);
-  r[6] = shiftRightArithmetic(a, sh);
+  // shl and shr by b, read as unsigned: 32 or more shifts everything out.
+  r[5] = ub >= 32 ? 0 : (int32_t)(ua << ub);
+  r[6] = shiftRightArithmetic(a, ub >= 32 ? 31 : (int)ub);
   r[7] = (int32_t)(ua >> sh);
   r[8] = (int32_t)(ua > ub ? ua : ub);
   r[9] = ua < ub ? (int32_t)(ua - ub) : (b ^ 7);
@@ -180,7 +181,10 @@ void testElementwiseInt(Suite *s, const char *target, int64_t n) {
     a[i] = (int32_t)hash32((uint32_t)(2 * i));
     // Some equal pairs, some small values, the rest anything.
     uint32_t h = hash32((uint32_t)(2 * i + 1));
-    b[i] = i % 7 == 0 ? a[i] : i % 5 == 0 ? (int32_t)(h % 64) - 32 : (int32_t)h;
+    b[i] = i % 7 == 0   ? a[i]
+           : i % 5 == 0 ? (int32_t)(h % 64) - 32
+           : i % 3 == 0 ? (int32_t)(h % 40) // shift amounts around 32
+                        : (int32_t)h;
     if (i % 11 == 0)
       a[i] = (int32_t)(h % 4001) - 2000; // inside and around the clamp
     if (i == 3)

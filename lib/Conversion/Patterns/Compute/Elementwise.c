@@ -268,11 +268,35 @@ static MlirValue emitFloatMinMax(TilusEmitter *e, bool isMax, MlirValue lhs,
   return emitCallIntrinsic(e, name, 2, operands, type);
 }
 
+// Shifts with PTX's semantics for every amount (LLVM's shifts by the bit
+// width or more are poison): the amount is read as unsigned, and one of w or
+// more gives 0 (shl, logical shr) or the sign fill (arithmetic shr, as a
+// shift by w - 1).
+static MlirValue emitShift(TilusEmitter *e, const char *op, MlirValue x,
+                           MlirValue amount) {
+  MlirType type = mlirValueGetType(x);
+  int64_t w = mlirIntegerTypeGetWidth(mlirShapedTypeGetElementType(type));
+  if (!strcmp(op, "shrsi")) {
+    MlirValue clamped = tilusEmitArith(
+        e, "minui", amount, tilusEmitSplatConstant(e, type, (double)(w - 1)));
+    return tilusEmitArith(e, op, x, clamped);
+  }
+  // (w < 2^w: the width fits the amount's type, sub-byte ones included.)
+  MlirValue width = tilusEmitSplatConstant(e, type, (double)w);
+  MlirValue tooLarge = tilusEmitCmp(e, TilusCmpUGE, amount, width);
+  MlirValue shifted = tilusEmitArith(e, op, x, amount);
+  MlirValue operands[3] = {tooLarge, tilusEmitSplatConstant(e, type, 0),
+                           shifted};
+  return tilusEmitValue(e, "arith.select", 3, operands, type, 0, NULL);
+}
+
 // `arith.<op>`, except float max/min (emitFloatMinMax).
 static MlirValue emitBinaryArith(TilusEmitter *e, const char *op, MlirValue lhs,
                                  MlirValue rhs) {
   if (!strcmp(op, "maxnumf") || !strcmp(op, "minnumf"))
     return emitFloatMinMax(e, op[1] == 'a', lhs, rhs);
+  if (!strncmp(op, "sh", 2))
+    return emitShift(e, op, lhs, rhs);
   return tilusEmitArith(e, op, lhs, rhs);
 }
 
