@@ -220,22 +220,36 @@ void testElementwiseInt(Suite *s, const char *target, int64_t n) {
 // Broadcasting
 //===----------------------------------------------------------------------===//
 
-void testBroadcast(Suite *s, const char *target, int64_t m) {
-  const char *name = "broadcast_f32";
+// The f16 bits of a float that f16 holds exactly (the small integers here),
+// -0 included.
+static uint16_t halfBitsExact(float v) {
+  uint16_t sign = signbit(v) ? 0x8000 : 0;
+  v = fabsf(v);
+  if (v == 0)
+    return sign;
+  int e;
+  float f = frexpf(v, &e); // v = f * 2^e, f in [0.5, 1)
+  uint16_t mant = (uint16_t)((f * 2 - 1) * 1024);
+  return (uint16_t)(sign | ((e - 1 + 15) << 10) | mant);
+}
+
+// broadcast_f32, or broadcast_f16 (`half`) on the same values.
+void testBroadcast(Suite *s, const char *target, int64_t m, bool half) {
+  const char *name = half ? "broadcast_f16" : "broadcast_f32";
   TilusArtifact *artifact = loadArtifact(s, "broadcast", target);
   if (!artifact) {
     report(s, name, target, m, 0, false, "no artifact");
     return;
   }
-  // Small integers: every result is exact.
-  size_t bytes = (size_t)m * 32 * 4;
-  float *a = malloc(bytes), *r = malloc((size_t)m * 4), c[32];
-  float *out[4], *ref[4];
-  for (int k = 0; k < 4; ++k) {
-    out[k] = malloc(bytes);
-    ref[k] = malloc(bytes);
-  }
-  for (int64_t i = 0; i < m * 32; ++i)
+  // Small integers: every result is exact in both types.
+  size_t elem = half ? 2 : 4;
+  int64_t count = m * 32;
+  float *a = malloc(sizeof(float) * (size_t)count);
+  float *r = malloc(sizeof(float) * (size_t)m), c[32];
+  float *ref[4];
+  for (int k = 0; k < 4; ++k)
+    ref[k] = malloc(sizeof(float) * (size_t)count);
+  for (int64_t i = 0; i < count; ++i)
     a[i] = (float)((int)(hash32((uint32_t)i) % 101) - 50);
   for (int64_t i = 0; i < m; ++i)
     r[i] = (float)((int)(hash32((uint32_t)i + 100000) % 61) - 30);
@@ -251,8 +265,32 @@ void testBroadcast(Suite *s, const char *target, int64_t m) {
       ref[3][at] = fmaxf(x, r[i]) * 2.0f;
     }
   }
-  TilusDevicePtr dA = upload(s, a, bytes), dR = upload(s, r, (size_t)m * 4),
-                 dC = upload(s, c, sizeof(c)), dOut[4];
+  // The device's inputs and expected outputs in the kernel's type.
+  size_t bytes = (size_t)count * elem;
+  void *da = malloc(bytes), *dr = malloc((size_t)m * elem),
+       *dc = malloc(32 * elem);
+  void *expect[4], *out[4];
+  float *sources[3] = {a, r, c};
+  void *targets[3] = {da, dr, dc};
+  int64_t sizes[3] = {count, m, 32};
+  for (int k = 0; k < 7; ++k) {
+    bool isOutput = k >= 3;
+    if (isOutput) {
+      expect[k - 3] = malloc(bytes);
+      out[k - 3] = malloc(bytes);
+    }
+    const float *from = isOutput ? ref[k - 3] : sources[k];
+    void *to = isOutput ? expect[k - 3] : targets[k];
+    for (int64_t i = 0; i < (isOutput ? count : sizes[k]); ++i) {
+      if (half)
+        ((uint16_t *)to)[i] = halfBitsExact(from[i]);
+      else
+        ((float *)to)[i] = from[i];
+    }
+  }
+  TilusDevicePtr dA = upload(s, da, bytes),
+                 dR = upload(s, dr, (size_t)m * elem),
+                 dC = upload(s, dc, 32 * elem), dOut[4];
   for (int k = 0; k < 4; ++k)
     dOut[k] = upload(s, NULL, bytes);
   TilusArg args[] = {tilusArgPointer(dA),      tilusArgPointer(dR),
@@ -266,7 +304,7 @@ void testBroadcast(Suite *s, const char *target, int64_t m) {
     guard = download(s, out[k], dOut[k], bytes);
   ok = guard;
   for (int k = 0; k < 4 && ok; ++k)
-    ok = !memcmp(out[k], ref[k], bytes);
+    ok = !memcmp(out[k], expect[k], bytes);
   reportOutcome(s, name, target, m, 32, ok, guard);
   TilusRuntimeError err;
   tilusRuntimeFree(s->rt, dA, &err);
@@ -275,9 +313,10 @@ void testBroadcast(Suite *s, const char *target, int64_t m) {
   for (int k = 0; k < 4; ++k) {
     tilusRuntimeFree(s->rt, dOut[k], &err);
     free(out[k]);
+    free(expect[k]);
     free(ref[k]);
   }
-  free(a), free(r);
+  free(a), free(r), free(da), free(dr), free(dc);
   tilusArtifactDestroy(artifact);
 }
 

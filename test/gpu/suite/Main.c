@@ -36,7 +36,7 @@ int main(int argc, char **argv) {
       "e2m3", "e2m2", "e1m3", "e2m1", "e1m2", "e1m1", "e6m1"};
   int numWidened = (int)(sizeof(widened) / sizeof(widened[0]));
   int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats + numWeights +
-                      12 + 5 * numWidened + 2 + 8 + 3 + 6 + 7);
+                      12 + 5 * numWidened + 2 + 8 + 3 + 6 + 8);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -93,12 +93,13 @@ int main(int argc, char **argv) {
     testShared(&s, target, 70, 131);
     testMatmul(&s, target, 32, 16, 64);
     testMatmul(&s, target, 64, 64, 256);
-    // Issue 11: 2 + 2 + 2 + 1 lines.
+    // Issue 11: 2 + 2 + 3 + 1 lines.
     testElementwiseMath(&s, target, 1000);
     testElementwiseInt(&s, target, 1000);
     testElementwiseInt(&s, target, 256 * 7);
-    testBroadcast(&s, target, 37);
-    testBroadcast(&s, target, 8);
+    testBroadcast(&s, target, 37, false);
+    testBroadcast(&s, target, 8, false);
+    testBroadcast(&s, target, 37, true);
     testFills(&s, target, 1000);
   }
   tilusRuntimeDestroy(s.rt);

@@ -111,6 +111,6 @@ void testGemm(Suite *s, const char *target, const char *stem, int64_t BM,
 // reports two lines (math_f32, math_f16).
 void testElementwiseMath(Suite *s, const char *target, int64_t n);
 void testElementwiseInt(Suite *s, const char *target, int64_t n);
-void testBroadcast(Suite *s, const char *target, int64_t m);
+void testBroadcast(Suite *s, const char *target, int64_t m, bool half);
 void testFills(Suite *s, const char *target, int64_t n);
 #endif // TILUS_TEST_GPU_SUITE_H
