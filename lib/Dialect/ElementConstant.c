@@ -73,24 +73,33 @@ static bool readInteger(MlirType elementType, MlirAttribute attr,
   bool attrUnsigned = mlirTypeIsAInteger(at) && mlirIntegerTypeIsUnsigned(at);
   bool isSigned = mlirIntegerTypeIsSigned(elementType);
   bool isUnsigned = mlirIntegerTypeIsUnsigned(elementType);
-  // The value as written, in 128 bits so that both ranges of i64 compare.
-  __int128 v = attrUnsigned ? (__int128)mlirIntegerAttrGetValueUInt(attr)
-                            : (__int128)mlirIntegerAttrGetValueInt(attr);
-  __int128 smin = -((__int128)1 << (n - 1)),
-           smax = ((__int128)1 << (n - 1)) - 1;
-  __int128 umax = ((__int128)1 << n) - 1;
-  bool fits = isSigned     ? v >= smin && v <= smax
-              : isUnsigned ? v >= 0 && v <= umax
-                           : v >= smin && v <= umax;
-  if (!fits)
-    return refuse(why, size, "%lld does not fit in %s%u", (long long)v,
+  // The value as written: a sign and a magnitude, so that both ranges of
+  // 64-bit integers compare without overflow.
+  int64_t sv = mlirIntegerAttrGetValueInt(attr);
+  bool negative = !attrUnsigned && sv < 0;
+  uint64_t magnitude = attrUnsigned ? mlirIntegerAttrGetValueUInt(attr)
+                       : negative   ? 0 - (uint64_t)sv
+                                    : (uint64_t)sv;
+  uint64_t half = (uint64_t)1 << (n - 1); // 2^(n-1): -smin, smax + 1
+  uint64_t umax = n >= 64 ? UINT64_MAX : ((uint64_t)1 << n) - 1;
+  bool fits = negative ? !isUnsigned && magnitude <= half
+                       : magnitude <= (isSigned ? half - 1 : umax);
+  if (!fits) {
+    if (negative)
+      return refuse(why, size, "-%" PRIu64 " does not fit in %s%u", magnitude,
+                    isSigned     ? "si"
+                    : isUnsigned ? "ui"
+                                 : "i",
+                    n);
+    return refuse(why, size, "%" PRIu64 " does not fit in %s%u", magnitude,
                   isSigned     ? "si"
                   : isUnsigned ? "ui"
                                : "i",
                   n);
+  }
   out->isFloat = false;
-  out->bits = (uint64_t)v & (n >= 64 ? UINT64_MAX : (((uint64_t)1 << n) - 1));
-  out->value = (double)v;
+  out->bits = (negative ? 0 - magnitude : magnitude) & umax;
+  out->value = negative ? -(double)magnitude : (double)magnitude;
   return true;
 }
 

@@ -172,3 +172,22 @@ func.func @fill_both(%p: !tilus.ptr<i32>, %k: i32) attributes {tilus.kernel, til
   %a = "tilus.load_global"(%g, %c0, %k) {fill_value = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (!tilus.global<i32, array<i64: 64>, #tilus.row_major>, index, i32) -> !tilus.register<i32, array<i64: 32>, #tilus.layout<"spatial(32)">>
   return
 }
+
+// -----
+
+func.func @value_unsigned_negative() attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  // expected-error@+1 {{'tilus.allocate_register' op the 'value' attribute is not a constant of 'ui8': -1 does not fit in ui8}}
+  %a = "tilus.allocate_register"() {value = -1 : i64} : () -> !tilus.register<ui8, array<i64: 32>, #tilus.layout<"spatial(32)">>
+  return
+}
+
+// -----
+
+func.func @value_signless_range() attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  // Signless integers take either range: 255 and -128 fit i8, -129 does not.
+  %a = "tilus.allocate_register"() {value = 255 : i64} : () -> !tilus.register<i8, array<i64: 32>, #tilus.layout<"spatial(32)">>
+  %b = "tilus.allocate_register"() {value = -128 : i64} : () -> !tilus.register<i8, array<i64: 32>, #tilus.layout<"spatial(32)">>
+  // expected-error@+1 {{'tilus.allocate_register' op the 'value' attribute is not a constant of 'i8': -129 does not fit in i8}}
+  %c = "tilus.allocate_register"() {value = -129 : i64} : () -> !tilus.register<i8, array<i64: 32>, #tilus.layout<"spatial(32)">>
+  return
+}
