@@ -204,3 +204,21 @@ func.func @bits(%k: i32, %pi: !tilus.ptr<i32>)
   "tilus.store_global"(%t, %gi, %c0, %c0) : (!i, !gi, index, index) -> ()
   return
 }
+
+// A scalar of an unsigned type (a ui8 kernel argument) is read as its
+// signless bits.
+!gu8 = !tilus.global<ui8, array<i64: 32>, #tilus.row_major>
+!u8 = !tilus.register<ui8, array<i64: 32>, #tilus.layout<"spatial(32)">>
+// CHECK-LABEL: gpu.func @unsigned_scalar
+func.func @unsigned_scalar(%p: !tilus.ptr<ui8>, %s: ui8)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !gu8
+  %a = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!gu8, index) -> !u8
+  // CHECK: %[[S:.*]] = builtin.unrealized_conversion_cast %arg1 : ui8 to i8
+  // CHECK: %[[V:.*]] = vector.broadcast %[[S]] : i8 to vector<1xi8>
+  // CHECK: arith.maxui %{{.*}}, %[[V]] : vector<1xi8>
+  %b = "tilus.max"(%a, %s) : (!u8, ui8) -> !u8
+  "tilus.store_global"(%b, %g, %c0) : (!u8, !gu8, index) -> ()
+  return
+}

@@ -68,7 +68,8 @@ typedef struct {
   MlirValue value;  // the Tilus operand
   MlirValue vector; // its lowered vector (tensors) or the scalar
   bool isTensor;
-  bool direct;    // a tensor used as it is
+  bool direct;            // a tensor used as it is
+  MlirType scalarStorage; // a scalar's signless type
   int64_t *slots; // otherwise: the operand slot of each result slot (owned)
 } PlannedOperand;
 
@@ -81,12 +82,14 @@ static bool planOperand(TilusLowering *L, MlirOperation op, MlirValue value,
   p->value = value;
   p->isTensor = tilusTypeIsARegister(mlirValueGetType(value));
   if (!p->isTensor) {
+    // A scalar of a signed or unsigned integer type (a uiN kernel argument)
+    // is read as its signless bits; the verifier checked its type.
     p->vector = value;
-    MlirType storage = tilusStorageElementType(
-        mlirTypeGetContext(mlirValueGetType(value)), mlirValueGetType(value));
-    if (!mlirTypeEqual(storage, mlirValueGetType(value))) {
+    MlirType type = mlirValueGetType(value);
+    p->scalarStorage = tilusStorageElementType(mlirTypeGetContext(type), type);
+    if (!mlirTypeEqual(p->scalarStorage, type) && !mlirTypeIsAInteger(type)) {
       tilusLoweringError(op, "a scalar operand must have the tensor's "
-                             "signless element type");
+                             "element type");
       return false;
     }
     return true;
@@ -151,6 +154,8 @@ static MlirValue readOperand(TilusEmitter *e, const PlannedOperand *p,
     if (p->isTensor)
       return p->vector;
     MlirValue scalar = p->vector;
+    if (!mlirTypeEqual(mlirValueGetType(scalar), p->scalarStorage))
+      scalar = tilusEmitCast(e, 1, &scalar, p->scalarStorage);
     return tilusEmitValue(e, "vector.broadcast", 1, &scalar, vectorType, 0,
                           NULL);
   }
