@@ -4,7 +4,8 @@
 //   out[0, i] = a[i] + i32(ui4 13)      out[1, i] = a[i] + i32(si4 -7)
 //   out[2, i] = a[i] + i32(ui8 200)     out[3, i] = a[i] + i32(si8 -100)
 //   out[4, i] = a[i] + i32(si3 -1)      out[5, i] = a[i] + i32(ui16 65535)
-// (out a [6, N] tensor) and f32 outputs fp[k, i] = x[i] + v ([6, N]):
+//   out[6, i] = i32(ui4 load of q at i + 64, fill_value 9 past the end)
+// (out a [7, N] tensor) and f32 outputs fp[k, i] = x[i] + v ([6, N]):
 //   k=0: f32(!tilus.float<4,3> 1.375) (exact)   k=1: f32(e4m3 0.3 -> 0.3125)
 //   k=2: f32(!tilus.float<2,1> 5.2 -> 6.0)      k=3: f32(f16 2.5)
 //   k=4: f32(bf16 -3.140625)                    k=5: x shifted by 64 with
@@ -13,16 +14,18 @@
 !gi = !tilus.global<i32, array<i64: -1>, #tilus.row_major>
 !gf = !tilus.global<f32, array<i64: -1>, #tilus.row_major>
 !gb = !tilus.global<ui8, array<i64: -1>, #tilus.row_major>
-!gi6 = !tilus.global<i32, array<i64: 6, -1>, #tilus.row_major>
+!gi6 = !tilus.global<i32, array<i64: 7, -1>, #tilus.row_major>
+!g4 = !tilus.global<ui4, array<i64: -1>, #tilus.row_major>
+!r4 = !tilus.register<ui4, array<i64: 128>, #tilus.layout<"spatial(128)">>
 !gf6 = !tilus.global<f32, array<i64: 6, -1>, #tilus.row_major>
 !i = !tilus.register<i32, array<i64: 128>, #tilus.layout<"spatial(128)">>
 !f = !tilus.register<f32, array<i64: 128>, #tilus.layout<"spatial(128)">>
 !b = !tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(128)">>
 func.func @fills(%a: !tilus.ptr<i32>, %x: !tilus.ptr<f32>, %bp: !tilus.ptr<ui8>,
-                 %out: !tilus.ptr<i32>, %fp: !tilus.ptr<f32>, %u8: !tilus.ptr<ui8>,
-                 %n: i32)
+                 %q: !tilus.ptr<ui4>, %out: !tilus.ptr<i32>, %fp: !tilus.ptr<f32>,
+                 %u8: !tilus.ptr<ui8>, %n: i32)
     attributes {tilus.kernel, tilus.block_size = 128 : i64,
-                tilus.grid = affine_map<()[s0, s1, s2, s3, s4, s5, s6] -> (s6 ceildiv 128)>} {
+                tilus.grid = affine_map<()[s0, s1, s2, s3, s4, s5, s6, s7] -> (s7 ceildiv 128)>} {
   %N = arith.index_cast %n : i32 to index
   %c64 = arith.constant 64 : index
   %bi = "tilus.block_indices"() : () -> index
@@ -32,6 +35,7 @@ func.func @fills(%a: !tilus.ptr<i32>, %x: !tilus.ptr<f32>, %bp: !tilus.ptr<ui8>,
   %ga = "tilus.view_global"(%a, %N) : (!tilus.ptr<i32>, index) -> !gi
   %gx = "tilus.view_global"(%x, %N) : (!tilus.ptr<f32>, index) -> !gf
   %gb = "tilus.view_global"(%bp, %N) : (!tilus.ptr<ui8>, index) -> !gb
+  %gq = "tilus.view_global"(%q, %N) : (!tilus.ptr<ui4>, index) -> !g4
   %go = "tilus.view_global"(%out, %N) : (!tilus.ptr<i32>, index) -> !gi6
   %gf = "tilus.view_global"(%fp, %N) : (!tilus.ptr<f32>, index) -> !gf6
   %gu = "tilus.view_global"(%u8, %N) : (!tilus.ptr<ui8>, index) -> !gb
@@ -73,6 +77,8 @@ func.func @fills(%a: !tilus.ptr<i32>, %x: !tilus.ptr<f32>, %bp: !tilus.ptr<ui8>,
   %x3 = "tilus.add"(%rx, %v3) : (!f, !f) -> !f
   %x4 = "tilus.add"(%rx, %v4) : (!f, !f) -> !f
   %x5 = "tilus.load_global"(%gx, %off64) {fill_value = -1.5 : f64, operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!gf, index) -> !f
+  %q6 = "tilus.load_global"(%gq, %off64) {fill_value = 9 : i64, operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g4, index) -> !r4
+  %i6 = "tilus.cast"(%q6) : (!r4) -> !i
   %b5 = "tilus.load_global"(%gb, %off64) {fill_value = 255 : i64, operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!gb, index) -> !b
 
   %gok0 = arith.constant 0 : index
@@ -99,6 +105,8 @@ func.func @fills(%a: !tilus.ptr<i32>, %x: !tilus.ptr<f32>, %bp: !tilus.ptr<ui8>,
   "tilus.store_global"(%x4, %gf, %gfk4, %off) : (!f, !gf6, index, index) -> ()
   %gfk5 = arith.constant 5 : index
   "tilus.store_global"(%x5, %gf, %gfk5, %off) : (!f, !gf6, index, index) -> ()
+  %gok6 = arith.constant 6 : index
+  "tilus.store_global"(%i6, %go, %gok6, %off) : (!i, !gi6, index, index) -> ()
   "tilus.store_global"(%b5, %gu, %off) : (!b, !gb, index) -> ()
   return
 }

@@ -334,47 +334,51 @@ void testFills(Suite *s, const char *target, int64_t n) {
   // The constants of the kernel, as the CPU reads them.
   static const int32_t ints[6] = {13, -7, 200, -100, -1, 65535};
   static const float floats[5] = {1.375f, 0.3125f, 6.0f, 2.5f, -3.140625f};
-  size_t bytes = (size_t)n * 4;
-  int32_t *a = malloc(bytes), *io = malloc(bytes * 6),
-          *iref = malloc(bytes * 6);
+  size_t bytes = (size_t)n * 4, qBytes = ((size_t)n + 1) / 2 + 4;
+  int32_t *a = malloc(bytes), *io = malloc(bytes * 7),
+          *iref = malloc(bytes * 7);
   float *x = malloc(bytes), *fo = malloc(bytes * 6), *fref = malloc(bytes * 6);
   uint8_t *b = malloc((size_t)n), *bo = malloc((size_t)n),
           *bref = malloc((size_t)n);
+  uint8_t *q = calloc(qBytes, 1); // compact ui4, two per byte
   for (int64_t i = 0; i < n; ++i) {
     uint32_t h = hash32((uint32_t)i * 3 + 1);
     a[i] = (int32_t)(h % 200001) - 100000;
     x[i] = (float)((int)(h % 2001) - 1000);
     b[i] = (uint8_t)(h >> 24);
+    packBits(q, i, 4, (h >> 20) & 15);
   }
   for (int64_t i = 0; i < n; ++i) {
     for (int k = 0; k < 6; ++k)
       iref[k * n + i] = a[i] + ints[k];
+    iref[6 * n + i] = i + 64 < n ? (int32_t)unpackBits(q, i + 64, 4) : 9;
     for (int k = 0; k < 5; ++k)
       fref[k * n + i] = x[i] + floats[k];
     fref[5 * n + i] = i + 64 < n ? x[i + 64] : -1.5f;
     bref[i] = i + 64 < n ? b[i + 64] : 255;
   }
   TilusDevicePtr dA = upload(s, a, bytes), dX = upload(s, x, bytes),
-                 dB = upload(s, b, (size_t)n), dIo = upload(s, NULL, bytes * 6),
+                 dB = upload(s, b, (size_t)n), dQ = upload(s, q, qBytes),
+                 dIo = upload(s, NULL, bytes * 7),
                  dFo = upload(s, NULL, bytes * 6),
                  dBo = upload(s, NULL, (size_t)n);
   TilusArg args[] = {tilusArgPointer(dA),  tilusArgPointer(dX),
-                     tilusArgPointer(dB),  tilusArgPointer(dIo),
-                     tilusArgPointer(dFo), tilusArgPointer(dBo),
-                     tilusArgInteger(n)};
-  bool ok =
-      dA && dX && dB && dIo && dFo && dBo && launch(s, artifact, name, args, 7);
-  bool guard = ok && download(s, io, dIo, bytes * 6) &&
+                     tilusArgPointer(dB),  tilusArgPointer(dQ),
+                     tilusArgPointer(dIo), tilusArgPointer(dFo),
+                     tilusArgPointer(dBo), tilusArgInteger(n)};
+  bool ok = dA && dX && dB && dQ && dIo && dFo && dBo &&
+            launch(s, artifact, name, args, 8);
+  bool guard = ok && download(s, io, dIo, bytes * 7) &&
                download(s, fo, dFo, bytes * 6) &&
                download(s, bo, dBo, (size_t)n);
-  ok = guard && !memcmp(io, iref, bytes * 6) && !memcmp(fo, fref, bytes * 6) &&
+  ok = guard && !memcmp(io, iref, bytes * 7) && !memcmp(fo, fref, bytes * 6) &&
        !memcmp(bo, bref, (size_t)n);
   reportOutcome(s, name, target, n, 0, ok, guard);
   TilusRuntimeError err;
-  TilusDevicePtr all[] = {dA, dX, dB, dIo, dFo, dBo};
-  for (int k = 0; k < 6; ++k)
+  TilusDevicePtr all[] = {dA, dX, dB, dQ, dIo, dFo, dBo};
+  for (int k = 0; k < 7; ++k)
     tilusRuntimeFree(s->rt, all[k], &err);
   free(a), free(io), free(iref), free(x), free(fo), free(fref);
-  free(b), free(bo), free(bref);
+  free(b), free(bo), free(bref), free(q);
   tilusArtifactDestroy(artifact);
 }
