@@ -109,9 +109,12 @@ static bool planOperand(TilusLowering *L, MlirOperation op, MlirValue value,
   }
   int64_t m = tilusLayoutGetLocalSize(result->layout);
   p->slots = malloc(sizeof(int64_t) * (size_t)m);
+  if (!p->slots) {
+    tilusLoweringError(op, "out of memory");
+    return false;
+  }
   TilusLayoutError err = {{0}};
-  bool ok = p->slots &&
-            tilusLayoutBroadcastSlots(result->layout, t.layout, p->slots, &err);
+  bool ok = tilusLayoutBroadcastSlots(result->layout, t.layout, p->slots, &err);
   if (!ok) {
     // A layout that would work: the result's with the broadcast dimensions
     // replicated.
@@ -128,8 +131,7 @@ static bool planOperand(TilusLowering *L, MlirOperation op, MlirValue value,
     snprintf(message, sizeof(message),
              "%s of operand '%s' needs data movement: %s (its layout is '%s'; "
              "a layout whose threads hold what they need is '%s')",
-             sameShape ? "reading" : "broadcast", role,
-             p->slots ? err.message : "out of memory",
+             sameShape ? "reading" : "broadcast", role, err.message,
              operandText ? operandText : "?", sourceText ? sourceText : "?");
     free(sourceText);
     free(operandText);
@@ -146,8 +148,8 @@ static void releasePlans(PlannedOperand *p, int n) {
     free(p[k].slots);
 }
 
-// The operand as a vector of the result's type `vectorType` (element type
-// `element`, the Tilus type, for the signedness of sub-byte widening).
+// The operand as a vector of `vectorType` (m elements, the operand's storage
+// element type), one element per slot of the result.
 static MlirValue readOperand(TilusEmitter *e, const PlannedOperand *p,
                              MlirType vectorType, int64_t m) {
   if (!p->isTensor || p->direct) {
