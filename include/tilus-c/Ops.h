@@ -123,11 +123,11 @@ enum {
 };
 /* tilus.add, sub, mul, div, mod, max, min, and, or, xor, shl, shr, cmp. */
 enum { TilusBinaryLhs, TilusBinaryRhs, TilusBinaryOut };
+enum { TilusWhereCond, TilusWhereA, TilusWhereB, TilusWhereOut };
+enum { TilusClampX, TilusClampLo, TilusClampHi, TilusClampOut };
 /* tilus.neg, cast, view, abs, exp, exp2, log, log2, sqrt, rsqrt, tanh, sin,
  * cos, not. */
 enum { TilusUnaryX, TilusUnaryOut };
-enum { TilusWhereCond, TilusWhereA, TilusWhereB, TilusWhereOut };
-enum { TilusClampX, TilusClampLo, TilusClampHi, TilusClampOut };
 enum { TilusDotA, TilusDotB, TilusDotC, TilusDotOut };
 enum { TilusPrintX };
 
