@@ -311,6 +311,50 @@ static MlirValue emitBinaryArith(TilusEmitter *e, const char *op, MlirValue lhs,
 // Binary ops, cmp, where, clamp
 //===----------------------------------------------------------------------===//
 
+// cmp's predicates, in the order of the tables below.
+static const char *const kPredicates[6] = {"eq", "ne", "lt", "le", "gt", "ge"};
+
+// The index of cmp's predicate in kPredicates, or -1 (the verifier checked
+// it; unverified IR is refused before anything is emitted).
+static int findPredicate(MlirOperation op) {
+  MlirAttribute p = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("predicate"));
+  if (mlirAttributeIsNull(p) || !mlirAttributeIsAString(p))
+    return -1;
+  MlirStringRef text = mlirStringAttrGetValue(p);
+  for (int k = 0; k < 6; ++k)
+    if (strlen(kPredicates[k]) == text.length &&
+        !memcmp(kPredicates[k], text.data, text.length))
+      return k;
+  return -1;
+}
+
+static MlirValue emitCompare(TilusEmitter *e, int predicate, MlirType element,
+                             MlirValue lhs, MlirValue rhs) {
+  // arith's CmpFPredicate (ordered, but ne is une: true on NaN, as C's !=)
+  static const int64_t floatPredicates[6] = {1, 13, 4, 5, 2, 3};
+  static const TilusCmpPredicate signedPredicates[6] = {
+      TilusCmpEQ,  TilusCmpNE,  TilusCmpSLT,
+      TilusCmpSLE, TilusCmpSGT, TilusCmpSGE};
+  static const TilusCmpPredicate unsignedPredicates[6] = {
+      TilusCmpEQ,  TilusCmpNE,  TilusCmpULT,
+      TilusCmpULE, TilusCmpUGT, TilusCmpUGE};
+  if (!mlirTypeIsAFloat(element))
+    return tilusEmitCmp(e,
+                        tilusElementIsUnsigned(element)
+                            ? unsignedPredicates[predicate]
+                            : signedPredicates[predicate],
+                        lhs, rhs);
+  int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(lhs), 0);
+  MlirType i1 = mlirVectorTypeGet(1, &m, mlirIntegerTypeGet(e->ctx, 1));
+  MlirNamedAttribute attr =
+      tilusNamedAttr(e->ctx, "predicate",
+                     mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64),
+                                        floatPredicates[predicate]));
+  MlirValue operands[2] = {lhs, rhs};
+  return tilusEmitValue(e, "arith.cmpf", 2, operands, i1, 1, &attr);
+}
+
 static MlirLogicalResult lowerBinary(TilusLowering *L, MlirOperation op,
                                      MlirRewriterBase rewriter) {
   TilusTensorType t;
@@ -325,6 +369,11 @@ static MlirLogicalResult lowerBinary(TilusLowering *L, MlirOperation op,
   MlirType element = lhsType.elementType;
   if (tilusTypeIsAFloat(element))
     return refuseTilusFloat(op);
+  bool isCmp = tilusOpIs(op, "tilus.cmp");
+  int predicate = isCmp ? findPredicate(op) : -1;
+  if (isCmp && predicate < 0)
+    return tilusLoweringError(op, "the predicate is not one of eq, ne, lt, "
+                                  "le, gt, ge (run tilus-verify)");
   static const intptr_t groups[2] = {TilusBinaryLhs, TilusBinaryRhs};
   static const char *const roles[2] = {"lhs", "rhs"};
   PlannedOperand plans[2];
@@ -337,42 +386,9 @@ static MlirLogicalResult lowerBinary(TilusLowering *L, MlirOperation op,
   MlirValue lhs = readOperand(&e, &plans[0], operandType, m);
   MlirValue rhs = readOperand(&e, &plans[1], operandType, m);
   releasePlans(plans, 2);
-  MlirValue result;
-  if (tilusOpIs(op, "tilus.cmp")) {
-    MlirAttribute p = mlirOperationGetAttributeByName(
-        op, mlirStringRefCreateFromCString("predicate"));
-    MlirStringRef s = mlirStringAttrGetValue(p);
-    static const char *const names[6] = {"eq", "ne", "lt", "le", "gt", "ge"};
-    // arith's CmpFPredicate (ordered, but ne is une: true on NaN, as C's !=)
-    static const int64_t floatPredicates[6] = {1, 13, 4, 5, 2, 3};
-    static const TilusCmpPredicate signedPredicates[6] = {
-        TilusCmpEQ,  TilusCmpNE,  TilusCmpSLT,
-        TilusCmpSLE, TilusCmpSGT, TilusCmpSGE};
-    static const TilusCmpPredicate unsignedPredicates[6] = {
-        TilusCmpEQ,  TilusCmpNE,  TilusCmpULT,
-        TilusCmpULE, TilusCmpUGT, TilusCmpUGE};
-    int k = 0;
-    while (k < 5 && !(strlen(names[k]) == s.length &&
-                      !memcmp(names[k], s.data, s.length)))
-      ++k;
-    if (mlirTypeIsAFloat(element)) {
-      MlirType i1 = mlirVectorTypeGet(1, &m, mlirIntegerTypeGet(e.ctx, 1));
-      MlirNamedAttribute predicate =
-          tilusNamedAttr(e.ctx, "predicate",
-                         mlirIntegerAttrGet(mlirIntegerTypeGet(e.ctx, 64),
-                                            floatPredicates[k]));
-      MlirValue operands[2] = {lhs, rhs};
-      result = tilusEmitValue(&e, "arith.cmpf", 2, operands, i1, 1, &predicate);
-    } else {
-      result =
-          tilusEmitCmp(&e,
-                       tilusElementIsUnsigned(element) ? unsignedPredicates[k]
-                                                       : signedPredicates[k],
-                       lhs, rhs);
-    }
-  } else {
-    result = emitBinaryArith(&e, arithFor(findBinary(op), element), lhs, rhs);
-  }
+  MlirValue result =
+      isCmp ? emitCompare(&e, predicate, element, lhs, rhs)
+            : emitBinaryArith(&e, arithFor(findBinary(op), element), lhs, rhs);
   tilusReplaceWithLowered(rewriter, &e, op, result);
   return mlirLogicalResultSuccess();
 }
