@@ -237,6 +237,181 @@ irdl.dialect @tilus {
     irdl.results(result: %reg)
   }
 
+  //===--------------------------------------------------------------------===//
+  // Elementwise instructions for LLM kernels (issue 11). Binary ops broadcast
+  // register operands of the same rank (a dimension of 1 broadcasts); a
+  // scalar operand is splat. See docs/dialect.md.
+  //===--------------------------------------------------------------------===//
+
+  irdl.operation @max {
+    %lhs = irdl.base @tilus::@register
+    %rhs = irdl.any
+    %reg = irdl.base @tilus::@register
+    irdl.operands(lhs: %lhs, rhs: %rhs, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @min {
+    %lhs = irdl.base @tilus::@register
+    %rhs = irdl.any
+    %reg = irdl.base @tilus::@register
+    irdl.operands(lhs: %lhs, rhs: %rhs, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @and {
+    %lhs = irdl.base @tilus::@register
+    %rhs = irdl.any
+    %reg = irdl.base @tilus::@register
+    irdl.operands(lhs: %lhs, rhs: %rhs, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @or {
+    %lhs = irdl.base @tilus::@register
+    %rhs = irdl.any
+    %reg = irdl.base @tilus::@register
+    irdl.operands(lhs: %lhs, rhs: %rhs, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @xor {
+    %lhs = irdl.base @tilus::@register
+    %rhs = irdl.any
+    %reg = irdl.base @tilus::@register
+    irdl.operands(lhs: %lhs, rhs: %rhs, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @shl {
+    %lhs = irdl.base @tilus::@register
+    %rhs = irdl.any
+    %reg = irdl.base @tilus::@register
+    irdl.operands(lhs: %lhs, rhs: %rhs, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @shr {
+    %lhs = irdl.base @tilus::@register
+    %rhs = irdl.any
+    %reg = irdl.base @tilus::@register
+    irdl.operands(lhs: %lhs, rhs: %rhs, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @abs {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @exp {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @exp2 {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @log {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @log2 {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @sqrt {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @rsqrt {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @tanh {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @sin {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @cos {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  irdl.operation @not {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  // (Constraint variables bind one type: operands that may differ in type
+  // each get their own `irdl.any`.)
+  // Cmp(lhs, rhs, predicate): an i1 register tensor; `predicate` is one of
+  // "eq", "ne", "lt", "le", "gt", "ge" (signed unless the type is uiN).
+  irdl.operation @cmp {
+    %lhs = irdl.base @tilus::@register
+    %rhs = irdl.any
+    %reg = irdl.base @tilus::@register
+    %predicate = irdl.base "#builtin.string"
+    irdl.operands(lhs: %lhs, rhs: %rhs, out: optional %reg)
+    irdl.results(result: %reg)
+    irdl.attributes {"predicate" = %predicate}
+  }
+
+  // Where(cond, a, b): cond ? a : b, elementwise; cond is an i1 register
+  // tensor, a and b register tensors or scalars.
+  irdl.operation @where {
+    %cond = irdl.base @tilus::@register
+    %a = irdl.any
+    %b = irdl.any
+    %reg = irdl.base @tilus::@register
+    irdl.operands(cond: %cond, a: %a, b: %b, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
+  // Clamp(x, lo, hi) = min(max(x, lo), hi); lo and hi are register tensors
+  // or scalars.
+  irdl.operation @clamp {
+    %x = irdl.base @tilus::@register
+    %lo = irdl.any
+    %hi = irdl.any
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x, lo: %lo, hi: %hi, out: optional %reg)
+    irdl.results(result: %reg)
+  }
+
   // Cast(a, dtype): same shape and layout, another element type.
   irdl.operation @cast {
     %x = irdl.base @tilus::@register

@@ -198,6 +198,31 @@ bool tilusLayoutMatchFragment(const TilusLayout *layout,
                               const TilusLayoutFragment *fragment,
                               int64_t *slots, int64_t *bases);
 
+/* Broadcasting without data movement (elementwise ops, numpy rules on one
+ * rank): `operand` has the shape of `result` except that some dimensions are
+ * 1, and slot i of thread t of `result` needs the operand's element at
+ * f_result(t, i) with those coordinates set to 0. Returns true, with
+ * slots[i] (m_result entries) the operand slot every thread reads for its
+ * slot i, when each thread of `operand` already holds every element it
+ * needs. Decided in closed form: the thread parts (sums of thread modes) of
+ * both layouts, with the broadcast dimensions dropped, are compared digit by
+ * digit over a common mixed-radix refinement of [0, T), and each result
+ * slot is located in thread 0 of `operand` (m_result lookups). False, with
+ * the reason in `err`, when the ranks, the shapes or the thread counts do
+ * not fit, a layout has a swizzle, or some thread lacks an element it needs
+ * (the reason names one such thread and element). */
+bool tilusLayoutBroadcastSlots(const TilusLayout *result,
+                               const TilusLayout *operand, int64_t *slots,
+                               TilusLayoutError *err);
+
+/* The layout a broadcast operand of `result` with dimensions `dims` of size
+ * 1 (numDims of them) needs to be read without data movement: `result` with
+ * those dimensions reduced to extent 1, the threads along them replicated.
+ * NULL (reason in `err`) for a swizzled layout. */
+TilusLayout *tilusLayoutBroadcastSource(const TilusLayout *result,
+                                        int64_t numDims, const int64_t *dims,
+                                        TilusLayoutError *err);
+
 /*--- Structure (for code generators) -----------------------------------------*/
 
 /* A layout is a chain of factors F1.F2...Fk, evaluated as

@@ -121,9 +121,12 @@ enum {
   TilusCopyAsyncDstOffsets,
   TilusCopyAsyncSrcOffsets
 };
-/* tilus.add, sub, mul, div, mod. */
+/* tilus.add, sub, mul, div, mod, max, min, and, or, xor, shl, shr, cmp. */
 enum { TilusBinaryLhs, TilusBinaryRhs, TilusBinaryOut };
-/* tilus.neg, cast, view. */
+enum { TilusWhereCond, TilusWhereA, TilusWhereB, TilusWhereOut };
+enum { TilusClampX, TilusClampLo, TilusClampHi, TilusClampOut };
+/* tilus.neg, cast, view, abs, exp, exp2, log, log2, sqrt, rsqrt, tanh, sin,
+ * cos, not. */
 enum { TilusUnaryX, TilusUnaryOut };
 enum { TilusDotA, TilusDotB, TilusDotC, TilusDotOut };
 enum { TilusPrintX };

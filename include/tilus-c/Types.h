@@ -119,6 +119,30 @@ TilusLayout *tilusLayoutAttrGetLayout(MlirAttribute attr,
                                       TilusLayoutError *err);
 MlirAttribute tilusRowMajorAttrGet(MlirContext ctx);
 
+/*--- Constants of an element type (lib/Dialect/ElementConstant.c) ----------*/
+
+/* A constant attribute read in a Tilus element type: the `value` attribute
+ * of tilus.allocate_register and the `fill_value` attribute of
+ * tilus.load_global. Integer element types (iN, siN, uiN) take an integer
+ * attribute whose value fits the type (siN: signed range, uiN: unsigned
+ * range, signless iN: either); f16, bf16, f32, f64 take a float (or integer)
+ * attribute, rounded to nearest even, that is finite in the type unless it
+ * is an infinity or NaN; !tilus.float<e, m> takes a float (or integer)
+ * attribute rounded to nearest even in the format (tilusFloatFormatEncode)
+ * and refused past its largest finite value, or when it is an infinity or
+ * NaN the format lacks. */
+typedef struct {
+  bool isFloat;  /* standard float element type: `value` holds it */
+  double value;  /* the value as written (standard floats) */
+  uint64_t bits; /* integers and !tilus.float: the low N bits of the type */
+} TilusElementConstant;
+
+/* Reads `attr` in `elementType` into *out; false, with a one-line reason in
+ * `why` (`whySize` bytes, may be NULL), when it does not fit. */
+bool tilusElementConstantGet(MlirType elementType, MlirAttribute attr,
+                             TilusElementConstant *out, char *why,
+                             size_t whySize);
+
 #ifdef __cplusplus
 }
 #endif

@@ -51,6 +51,7 @@ static bool buildTable(PatternTable *table, MlirContext ctx) {
   static const Getter areas[] = {
       tilusGetIndexingPatterns,     tilusGetGlobalMemoryPatterns,
       tilusGetSharedMemoryPatterns, tilusGetRegisterPatterns,
+      tilusGetElementwisePatterns,
       tilusGetControlPatterns,      tilusGetDotPatterns,
       tilusGetAtomicPatterns};
   for (size_t a = 0; a < sizeof(areas) / sizeof(areas[0]); ++a) {

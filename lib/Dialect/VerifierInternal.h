@@ -49,6 +49,15 @@ bool tilusVerifierCheckTileAccess(TilusVerifier *v, MlirOperation op,
 // others (VerifyAtomics.c); false when `op` is not one.
 bool tilusVerifyAtomicOp(TilusVerifier *v, MlirOperation op);
 
+// Elementwise ops (VerifyElementwise.c). tilusVerifyBroadcastOp checks a
+// binary op, cmp, where or clamp (operands, broadcast shapes, the result) and
+// returns true, or returns false at once for other ops.
+bool tilusVerifyBroadcastOp(TilusVerifier *v, MlirOperation op);
+// Whether `op` is a unary math op (abs, exp, ..., not), and whether its
+// element type fits it (an error otherwise) and its out operand its result.
+bool tilusIsUnaryMathOp(MlirOperation op);
+bool tilusVerifyUnaryMathElements(TilusVerifier *v, MlirOperation op);
+
 // Checks a func.func marked tilus.kernel.
 void tilusVerifyKernel(TilusVerifier *v, MlirOperation kernel);
 

@@ -266,7 +266,37 @@ static void verifyDynamicSizes(TilusVerifier *v, MlirOperation op,
   tilusTensorTypeRelease(&t);
 }
 
+// The constant attribute `name` (allocate_register's `value`, load_global's
+// `fill_value`) in the result's element type, and not with operand `group`.
+static void verifyConstantAttr(TilusVerifier *v, MlirOperation op,
+                               const char *name, intptr_t group,
+                               const char *operandName) {
+  MlirAttribute attr = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString(name));
+  if (mlirAttributeIsNull(attr))
+    return;
+  if (!mlirValueIsNull(tilusOpGetGroupOperand(op, group, 0))) {
+    tilusVerifierError(v, op,
+                       "takes the %s operand or the '%s' attribute, not both",
+                       operandName, name);
+    return;
+  }
+  TilusTensorType t;
+  if (!decode(v, resultType(op), &t))
+    return;
+  TilusElementConstant c;
+  char why[160];
+  if (!tilusElementConstantGet(t.elementType, attr, &c, why, sizeof(why))) {
+    char a[96];
+    typeText(t.elementType, a, sizeof(a));
+    tilusVerifierError(v, op, "the '%s' attribute is not a constant of '%s': %s",
+                       name, a, why);
+  }
+  tilusTensorTypeRelease(&t);
+}
+
 static void verifyAllocateRegister(TilusVerifier *v, MlirOperation op) {
+  verifyConstantAttr(v, op, "value", TilusAllocateRegisterInit, "init");
   MlirValue initValue = tilusOpGetGroupOperand(op, TilusAllocateRegisterInit, 0);
   if (mlirValueIsNull(initValue))
     return;
@@ -331,37 +361,6 @@ static void verifySameTensor(TilusVerifier *v, MlirOperation op,
     free(la);
     free(lb);
   }
-}
-
-static void verifyBinary(TilusVerifier *v, MlirOperation op) {
-  TilusTensorType lhs, result;
-  if (!decode(v, groupType(op, TilusBinaryLhs), &lhs))
-    return;
-  if (!decode(v, resultType(op), &result)) {
-    tilusTensorTypeRelease(&lhs);
-    return;
-  }
-  verifySameTensor(v, op, &lhs, "lhs", &result, "result", true);
-  MlirType rhsType = groupType(op, TilusBinaryRhs);
-  TilusTensorType rhs;
-  if (tilusTypeIsARegister(rhsType)) {
-    if (decode(v, rhsType, &rhs)) {
-      verifySameTensor(v, op, &lhs, "lhs", &rhs, "rhs", true);
-      tilusTensorTypeRelease(&rhs);
-    }
-  } else if (tilusTypeIsATensor(rhsType)) {
-    tilusVerifierError(v, op, "rhs must be a register tensor or a scalar");
-  } else if (!mlirTypeEqual(rhsType, lhs.elementType)) {
-    char a[96], b[96];
-    typeText(rhsType, a, sizeof(a));
-    typeText(lhs.elementType, b, sizeof(b));
-    tilusVerifierError(v, op,
-                       "the scalar rhs has type '%s' but the tensor's element "
-                       "type is '%s'",
-                       a, b);
-  }
-  tilusTensorTypeRelease(&result);
-  tilusTensorTypeRelease(&lhs);
 }
 
 // Neg keeps the type; Cast keeps shape and layout.
@@ -508,9 +507,11 @@ void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
     verifyDynamicSizes(v, op, TilusViewGlobalSizes);
   else if (tilusOpIs(op, "tilus.allocate_register"))
     verifyAllocateRegister(v, op);
-  else if (tilusOpIs(op, "tilus.load_global"))
+  else if (tilusOpIs(op, "tilus.load_global")) {
     verifyLoad(v, op, TilusLoadGlobalSrc, TilusLoadGlobalOffsets,
                TilusLoadGlobalFill);
+    verifyConstantAttr(v, op, "fill_value", TilusLoadGlobalFill, "fill");
+  }
   else if (tilusOpIs(op, "tilus.load_shared"))
     verifyLoad(v, op, TilusLoadSharedSrc, TilusLoadSharedOffsets, -1);
   else if (tilusOpIs(op, "tilus.store_global") ||
@@ -520,11 +521,12 @@ void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
     verifyCopyAsync(v, op);
   else if (tilusOpIs(op, "tilus.copy_async_wait_group"))
     verifyWaitGroup(v, op);
-  else if (tilusOpIs(op, "tilus.add") || tilusOpIs(op, "tilus.sub") ||
-           tilusOpIs(op, "tilus.mul") || tilusOpIs(op, "tilus.div") ||
-           tilusOpIs(op, "tilus.mod"))
-    verifyBinary(v, op);
-  else if (tilusOpIs(op, "tilus.neg"))
+  else if (tilusVerifyBroadcastOp(v, op))
+    ; // binary ops, cmp, where, clamp (VerifyElementwise.c)
+  else if (tilusIsUnaryMathOp(op)) {
+    if (tilusVerifyUnaryMathElements(v, op))
+      verifyUnary(v, op, true);
+  } else if (tilusOpIs(op, "tilus.neg"))
     verifyUnary(v, op, true);
   else if (tilusOpIs(op, "tilus.cast"))
     verifyUnary(v, op, false);

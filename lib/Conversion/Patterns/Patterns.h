@@ -20,6 +20,7 @@ const TilusPattern *tilusGetIndexingPatterns(size_t *count);
 const TilusPattern *tilusGetGlobalMemoryPatterns(size_t *count);
 const TilusPattern *tilusGetSharedMemoryPatterns(size_t *count);
 const TilusPattern *tilusGetRegisterPatterns(size_t *count);
+const TilusPattern *tilusGetElementwisePatterns(size_t *count);
 const TilusPattern *tilusGetControlPatterns(size_t *count);
 const TilusPattern *tilusGetDotPatterns(size_t *count);
 const TilusPattern *tilusGetAtomicPatterns(size_t *count);

@@ -133,6 +133,11 @@ MlirType tilusVectorOrScalarType(MlirType elementType, int64_t n);
 // an integer for integer element types, else a float.
 MlirValue tilusEmitSplatConstant(TilusEmitter *e, MlirType type, double value);
 
+// arith.constant of `type` (a storage type, tilusStorageElementType, or a
+// vector of it) with every element the constant `c` (ElementConstants.c).
+MlirValue tilusEmitElementConstant(TilusEmitter *e, MlirType type,
+                                   const TilusElementConstant *c);
+
 // !llvm.array<n x element> and the literal !llvm.struct<(fields...)>.
 MlirType tilusLLVMArrayType(MlirType element, unsigned n);
 MlirType tilusLLVMStructType(MlirContext ctx, intptr_t numFields,

@@ -37,7 +37,8 @@ int main(int argc, char **argv) {
   int numWidened = (int)(sizeof(widened) / sizeof(widened[0]));
   int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats + numWeights +
                       12 + 5 * numWidened + 2 + 8 + 3 + 6 +
-                      /* AtomicTests.c */ 6 + 2 + 2 + 1);
+                      /* AtomicTests.c */ 6 + 2 + 2 + 1 +
+                      /* ElementwiseTests.c */ 8);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -106,6 +107,14 @@ int main(int argc, char **argv) {
     testSplitKSemaphore(&s, target, 8, 50, 70);
     testSplitKSemaphore(&s, target, 3, 16, 32);
     testDotF16Accumulator(&s, target);
+    // Issue 11: 2 + 2 + 3 + 1 lines.
+    testElementwiseMath(&s, target, 1000);
+    testElementwiseInt(&s, target, 1000);
+    testElementwiseInt(&s, target, 256 * 7);
+    testBroadcast(&s, target, 37, false);
+    testBroadcast(&s, target, 8, false);
+    testBroadcast(&s, target, 37, true);
+    testFills(&s, target, 1000);
   }
   tilusRuntimeDestroy(s.rt);
   printf("gpu tests: %d passed, %d failed, %d skipped\n", s.numPassed,

@@ -14,7 +14,9 @@
 // K skipped". Without a driver or a GPU every test is skipped (exit 77).
 //
 // Main.c runs the tests of CoreTests.c, LowPrecisionTests.c,
-// SharedAndDotTests.c and AtomicTests.c; Support.c holds what they share.
+// SharedAndDotTests.c, AtomicTests.c and ElementwiseTests.c; Support.c holds
+// what they share. (ElementwiseTests.c's math functions are approximate and
+// compared within a tolerance it states.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,4 +114,11 @@ void testSplitKSemaphore(Suite *s, const char *target, int64_t splits,
                          int64_t m, int64_t n);
 void testDotF16Accumulator(Suite *s, const char *target);
 
+// ElementwiseTests.c (issue 11): math functions within a stated tolerance,
+// integer ops, broadcasting and constants bit for bit. testElementwiseMath
+// reports two lines (math_f32, math_f16).
+void testElementwiseMath(Suite *s, const char *target, int64_t n);
+void testElementwiseInt(Suite *s, const char *target, int64_t n);
+void testBroadcast(Suite *s, const char *target, int64_t m, bool half);
+void testFills(Suite *s, const char *target, int64_t n);
 #endif // TILUS_TEST_GPU_SUITE_H

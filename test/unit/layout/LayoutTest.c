@@ -26,6 +26,7 @@ int main(void) {
   testLimits();
   testQueriesAgainstOracle();
   testFragmentsAgainstOracle();
+  testBroadcastSlots();
   printf("layout tests: %d passed, %d failed\n", gPassed, gFailed);
   return gFailed > 0 ? 1 : 0;
 }

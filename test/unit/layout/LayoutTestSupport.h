@@ -99,5 +99,6 @@ void testPaperLayouts(void);
 void testTextMisc(void);
 void testQueriesAgainstOracle(void);
 void testFragmentsAgainstOracle(void);
+void testBroadcastSlots(void);
 
 #endif /* TILUS_TEST_LAYOUTTESTSUPPORT_H */

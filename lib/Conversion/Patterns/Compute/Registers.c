@@ -1,7 +1,8 @@
 //===- Registers.c - Register tensor computation --------------------------===//
 //
 // A register tensor is one vector<m x T> per thread, so elementwise ops are
-// vector arith ops on it, Cast is an arith conversion of the vector, and View
+// vector arith ops on it (the binary ones, with broadcasting, in
+// Elementwise.c), Cast is an arith conversion of the vector, and View
 // is a bit cast of the thread's bits (the same number on both sides).
 //
 //===----------------------------------------------------------------------===//
@@ -29,6 +30,21 @@ static MlirLogicalResult lowerAllocateRegister(TilusLowering *L, MlirOperation o
   if (!decodeResult(L, op, &t))
     return mlirLogicalResultFailure();
   MlirValue init = tilusOpGetGroupOperand(op, TilusAllocateRegisterInit, 0);
+  // The `value` attribute (checked by the verifier): a constant of any
+  // element type, uiN/siN and !tilus.float included.
+  MlirAttribute constant = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("value"));
+  if (!mlirAttributeIsNull(constant)) {
+    TilusElementConstant c;
+    if (!tilusElementConstantGet(t.elementType, constant, &c, NULL, 0))
+      return tilusLoweringError(op, "the 'value' attribute does not fit the "
+                                    "element type (run tilus-verify)");
+    TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+    MlirValue value = tilusEmitElementConstant(
+        &e, tilusRegisterStorageType(e.ctx, &t), &c);
+    tilusReplaceWithLowered(rewriter, &e, op, value);
+    return mlirLogicalResultSuccess();
+  }
   if (tilusTypeIsAFloat(t.elementType) && !mlirValueIsNull(init)) {
     return tilusLoweringError(op, "an init value of a !tilus.float tensor is "
                                   "not lowered yet; cast an f32 tensor instead");
@@ -43,54 +59,6 @@ static MlirLogicalResult lowerAllocateRegister(TilusLowering *L, MlirOperation o
     value = tilusEmitSplatConstant(&e, vectorType, 0);
   }
   tilusReplaceWithLowered(rewriter, &e, op, value);
-  return mlirLogicalResultSuccess();
-}
-
-// The arith op for a binary Tilus op on `elementType`.
-static const char *binaryArithOp(MlirOperation op, MlirType elementType) {
-  bool isFloat = mlirTypeIsAFloat(elementType);
-  bool isUnsigned = tilusElementIsUnsigned(elementType);
-  if (tilusOpIs(op, "tilus.add"))
-    return isFloat ? "addf" : "addi";
-  if (tilusOpIs(op, "tilus.sub"))
-    return isFloat ? "subf" : "subi";
-  if (tilusOpIs(op, "tilus.mul"))
-    return isFloat ? "mulf" : "muli";
-  if (tilusOpIs(op, "tilus.div"))
-    return isFloat ? "divf" : isUnsigned ? "divui" : "divsi";
-  return isFloat ? "remf" : isUnsigned ? "remui" : "remsi";
-}
-
-static MlirLogicalResult lowerBinary(TilusLowering *L, MlirOperation op,
-                                     MlirRewriterBase rewriter) {
-  MlirValue lhs = tilusLoweredRegister(tilusOpGetGroupOperand(op, TilusBinaryLhs, 0));
-  MlirValue rhsOperand = tilusOpGetGroupOperand(op, TilusBinaryRhs, 0);
-  bool rhsIsTensor = tilusTypeIsARegister(mlirValueGetType(rhsOperand));
-  MlirValue rhs = rhsIsTensor ? tilusLoweredRegister(rhsOperand) : rhsOperand;
-  if (mlirValueIsNull(lhs) || mlirValueIsNull(rhs))
-    return mlirLogicalResultFailure();
-  TilusTensorType t;
-  if (!decodeResult(L, op, &t))
-    return mlirLogicalResultFailure();
-  if (tilusTypeIsAFloat(t.elementType)) {
-    return tilusLoweringError(op, "arithmetic on !tilus.float tensors is not "
-                                  "lowered yet; cast them to f16 or f32 first");
-  }
-  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
-  if (!rhsIsTensor) {
-    // A scalar operand is splat across the thread's elements; an unsigned
-    // scalar is first read as its signless bits.
-    MlirType storage = tilusStorageElementType(e.ctx, t.elementType);
-    if (!mlirTypeEqual(mlirValueGetType(rhs), storage)) {
-      return tilusLoweringError(op, "a scalar operand must have the tensor's "
-                                    "signless element type");
-    }
-    rhs = tilusEmitValue(&e, "vector.broadcast", 1, &rhs,
-                         mlirValueGetType(lhs), 0, NULL);
-  }
-  MlirValue result =
-      tilusEmitArith(&e, binaryArithOp(op, t.elementType), lhs, rhs);
-  tilusReplaceWithLowered(rewriter, &e, op, result);
   return mlirLogicalResultSuccess();
 }
 
@@ -237,11 +205,6 @@ static MlirLogicalResult lowerView(TilusLowering *L, MlirOperation op, MlirRewri
 
 static const TilusPattern kPatterns[] = {
     {"tilus.allocate_register", lowerAllocateRegister},
-    {"tilus.add", lowerBinary},
-    {"tilus.sub", lowerBinary},
-    {"tilus.mul", lowerBinary},
-    {"tilus.div", lowerBinary},
-    {"tilus.mod", lowerBinary},
     {"tilus.neg", lowerNeg},
     {"tilus.cast", lowerCast},
     {"tilus.view", lowerView},

@@ -448,6 +448,17 @@ static MlirLogicalResult lowerLoadGlobal(TilusLowering *L, MlirOperation op,
                   tilusOperandGroupStart(op, TilusLoadGlobalOffsets), 16, &p))
     return mlirLogicalResultFailure();
   MlirValue fill = tilusOpGetGroupOperand(op, TilusLoadGlobalFill, 0);
+  // Or the `fill_value` attribute: a constant of any element type.
+  MlirAttribute fillAttr = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("fill_value"));
+  TilusElementConstant fillConstant;
+  if (mlirValueIsNull(fill) && !mlirAttributeIsNull(fillAttr)) {
+    if (!tilusElementConstantGet(p.tile.elementType, fillAttr, &fillConstant,
+                                 NULL, 0))
+      return tilusLoweringError(op, "the 'fill_value' attribute does not fit "
+                                    "the element type (run tilus-verify)");
+    fill = tilusEmitElementConstant(&e, p.storage, &fillConstant);
+  }
   p.fill = !mlirValueIsNull(fill) ? fill
                                   : tilusEmitSplatConstant(&e, p.storage, 0);
   int64_t m = tilusLayoutGetLocalSize(p.tile.layout);
