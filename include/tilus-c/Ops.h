@@ -127,6 +127,8 @@ enum { TilusBinaryLhs, TilusBinaryRhs, TilusBinaryOut };
 enum { TilusUnaryX, TilusUnaryOut };
 enum { TilusDotA, TilusDotB, TilusDotC, TilusDotOut };
 enum { TilusPrintX };
+/* tilus.reduce, convert_layout, permute, reshape: one register tensor. */
+enum { TilusMoveX };
 
 /* The number of Tilus ops in the table, and the one at `index` (0 to that
  * number - 1; NULL outside). For enumerating every op. */

@@ -48,7 +48,8 @@ static bool buildTable(PatternTable *table, MlirContext ctx) {
   static const Getter areas[] = {
       tilusGetIndexingPatterns,     tilusGetGlobalMemoryPatterns,
       tilusGetSharedMemoryPatterns, tilusGetRegisterPatterns,
-      tilusGetControlPatterns,      tilusGetDotPatterns};
+      tilusGetControlPatterns,      tilusGetDotPatterns,
+      tilusGetReducePatterns,       tilusGetRelayoutPatterns};
   for (size_t a = 0; a < sizeof(areas) / sizeof(areas[0]); ++a) {
     size_t count;
     const TilusPattern *patterns = areas[a](&count);

@@ -36,6 +36,10 @@ void tilusVerifyValueType(TilusVerifier *v, MlirOperation op, MlirType type,
 // Checks one tilus.* op's own rules (`blockSize` as above).
 void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize);
 
+// Checks tilus.reduce, convert_layout, permute and reshape
+// (VerifyDataMovement.c).
+void tilusVerifyDataMovementOp(TilusVerifier *v, MlirOperation op);
+
 // Checks a func.func marked tilus.kernel.
 void tilusVerifyKernel(TilusVerifier *v, MlirOperation kernel);
 

@@ -351,6 +351,10 @@ static void testGroupConstants(void) {
       {"tilus.dot", TilusDotC, "c"},
       {"tilus.dot", TilusDotOut, "out"},
       {"tilus.print", TilusPrintX, "x"},
+      {"tilus.reduce", TilusMoveX, "x"},
+      {"tilus.convert_layout", TilusMoveX, "x"},
+      {"tilus.permute", TilusMoveX, "x"},
+      {"tilus.reshape", TilusMoveX, "x"},
   };
   for (size_t k = 0; k < sizeof(constants) / sizeof(constants[0]); ++k) {
     const TilusOpSchema *s = tilusOpSchemaLookup(ref(constants[k].op));

@@ -22,6 +22,9 @@ const TilusPattern *tilusGetSharedMemoryPatterns(size_t *count);
 const TilusPattern *tilusGetRegisterPatterns(size_t *count);
 const TilusPattern *tilusGetControlPatterns(size_t *count);
 const TilusPattern *tilusGetDotPatterns(size_t *count);
+// Reduce and the layout changes (Movement/).
+const TilusPattern *tilusGetReducePatterns(size_t *count);
+const TilusPattern *tilusGetRelayoutPatterns(size_t *count);
 
 // Rebuilds every scf.for/if/while under `root` that carries register
 // tensors with the lowered types (Control/ControlFlow.c).

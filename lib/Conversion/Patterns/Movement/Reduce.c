@@ -1,0 +1,255 @@
+//===- Reduce.c - Reduce: sum, max or min over dimensions -----------------===//
+//
+// The plan (tilus-c/DataMovement.h) is decided from the layouts in closed
+// form; the code follows it in three stages:
+//   (a) each thread combines its own slots that fall on one result slot;
+//   (b) nvvm.shfl.sync bfly with each lane mask the layout spreads the
+//       reduced dims across, combining with the partner lane's value (both
+//       lanes get the same bits: the combining ops are commutative);
+//   (c) only when reduced digits lie above the warp (or are lane digits that
+//       are not powers of two): each thread writes its partials to row r(t)
+//       of the op's planned scratch, the block synchronizes, and every thread
+//       reads all rows of its result elements, in row order (so replicated
+//       threads agree bit for bit). Barriers before (the scratch's bytes may
+//       have been read just before by other threads) and after (they may be
+//       reused right after).
+// Values are combined in the accumulator type: f32 for f16, bf16 and f32
+// (one rounding at the end), i32 for integers up to 32 bits (shfl.sync moves
+// 32-bit values).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns/Patterns.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/LLVM.h"
+#include "tilus-c/DataMovement.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { KindSum, KindMax, KindMin } Kind;
+
+static bool readKind(MlirOperation op, Kind *kind) {
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("kind"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
+    return false;
+  MlirStringRef s = mlirStringAttrGetValue(a);
+  static const char *const names[] = {"sum", "max", "min"};
+  for (int k = 0; k < 3; ++k)
+    if (s.length == strlen(names[k]) && !memcmp(s.data, names[k], s.length)) {
+      *kind = (Kind)k;
+      return true;
+    }
+  return false;
+}
+
+static const char *combineOp(Kind kind, bool isFloat, bool isUnsigned) {
+  switch (kind) {
+  case KindSum:
+    return isFloat ? "arith.addf" : "arith.addi";
+  case KindMax:
+    return isFloat ? "arith.maximumf" : isUnsigned ? "arith.maxui" : "arith.maxsi";
+  case KindMin:
+    return isFloat ? "arith.minimumf" : isUnsigned ? "arith.minui" : "arith.minsi";
+  }
+  return NULL;
+}
+
+typedef struct {
+  TilusEmitter *e;
+  const char *op;
+  MlirType type; // the accumulator type
+} Combiner;
+
+static MlirValue combine(Combiner *c, MlirValue a, MlirValue b) {
+  MlirValue operands[2] = {a, b};
+  return tilusEmitValue(c->e, c->op, 2, operands, c->type, 0, NULL);
+}
+
+static MlirValue emitI32(TilusEmitter *e, int64_t v) {
+  return tilusEmitIntConstant(e, mlirIntegerTypeGet(e->ctx, 32), v);
+}
+
+static MlirValue shuffleXor(TilusEmitter *e, MlirValue value, int64_t mask,
+                            int64_t numThreads) {
+  // Every lane of a full warp takes part; a block smaller than a warp has
+  // only its threads.
+  int64_t members = numThreads >= TILUS_WARP_SIZE
+                        ? -1
+                        : (int64_t)((1u << numThreads) - 1);
+  MlirValue operands[4] = {emitI32(e, members), value, emitI32(e, mask),
+                           emitI32(e, TILUS_WARP_SIZE - 1)};
+  MlirNamedAttribute kind = tilusNamedAttr(
+      e->ctx, "kind",
+      mlirAttributeParseGet(e->ctx, mlirStringRefCreateFromCString(
+                                        "#nvvm<shfl_kind bfly>")));
+  return tilusEmitValue(e, "nvvm.shfl.sync", 4, operands,
+                        mlirValueGetType(value), 1, &kind);
+}
+
+static MlirValue convertVector(TilusEmitter *e, MlirValue x, MlirType from,
+                               MlirType to, bool isUnsigned) {
+  int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(x), 0);
+  MlirType toType = mlirVectorTypeGet(1, &m, to);
+  int64_t a = mlirTypeIsAFloat(from) ? tilusElementTypeGetBitWidth(from)
+                                     : mlirIntegerTypeGetWidth(from);
+  int64_t b = mlirTypeIsAFloat(to) ? tilusElementTypeGetBitWidth(to)
+                                   : mlirIntegerTypeGetWidth(to);
+  if (mlirTypeEqual(from, to))
+    return x;
+  const char *name;
+  if (mlirTypeIsAFloat(from))
+    name = a < b ? "arith.extf" : "arith.truncf";
+  else
+    name = a > b ? "arith.trunci" : isUnsigned ? "arith.extui" : "arith.extsi";
+  return tilusEmitValue(e, name, 1, &x, toType, 0, NULL);
+}
+
+static MlirLogicalResult lowerReduce(TilusLowering *L, MlirOperation op,
+                                     MlirRewriterBase rewriter) {
+  MlirValue operand = tilusOpGetGroupOperand(op, TilusMoveX, 0);
+  MlirValue x = tilusLoweredRegister(operand);
+  TilusTensorType src, dst;
+  if (mlirValueIsNull(x) ||
+      mlirLogicalResultIsFailure(
+          tilusLoweringDecode(L, mlirValueGetType(operand), &src)) ||
+      mlirLogicalResultIsFailure(tilusLoweringDecode(
+          L, mlirValueGetType(mlirOperationGetResult(op, 0)), &dst)))
+    return mlirLogicalResultFailure();
+  Kind kind;
+  int64_t dims[TILUS_LAYOUT_MAX_RANK];
+  intptr_t numDims = tilusOpGetDims(op, dims);
+  MlirType acc = tilusReduceAccumulatorType(src.elementType);
+  if (!readKind(op, &kind) || numDims < 1 || mlirTypeIsNull(acc))
+    return tilusLoweringError(op, "a malformed reduce (run tilus-verify)");
+  TilusReducePlan plan;
+  TilusLayoutError err;
+  if (!tilusReducePlanCreate(src.layout, dst.layout, numDims, dims, &plan,
+                             &err)) {
+    tilusReducePlanRelease(&plan);
+    return tilusLoweringError(op, err.message);
+  }
+  int64_t accBits = tilusElementTypeGetBitWidth(acc);
+  if (plan.numLaneMasks > 0 && accBits != 32) {
+    tilusReducePlanRelease(&plan);
+    return tilusLoweringError(op, "a 64-bit reduction across the lanes of a "
+                                  "warp is not lowered yet (shfl.sync moves "
+                                  "32 bits)");
+  }
+  int64_t scratchBytes = plan.numPartials > 1 ? plan.numPartials *
+                                                    plan.resultElements *
+                                                    (accBits / 8)
+                                              : 0;
+  int64_t offset = 0;
+  char why[320];
+  if (scratchBytes > 0 &&
+      !tilusScratchOffset(op, scratchBytes, &offset, why, sizeof(why))) {
+    tilusReducePlanRelease(&plan);
+    return tilusLoweringError(op, why);
+  }
+
+  MlirValue *partial = calloc((size_t)plan.numResultSlots, sizeof(MlirValue));
+  MlirValue *slotAddress =
+      calloc((size_t)plan.numResultSlots, sizeof(MlirValue));
+  if (!partial || !slotAddress) {
+    free(partial);
+    free(slotAddress);
+    tilusReducePlanRelease(&plan);
+    return tilusLoweringError(op, "out of memory");
+  }
+
+  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  bool isUnsigned = tilusElementIsUnsigned(src.elementType);
+  Combiner c = {&e, combineOp(kind, mlirTypeIsAFloat(acc), isUnsigned), acc};
+  MlirValue wide = convertVector(
+      &e, x, tilusStorageElementType(e.ctx, src.elementType), acc, isUnsigned);
+  // (a) within the thread, slots in order.
+  for (int64_t i = 0; i < plan.numSlots; ++i) {
+    MlirValue v = tilusEmitExtract(&e, wide, i);
+    MlirValue *p = &partial[plan.slotOf[i]];
+    *p = mlirValueIsNull(*p) ? v : combine(&c, *p, v);
+  }
+  int64_t numThreads = tilusLayoutGetNumThreads(src.layout);
+  // (b) within the warp.
+  for (int64_t j = 0; j < plan.numResultSlots; ++j)
+    for (int k = 0; k < plan.numLaneMasks; ++k)
+      partial[j] = combine(
+          &c, partial[j],
+          shuffleXor(&e, partial[j], plan.laneMasks[k], numThreads));
+  // (c) across warps.
+  if (scratchBytes > 0) {
+    MlirValue base = tilusEmitScratch(&e, op, offset);
+    MlirValue tid = tilusEmitThreadIndex(&e);
+    MlirValue row = tilusEmitIndex(&e, 0);
+    int64_t radix = 1;
+    for (intptr_t k = 0; k < plan.numSharedModes; ++k) {
+      const TilusLayoutThreadMode *m = &plan.sharedModes[k];
+      MlirValue digit = tilusEmitRemIndexConst(
+          &e, tilusEmitDivIndexConst(&e, tid, m->divisor), m->modulus);
+      row = tilusEmitAddIndex(&e, row, tilusEmitMulIndexConst(&e, digit, radix));
+      radix *= m->modulus;
+    }
+    int64_t strides[TILUS_LAYOUT_MAX_RANK], s = 1;
+    for (intptr_t d = dst.rank - 1; d >= 0; --d) {
+      strides[d] = s;
+      s *= dst.shape[d];
+    }
+    MlirValue threadAddress =
+        tilusEmitRowMajorAddress(&e, dst.layout, strides, tid);
+    MlirValue rowStart = tilusEmitAddIndex(
+        &e, tilusEmitMulIndexConst(&e, row, plan.resultElements),
+        threadAddress);
+    tilusEmitBarrier(&e);
+    for (int64_t j = 0; j < plan.numResultSlots; ++j) {
+      int64_t q[TILUS_LAYOUT_MAX_RANK], a = 0;
+      tilusLayoutEvaluate(dst.layout, 0, j, q);
+      for (intptr_t d = 0; d < dst.rank; ++d)
+        a += q[d] * strides[d];
+      slotAddress[j] = tilusEmitAddIndexConst(&e, threadAddress, a);
+      MlirValue operands[2] = {
+          partial[j],
+          tilusEmitElementPointer(&e, base, acc,
+                                  tilusEmitAddIndexConst(&e, rowStart, a))};
+      tilusEmitOp(&e, "llvm.store", 2, operands, 0, NULL, 0, NULL);
+    }
+    tilusEmitBarrier(&e);
+    for (int64_t j = 0; j < plan.numResultSlots; ++j) {
+      MlirValue total = (MlirValue){NULL};
+      for (int64_t r = 0; r < plan.numPartials; ++r) {
+        MlirValue ptr = tilusEmitElementPointer(
+            &e, base, acc,
+            tilusEmitAddIndexConst(&e, slotAddress[j],
+                                   r * plan.resultElements));
+        MlirValue v = tilusEmitValue(&e, "llvm.load", 1, &ptr, acc, 0, NULL);
+        total = r == 0 ? v : combine(&c, total, v);
+      }
+      partial[j] = total;
+    }
+    tilusEmitBarrier(&e);
+  }
+  free(slotAddress);
+  MlirType accVector = mlirVectorTypeGet(1, &plan.numResultSlots, acc);
+  MlirValue result = tilusEmitSplatConstant(&e, accVector, 0);
+  for (int64_t j = 0; j < plan.numResultSlots; ++j)
+    result = tilusEmitInsert(&e, result, partial[j], j);
+  result = convertVector(&e, result, acc,
+                         tilusStorageElementType(e.ctx, dst.elementType),
+                         isUnsigned);
+  free(partial);
+  tilusReducePlanRelease(&plan);
+  tilusReplaceWithLowered(rewriter, &e, op, result);
+  return mlirLogicalResultSuccess();
+}
+
+static const TilusPattern kPatterns[] = {
+    {"tilus.reduce", lowerReduce},
+};
+
+const TilusPattern *tilusGetReducePatterns(size_t *count) {
+  *count = sizeof(kPatterns) / sizeof(kPatterns[0]);
+  return kPatterns;
+}

@@ -1,0 +1,139 @@
+//===- Relayout.c - ConvertLayout, Permute and Reshape --------------------===//
+//
+// The three are one index map, linear in the coordinates: result element q
+// is the source element at row-major address sum_k q[k] * coef[k]
+// (tilus-c/DataMovement.h). From the layouts' thread digits the plan says
+// whether each thread already holds what it needs:
+//   - in registers: a permutation of the thread's slots (vector.shuffle), or
+//     nothing at all (a relabelling: the same vector);
+//   - otherwise through the op's shared scratch (planned by
+//     tilus-plan-shared): every thread stores its elements at their row-major
+//     source addresses, the block synchronizes, and every thread loads its
+//     result elements. Barriers before (other threads may still read the
+//     scratch's bytes) and after (they may be reused next).
+// Layouts that differ only in which lane holds what within a warp also go
+// through shared memory (no shuffle path yet).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns/Patterns.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "tilus-c/DataMovement.h"
+
+#include <stdlib.h>
+
+static bool isIdentity(const TilusMovePlan *plan, int64_t numSlots) {
+  if (plan->numResultSlots != numSlots)
+    return false;
+  for (int64_t j = 0; j < numSlots; ++j)
+    if (plan->slotOf[j] != j)
+      return false;
+  return true;
+}
+
+static MlirValue permuteSlots(TilusEmitter *e, MlirValue x,
+                              const TilusMovePlan *plan, MlirType resultType) {
+  MlirValue operands[2] = {x, x};
+  MlirNamedAttribute mask = tilusNamedAttr(
+      e->ctx, "mask",
+      mlirDenseI64ArrayGet(e->ctx, plan->numResultSlots, plan->slotOf));
+  return tilusEmitValue(e, "vector.shuffle", 2, operands, resultType, 1, &mask);
+}
+
+// The row-major address `coef` gives slot i of thread 0.
+static int64_t slotAddress(const TilusLayout *layout, int64_t i,
+                           const int64_t *coef) {
+  int64_t q[TILUS_LAYOUT_MAX_RANK], a = 0;
+  tilusLayoutEvaluate(layout, 0, i, q);
+  for (intptr_t d = 0; d < tilusLayoutGetRank(layout); ++d)
+    a += q[d] * coef[d];
+  return a;
+}
+
+static MlirValue throughShared(TilusEmitter *e, MlirOperation op, MlirValue x,
+                               const TilusTensorType *src,
+                               const TilusTensorType *dst,
+                               const TilusMovePlan *plan, int64_t offset,
+                               MlirType resultType) {
+  MlirType storage = tilusStorageElementType(e->ctx, src->elementType);
+  MlirValue base = tilusEmitScratch(e, op, offset);
+  MlirValue tid = tilusEmitThreadIndex(e);
+  MlirValue from =
+      tilusEmitRowMajorAddress(e, src->layout, plan->srcStrides, tid);
+  tilusEmitBarrier(e);
+  for (int64_t i = 0; i < tilusLayoutGetLocalSize(src->layout); ++i) {
+    MlirValue index = tilusEmitAddIndexConst(
+        e, from, slotAddress(src->layout, i, plan->srcStrides));
+    MlirValue operands[2] = {tilusEmitExtract(e, x, i),
+                             tilusEmitElementPointer(e, base, storage, index)};
+    tilusEmitOp(e, "llvm.store", 2, operands, 0, NULL, 0, NULL);
+  }
+  tilusEmitBarrier(e);
+  MlirValue to = tilusEmitRowMajorAddress(e, dst->layout, plan->coef, tid);
+  MlirValue result = tilusEmitSplatConstant(e, resultType, 0);
+  for (int64_t j = 0; j < plan->numResultSlots; ++j) {
+    MlirValue index = tilusEmitAddIndexConst(
+        e, to, slotAddress(dst->layout, j, plan->coef));
+    MlirValue ptr = tilusEmitElementPointer(e, base, storage, index);
+    MlirValue v = tilusEmitValue(e, "llvm.load", 1, &ptr, storage, 0, NULL);
+    result = tilusEmitInsert(e, result, v, j);
+  }
+  tilusEmitBarrier(e);
+  return result;
+}
+
+static MlirLogicalResult lowerRelayout(TilusLowering *L, MlirOperation op,
+                                       MlirRewriterBase rewriter) {
+  MlirValue operand = tilusOpGetGroupOperand(op, TilusMoveX, 0);
+  MlirValue x = tilusLoweredRegister(operand);
+  TilusTensorType src, dst;
+  if (mlirValueIsNull(x) ||
+      mlirLogicalResultIsFailure(
+          tilusLoweringDecode(L, mlirValueGetType(operand), &src)) ||
+      mlirLogicalResultIsFailure(tilusLoweringDecode(
+          L, mlirValueGetType(mlirOperationGetResult(op, 0)), &dst)))
+    return mlirLogicalResultFailure();
+  TilusMovePlan plan;
+  TilusLayoutError err;
+  if (!tilusMovePlanCreate(op, &src, &dst, &plan, &err)) {
+    tilusMovePlanRelease(&plan);
+    return tilusLoweringError(op, err.message);
+  }
+  int64_t offset = 0;
+  int64_t bits = tilusElementTypeGetBitWidth(src.elementType);
+  if (!plan.inRegisters) {
+    if (bits % 8 != 0)
+      return tilusLoweringError(op, "this layout change needs shared memory, "
+                                    "which is not lowered yet for sub-byte "
+                                    "elements");
+    char why[320];
+    int64_t bytes = tilusLayoutGetNumElements(src.layout) * (bits / 8);
+    if (!tilusScratchOffset(op, bytes, &offset, why, sizeof(why)))
+      return tilusLoweringError(op, why);
+  }
+  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  MlirType resultType = tilusRegisterStorageType(e.ctx, &dst);
+  MlirValue result;
+  if (!plan.inRegisters)
+    result = throughShared(&e, op, x, &src, &dst, &plan, offset, resultType);
+  else if (isIdentity(&plan, tilusLayoutGetLocalSize(src.layout)))
+    result = x;
+  else
+    result = permuteSlots(&e, x, &plan, resultType);
+  tilusMovePlanRelease(&plan);
+  tilusReplaceWithLowered(rewriter, &e, op, result);
+  return mlirLogicalResultSuccess();
+}
+
+static const TilusPattern kPatterns[] = {
+    {"tilus.convert_layout", lowerRelayout},
+    {"tilus.permute", lowerRelayout},
+    {"tilus.reshape", lowerRelayout},
+};
+
+const TilusPattern *tilusGetRelayoutPatterns(size_t *count) {
+  *count = sizeof(kPatterns) / sizeof(kPatterns[0]);
+  return kPatterns;
+}
