@@ -1,0 +1,64 @@
+// ConvertLayout, Permute and Reshape: a relabelling costs nothing, a
+// permutation of a thread's slots is one vector.shuffle, and anything else
+// goes through shared scratch (planned by tilus-plan-shared) between
+// barriers: stores at the source's row-major addresses, loads at the
+// result's.
+// RUN: tilus-opt %s --tilus-plan-shared --tilus-to-gpu | FileCheck %s
+
+!mma = !tilus.register<f32, array<i64: 32, 8>, #tilus.layout<"local(2,1).spatial(8,4).local(2,2)">>
+!col = !tilus.register<f32, array<i64: 32, 8>, #tilus.layout<"local(2,1).spatial(8,4).column_local(2,2)">>
+!tr = !tilus.register<f32, array<i64: 8, 32>, #tilus.layout<"column_local(1,2).column_spatial(4,8).column_local(2,2)">>
+!rows = !tilus.register<f32, array<i64: 32, 8>, #tilus.layout<"spatial(32,1).local(1,8)">>
+!flat = !tilus.register<f32, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+!three = !tilus.register<f32, array<i64: 1, 32, 8>, #tilus.layout<"spatial(1,32,1).local(1,1,8)">>
+!g = !tilus.global<f32, array<i64: 32, 8>, #tilus.row_major>
+
+// CHECK-LABEL: gpu.func @in_registers
+// CHECK-SAME: tilus.shared_bytes = 0
+// The column-major slots: one shuffle of the thread's 8 values.
+// CHECK: vector.shuffle %[[X:.*]], %[[X]] [0, 2, 1, 3, 4, 6, 5, 7] : vector<8xf32>, vector<8xf32>
+// The transpose with the transposed layout and the reshapes move nothing.
+// CHECK-NOT: vector.shuffle
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+func.func @in_registers(%p: !tilus.ptr<f32>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<f32>) -> !g
+  %a = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g, index, index) -> !mma
+  %c = "tilus.convert_layout"(%a) : (!mma) -> !col
+  %t = "tilus.permute"(%a) {dims = array<i64: 1, 0>} : (!mma) -> !tr
+  %r = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g, index, index) -> !rows
+  %f = "tilus.reshape"(%r) : (!rows) -> !flat
+  %h = "tilus.reshape"(%r) : (!rows) -> !three
+  "tilus.print"(%c) : (!col) -> ()
+  "tilus.print"(%t) : (!tr) -> ()
+  "tilus.print"(%f) : (!flat) -> ()
+  "tilus.print"(%h) : (!three) -> ()
+  return
+}
+
+!trows = !tilus.register<f32, array<i64: 8, 32>, #tilus.layout<"spatial(8,4).local(1,8)">>
+// CHECK-LABEL: gpu.func @through_shared
+// CHECK-SAME: tilus.shared_bytes = 1024
+// mma fragments to a row per thread: 8 stores, a barrier, 8 loads.
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: gpu.barrier
+// A transpose into a layout the algebra does not relabel: the same way.
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: gpu.barrier
+func.func @through_shared(%p: !tilus.ptr<f32>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<f32>) -> !g
+  %a = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g, index, index) -> !mma
+  %b = "tilus.convert_layout"(%a) : (!mma) -> !rows
+  %t = "tilus.permute"(%a) {dims = array<i64: 1, 0>} : (!mma) -> !trows
+  "tilus.print"(%b) : (!rows) -> ()
+  "tilus.print"(%t) : (!trows) -> ()
+  return
+}
