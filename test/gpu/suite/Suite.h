@@ -13,8 +13,8 @@
 // prints one line per test and ends with "gpu tests: N passed, M failed,
 // K skipped". Without a driver or a GPU every test is skipped (exit 77).
 //
-// Main.c runs the tests of CoreTests.c, LowPrecisionTests.c and
-// SharedAndDotTests.c; Support.c holds what they share.
+// Main.c runs the tests of CoreTests.c, LowPrecisionTests.c,
+// SharedAndDotTests.c and DataMovementTests.c; Support.c holds what they share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,5 +103,8 @@ void testShared(Suite *s, const char *target, int64_t M, int64_t N);
 void testDotPaths(Suite *s, const char *target);
 void testGemm(Suite *s, const char *target, const char *stem, int64_t BM,
               int64_t BN, int64_t BK, int64_t M, int64_t N, int64_t K);
+
+// DataMovementTests.c: Reduce, ConvertLayout, Permute, Reshape (4 lines)
+void testDataMovement(Suite *s, const char *target);
 
 #endif // TILUS_TEST_GPU_SUITE_H

@@ -1,0 +1,82 @@
+// Reduce on the GPU, each kernel one tile (test/gpu/suite/DataMovementTests.c
+// compares with a CPU reference). The layouts cover the three stages:
+//   reduce_f32: row sums and column maxima of a [32, 8] tile spread over
+//     lanes (in-thread + shuffles), row minima with a row per thread
+//     (in-thread only);
+//   reduce_f16: row sums (f32 accumulation) and maxima of an [8, 256] tile
+//     whose rows span 4 warps (in-thread + shuffles + shared memory);
+//   reduce_int: column sums of a [16, 64] i32 tile whose columns span warps
+//     but no lanes (in-thread + shared only), row sums (shuffles), and row
+//     minima of a ui8 tile (unsigned, widened to i32 for the shuffles).
+!f = !tilus.register<f32, array<i64: 32, 8>, #tilus.layout<"spatial(8,4).local(4,2)">>
+!f_rows = !tilus.register<f32, array<i64: 32>, #tilus.layout<"reduce(spatial(8,4),dims=[1]).local(4)">>
+!f_cols = !tilus.register<f32, array<i64: 8>, #tilus.layout<"reduce(spatial(8,4),dims=[0]).local(2)">>
+!f_t = !tilus.register<f32, array<i64: 32, 8>, #tilus.layout<"spatial(32,1).local(1,8)">>
+!f_t_rows = !tilus.register<f32, array<i64: 32>, #tilus.layout<"spatial(32).local(1)">>
+!g_f = !tilus.global<f32, array<i64: 32, 8>, #tilus.row_major>
+!g_f32 = !tilus.global<f32, array<i64: 32>, #tilus.row_major>
+!g_f8 = !tilus.global<f32, array<i64: 8>, #tilus.row_major>
+func.func @reduce_f32(%src: !tilus.ptr<f32>, %rowsum: !tilus.ptr<f32>, %colmax: !tilus.ptr<f32>, %rowmin: !tilus.ptr<f32>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%src) : (!tilus.ptr<f32>) -> !g_f
+  %x = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g_f, index, index) -> !f
+  %s = "tilus.reduce"(%x) {dims = array<i64: 1>, kind = "sum"} : (!f) -> !f_rows
+  %m = "tilus.reduce"(%x) {dims = array<i64: 0>, kind = "max"} : (!f) -> !f_cols
+  %y = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g_f, index, index) -> !f_t
+  %n = "tilus.reduce"(%y) {dims = array<i64: 1>, kind = "min"} : (!f_t) -> !f_t_rows
+  %gs = "tilus.view_global"(%rowsum) : (!tilus.ptr<f32>) -> !g_f32
+  %gm = "tilus.view_global"(%colmax) : (!tilus.ptr<f32>) -> !g_f8
+  %gn = "tilus.view_global"(%rowmin) : (!tilus.ptr<f32>) -> !g_f32
+  "tilus.store_global"(%s, %gs, %c0) : (!f_rows, !g_f32, index) -> ()
+  "tilus.store_global"(%m, %gm, %c0) : (!f_cols, !g_f8, index) -> ()
+  "tilus.store_global"(%n, %gn, %c0) : (!f_t_rows, !g_f32, index) -> ()
+  return
+}
+
+!h = !tilus.register<f16, array<i64: 8, 256>, #tilus.layout<"local(8,1).spatial(1,128).local(1,2)">>
+!h_rows = !tilus.register<f16, array<i64: 8>, #tilus.layout<"local(8).reduce(spatial(1,128),dims=[1])">>
+!g_h = !tilus.global<f16, array<i64: 8, 256>, #tilus.row_major>
+!g_h8 = !tilus.global<f16, array<i64: 8>, #tilus.row_major>
+func.func @reduce_f16(%src: !tilus.ptr<f16>, %rowsum: !tilus.ptr<f16>, %rowmax: !tilus.ptr<f16>)
+    attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%src) : (!tilus.ptr<f16>) -> !g_h
+  %x = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g_h, index, index) -> !h
+  %s = "tilus.reduce"(%x) {dims = array<i64: 1>, kind = "sum"} : (!h) -> !h_rows
+  %m = "tilus.reduce"(%x) {dims = array<i64: 1>, kind = "max"} : (!h) -> !h_rows
+  %gs = "tilus.view_global"(%rowsum) : (!tilus.ptr<f16>) -> !g_h8
+  %gm = "tilus.view_global"(%rowmax) : (!tilus.ptr<f16>) -> !g_h8
+  "tilus.store_global"(%s, %gs, %c0) : (!h_rows, !g_h8, index) -> ()
+  "tilus.store_global"(%m, %gm, %c0) : (!h_rows, !g_h8, index) -> ()
+  return
+}
+
+!i = !tilus.register<i32, array<i64: 16, 64>, #tilus.layout<"spatial(4,32).local(4,2)">>
+!i_cols = !tilus.register<i32, array<i64: 64>, #tilus.layout<"reduce(spatial(4,32),dims=[0]).local(2)">>
+!i_rows = !tilus.register<i32, array<i64: 16>, #tilus.layout<"reduce(spatial(4,32),dims=[1]).local(4)">>
+!u = !tilus.register<ui8, array<i64: 16, 64>, #tilus.layout<"spatial(4,32).local(4,2)">>
+!u_rows = !tilus.register<ui8, array<i64: 16>, #tilus.layout<"reduce(spatial(4,32),dims=[1]).local(4)">>
+!g_i = !tilus.global<i32, array<i64: 16, 64>, #tilus.row_major>
+!g_i64 = !tilus.global<i32, array<i64: 64>, #tilus.row_major>
+!g_i16 = !tilus.global<i32, array<i64: 16>, #tilus.row_major>
+!g_u = !tilus.global<ui8, array<i64: 16, 64>, #tilus.row_major>
+!g_u16 = !tilus.global<ui8, array<i64: 16>, #tilus.row_major>
+func.func @reduce_int(%src: !tilus.ptr<i32>, %colsum: !tilus.ptr<i32>, %rowsum: !tilus.ptr<i32>, %usrc: !tilus.ptr<ui8>, %umin: !tilus.ptr<ui8>)
+    attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%src) : (!tilus.ptr<i32>) -> !g_i
+  %x = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g_i, index, index) -> !i
+  %cs = "tilus.reduce"(%x) {dims = array<i64: 0>, kind = "sum"} : (!i) -> !i_cols
+  %rs = "tilus.reduce"(%x) {dims = array<i64: 1>, kind = "sum"} : (!i) -> !i_rows
+  %gu = "tilus.view_global"(%usrc) : (!tilus.ptr<ui8>) -> !g_u
+  %y = "tilus.load_global"(%gu, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g_u, index, index) -> !u
+  %um = "tilus.reduce"(%y) {dims = array<i64: 1>, kind = "min"} : (!u) -> !u_rows
+  %gcs = "tilus.view_global"(%colsum) : (!tilus.ptr<i32>) -> !g_i64
+  %grs = "tilus.view_global"(%rowsum) : (!tilus.ptr<i32>) -> !g_i16
+  %gum = "tilus.view_global"(%umin) : (!tilus.ptr<ui8>) -> !g_u16
+  "tilus.store_global"(%cs, %gcs, %c0) : (!i_cols, !g_i64, index) -> ()
+  "tilus.store_global"(%rs, %grs, %c0) : (!i_rows, !g_i16, index) -> ()
+  "tilus.store_global"(%um, %gum, %c0) : (!u_rows, !g_u16, index) -> ()
+  return
+}

@@ -1,0 +1,191 @@
+//===- DataMovementTests.c - Reduce and layout changes on the GPU ---------===//
+//
+// The kernels of test/gpu/kernels/reduce.mlir and relayout.mlir, one tile
+// each, on random inputs, against a CPU reference bit for bit. Float inputs
+// are small integers, so every sum is exact in any order (the f16 row sums
+// stay below 2048, exact in f16); integer sums wrap like the reference's
+// unsigned arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Suite.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// One kernel argument: an input (`host`, `want` NULL) or an output compared
+// with `want` after the launch.
+typedef struct {
+  const void *host;
+  const void *want;
+  size_t bytes;
+  const char *name;
+} Buffer;
+
+enum { MAX_BUFFERS = 8 };
+
+static void runCase(Suite *s, const char *target, const char *stem,
+                    const char *kernel, Buffer *buffers, int n) {
+  char name[96];
+  snprintf(name, sizeof(name), "%s.%s", stem, kernel);
+  TilusArtifact *artifact = loadArtifact(s, stem, target);
+  if (!artifact) {
+    report(s, name, target, 0, 0, false, "no artifact");
+    return;
+  }
+  TilusDevicePtr device[MAX_BUFFERS] = {0};
+  TilusArg args[MAX_BUFFERS];
+  bool ok = n <= MAX_BUFFERS;
+  for (int k = 0; ok && k < n; ++k) {
+    device[k] = upload(s, buffers[k].host, buffers[k].bytes);
+    ok = device[k] != 0;
+    args[k] = tilusArgPointer(device[k]);
+  }
+  bool guard = ok && launch(s, artifact, kernel, args, n);
+  char why[160] = "";
+  for (int k = 0; guard && k < n; ++k) {
+    if (!buffers[k].want)
+      continue;
+    unsigned char *got = malloc(buffers[k].bytes);
+    guard = got && download(s, got, device[k], buffers[k].bytes);
+    if (guard && !why[0] && memcmp(got, buffers[k].want, buffers[k].bytes)) {
+      size_t at = 0;
+      while (got[at] == ((const unsigned char *)buffers[k].want)[at])
+        ++at;
+      snprintf(why, sizeof(why), "%s differs from byte %zu", buffers[k].name,
+               at);
+    }
+    free(got);
+  }
+  report(s, name, target, 0, 0, guard && !why[0],
+         !guard ? "guard written or launch failed" : why[0] ? why : NULL);
+  TilusRuntimeError err;
+  for (int k = 0; k < n; ++k)
+    if (device[k])
+      tilusRuntimeFree(s->rt, device[k], &err);
+  tilusArtifactDestroy(artifact);
+}
+
+// The f16 bits of an integer |v| <= 2048 (exact in f16).
+static uint16_t halfOfInt(int v) {
+  if (v == 0)
+    return 0;
+  uint16_t sign = v < 0 ? 0x8000 : 0;
+  unsigned a = (unsigned)(v < 0 ? -v : v);
+  int e = 0;
+  while ((a >> (e + 1)) != 0)
+    ++e;
+  unsigned mantissa = (a << (10 - e)) & 0x3ff;
+  return (uint16_t)(sign | (unsigned)((e + 15) << 10) | mantissa);
+}
+
+static int smallInt(uint32_t *state, int range) {
+  return (int)(nextRandom(state) % (uint32_t)(2 * range + 1)) - range;
+}
+
+static void testReduceF32(Suite *s, const char *target) {
+  enum { R = 32, C = 8 };
+  float src[R * C], rowSum[R], colMax[C], rowMin[R];
+  uint32_t state = 2024u;
+  for (int k = 0; k < R * C; ++k)
+    src[k] = (float)smallInt(&state, 8);
+  for (int r = 0; r < R; ++r) {
+    rowSum[r] = 0.0f;
+    rowMin[r] = src[r * C];
+    for (int c = 0; c < C; ++c) {
+      rowSum[r] += src[r * C + c];
+      rowMin[r] = src[r * C + c] < rowMin[r] ? src[r * C + c] : rowMin[r];
+    }
+  }
+  for (int c = 0; c < C; ++c) {
+    colMax[c] = src[c];
+    for (int r = 0; r < R; ++r)
+      colMax[c] = src[r * C + c] > colMax[c] ? src[r * C + c] : colMax[c];
+  }
+  Buffer b[] = {{src, NULL, sizeof(src), "src"},
+                {NULL, rowSum, sizeof(rowSum), "row sums"},
+                {NULL, colMax, sizeof(colMax), "column maxima"},
+                {NULL, rowMin, sizeof(rowMin), "row minima"}};
+  runCase(s, target, "reduce", "reduce_f32", b, 4);
+}
+
+static void testReduceF16(Suite *s, const char *target) {
+  enum { R = 8, C = 256 };
+  uint16_t src[R * C], rowSum[R], rowMax[R];
+  uint32_t state = 77u;
+  int values[R * C];
+  for (int k = 0; k < R * C; ++k) {
+    values[k] = smallInt(&state, 4);
+    src[k] = halfOfInt(values[k]);
+  }
+  for (int r = 0; r < R; ++r) {
+    int sum = 0, max = values[r * C];
+    for (int c = 0; c < C; ++c) {
+      sum += values[r * C + c];
+      max = values[r * C + c] > max ? values[r * C + c] : max;
+    }
+    rowSum[r] = halfOfInt(sum);
+    rowMax[r] = halfOfInt(max);
+  }
+  Buffer b[] = {{src, NULL, sizeof(src), "src"},
+                {NULL, rowSum, sizeof(rowSum), "row sums"},
+                {NULL, rowMax, sizeof(rowMax), "row maxima"}};
+  runCase(s, target, "reduce", "reduce_f16", b, 3);
+}
+
+static void testReduceInt(Suite *s, const char *target) {
+  enum { R = 16, C = 64 };
+  uint32_t src[R * C], colSum[C] = {0}, rowSum[R] = {0};
+  uint8_t usrc[R * C], umin[R];
+  uint32_t state = 5u;
+  for (int k = 0; k < R * C; ++k) {
+    src[k] = nextRandom(&state) * 2654435761u; // the full range: sums wrap
+    usrc[k] = (uint8_t)(nextRandom(&state) >> 7);
+  }
+  for (int r = 0; r < R; ++r) {
+    umin[r] = usrc[r * C];
+    for (int c = 0; c < C; ++c) {
+      rowSum[r] += src[r * C + c];
+      colSum[c] += src[r * C + c];
+      umin[r] = usrc[r * C + c] < umin[r] ? usrc[r * C + c] : umin[r];
+    }
+  }
+  Buffer b[] = {{src, NULL, sizeof(src), "src"},
+                {NULL, colSum, sizeof(colSum), "column sums"},
+                {NULL, rowSum, sizeof(rowSum), "row sums"},
+                {usrc, NULL, sizeof(usrc), "ui8 src"},
+                {NULL, umin, sizeof(umin), "ui8 row minima"}};
+  runCase(s, target, "reduce", "reduce_int", b, 5);
+}
+
+static void testRelayout(Suite *s, const char *target) {
+  enum { R = 32, C = 8 };
+  float src[R * C], trans[C * R];
+  uint16_t src16[R * C];
+  uint32_t state = 99u;
+  for (int k = 0; k < R * C; ++k) {
+    int v = smallInt(&state, 1000);
+    src[k] = (float)v * 0.25f;
+    src16[k] = halfOfInt(v);
+  }
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < C; ++c)
+      trans[c * R + r] = src[r * C + c];
+  Buffer b[] = {{src, NULL, sizeof(src), "src"},
+                {src16, NULL, sizeof(src16), "src16"},
+                {NULL, src, sizeof(src), "rows"},
+                {NULL, src, sizeof(src), "cols"},
+                {NULL, trans, sizeof(trans), "trans"},
+                {NULL, trans, sizeof(trans), "trans2"},
+                {NULL, src, sizeof(src), "flat"},
+                {NULL, src16, sizeof(src16), "rows16"}};
+  runCase(s, target, "relayout", "relayout", b, 8);
+}
+
+void testDataMovement(Suite *s, const char *target) {
+  testReduceF32(s, target);
+  testReduceF16(s, target);
+  testReduceInt(s, target);
+  testRelayout(s, target);
+}
