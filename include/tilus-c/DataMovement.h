@@ -87,6 +87,12 @@ typedef struct {
 bool tilusMovePlanCreate(MlirOperation op, const TilusTensorType *src,
                          const TilusTensorType *dst, TilusMovePlan *plan,
                          TilusLayoutError *err);
+/* The same from the layouts and the result dims' address steps `coef` in
+ * the source's row-major order (rank of dst entries). */
+bool tilusMovePlanCreateFromLayouts(const TilusLayout *src,
+                                    const TilusLayout *dst,
+                                    const int64_t *coef, TilusMovePlan *plan,
+                                    TilusLayoutError *err);
 void tilusMovePlanRelease(TilusMovePlan *plan);
 
 /* The element type a Reduce accumulates in: f32 for f16, bf16 and f32 (so

@@ -230,7 +230,8 @@ bool tilusMovePlanCreate(MlirOperation op, const TilusTensorType *src,
                          const TilusTensorType *dst, TilusMovePlan *plan,
                          TilusLayoutError *err) {
   memset(plan, 0, sizeof(*plan));
-  rowMajorStrides(src->rank, src->shape, plan->srcStrides);
+  int64_t srcStrides[TILUS_LAYOUT_MAX_RANK], coef[TILUS_LAYOUT_MAX_RANK];
+  rowMajorStrides(src->rank, src->shape, srcStrides);
   if (tilusOpIs(op, "tilus.permute")) {
     int64_t dims[TILUS_LAYOUT_MAX_RANK];
     if (tilusOpGetDims(op, dims) != dst->rank) {
@@ -242,18 +243,34 @@ bool tilusMovePlanCreate(MlirOperation op, const TilusTensorType *src,
         tilusLayoutSetError(err, "the permutation does not fit the source");
         return false;
       }
-      plan->coef[k] = plan->srcStrides[dims[k]];
+      coef[k] = srcStrides[dims[k]];
     }
   } else {
     // ConvertLayout keeps the shape and Reshape the row-major order: both
     // address the result in its own row-major order.
-    rowMajorStrides(dst->rank, dst->shape, plan->coef);
+    rowMajorStrides(dst->rank, dst->shape, coef);
   }
-  plan->numResultSlots = tilusLayoutGetLocalSize(dst->layout);
+  return tilusMovePlanCreateFromLayouts(src->layout, dst->layout, coef, plan,
+                                        err);
+}
+
+bool tilusMovePlanCreateFromLayouts(const TilusLayout *src,
+                                    const TilusLayout *dst,
+                                    const int64_t *coef, TilusMovePlan *plan,
+                                    TilusLayoutError *err) {
+  memset(plan, 0, sizeof(*plan));
+  intptr_t srcRank = tilusLayoutGetRank(src), dstRank = tilusLayoutGetRank(dst);
+  int64_t srcShape[TILUS_LAYOUT_MAX_RANK];
+  for (intptr_t d = 0; d < srcRank; ++d)
+    srcShape[d] = tilusLayoutGetDim(src, d);
+  rowMajorStrides(srcRank, srcShape, plan->srcStrides);
+  for (intptr_t k = 0; k < dstRank; ++k)
+    plan->coef[k] = coef[k];
+  plan->numResultSlots = tilusLayoutGetLocalSize(dst);
 
   intptr_t ns = 0, nd = 0;
-  AddressDigit *ds = addressDigits(src->layout, plan->srcStrides, &ns);
-  AddressDigit *dd = addressDigits(dst->layout, plan->coef, &nd);
+  AddressDigit *ds = addressDigits(src, plan->srcStrides, &ns);
+  AddressDigit *dd = addressDigits(dst, plan->coef, &nd);
   if (!ds || !dd) {
     free(ds);
     free(dd);
@@ -274,16 +291,16 @@ bool tilusMovePlanCreate(MlirOperation op, const TilusTensorType *src,
   }
   for (int64_t j = 0; j < plan->numResultSlots; ++j) {
     int64_t q[TILUS_LAYOUT_MAX_RANK], p[TILUS_LAYOUT_MAX_RANK];
-    tilusLayoutEvaluate(dst->layout, 0, j, q);
+    tilusLayoutEvaluate(dst, 0, j, q);
     int64_t address = 0;
-    for (intptr_t k = 0; k < dst->rank; ++k)
+    for (intptr_t k = 0; k < dstRank; ++k)
       address += q[k] * plan->coef[k];
-    for (intptr_t d = 0; d < src->rank; ++d) {
+    for (intptr_t d = 0; d < srcRank; ++d) {
       p[d] = address / plan->srcStrides[d];
       address %= plan->srcStrides[d];
     }
     int64_t thread, slot;
-    if (!tilusLayoutLocate(src->layout, p, &thread, &slot) || thread != 0) {
+    if (!tilusLayoutLocate(src, p, &thread, &slot) || thread != 0) {
       free(plan->slotOf);
       plan->slotOf = NULL;
       return true; // through shared memory
