@@ -3,7 +3,8 @@
 // One folder per area: Memory/ (global and shared tensors, cp.async,
 // ldmatrix/stmatrix, compact sub-byte elements), Compute/ (elementwise ops,
 // casts, views), Dot/ (one file per instruction family: the SIMT fallback,
-// mma.sync), Control/ (block indices, synchronization, exit, print, and the
+// mma.sync), Movement/ (Reduce, ConvertLayout, Permute, Reshape), Control/
+// (block indices, synchronization, exit, print, and the
 // scf ops that carry register tensors). Each area exports its table of
 // patterns; the functions below are what one area's patterns use of
 // another's.
