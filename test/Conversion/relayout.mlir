@@ -12,12 +12,16 @@
 !flat = !tilus.register<f32, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
 !three = !tilus.register<f32, array<i64: 1, 32, 8>, #tilus.layout<"spatial(1,32,1).local(1,1,8)">>
 !g = !tilus.global<f32, array<i64: 32, 8>, #tilus.row_major>
+!w = !tilus.register<f32, array<i64: 32, 8>, #tilus.layout<"spatial(8,4).local(4,2)">>
+!sums = !tilus.register<f32, array<i64: 32>, #tilus.layout<"reduce(spatial(8,4),dims=[1]).local(4)">>
+!kept = !tilus.register<f32, array<i64: 32, 1>, #tilus.layout<"reduce(spatial(8,4,1),dims=[1]).local(4,1)">>
 
 // CHECK-LABEL: gpu.func @in_registers
 // CHECK-SAME: tilus.shared_bytes = 0
 // The column-major slots: one shuffle of the thread's 8 values.
 // CHECK: vector.shuffle %[[X:.*]], %[[X]] [0, 2, 1, 3, 4, 6, 5, 7] : vector<8xf32>, vector<8xf32>
-// The transpose with the transposed layout and the reshapes move nothing.
+// The transpose with the transposed layout, the reshapes and the size-1
+// dimension put back after a Reduce (keepdim) move nothing.
 // CHECK-NOT: vector.shuffle
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
@@ -30,6 +34,10 @@ func.func @in_registers(%p: !tilus.ptr<f32>) attributes {tilus.kernel, tilus.blo
   %r = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g, index, index) -> !rows
   %f = "tilus.reshape"(%r) : (!rows) -> !flat
   %h = "tilus.reshape"(%r) : (!rows) -> !three
+  %w = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g, index, index) -> !w
+  %s = "tilus.reduce"(%w) {dims = array<i64: 1>, kind = "sum"} : (!w) -> !sums
+  %k = "tilus.reshape"(%s) : (!sums) -> !kept
+  "tilus.print"(%k) : (!kept) -> ()
   "tilus.print"(%c) : (!col) -> ()
   "tilus.print"(%t) : (!tr) -> ()
   "tilus.print"(%f) : (!flat) -> ()

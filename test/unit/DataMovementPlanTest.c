@@ -230,6 +230,10 @@ int main(void) {
   checkMove("spatial(32,1).local(1,8)", "spatial(32).local(8)", flat, true);
   checkMove("spatial(32,1).local(1,8)", "spatial(1,32,1).local(1,1,8)", three,
             true);
+  // A reduced dimension put back with size 1 (keepdim).
+  const int64_t kept[] = {1, 1};
+  checkMove("reduce(spatial(8,4),dims=[1]).local(4)",
+            "reduce(spatial(8,4,1),dims=[1]).local(4,1)", kept, true);
   // A flatten whose threads split rows differently: shared memory.
   checkMove("spatial(8,4).local(4,2)", "spatial(32).local(8)", flat, false);
   // Replication on one side only.
