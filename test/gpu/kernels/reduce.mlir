@@ -80,3 +80,26 @@ func.func @reduce_int(%src: !tilus.ptr<i32>, %colsum: !tilus.ptr<i32>, %rowsum: 
   "tilus.store_global"(%um, %gum, %c0) : (!u_rows, !g_u16, index) -> ()
   return
 }
+
+// reduce_3d: sums over dims 0 and 2 of a [4, 8, 16] i32 tile on 128 threads
+// (lanes along dim 2 and dim 1, warps along dim 0: shuffles for dim 2, the
+// shared stage for dim 0), and the maxima over dim 1 (lanes only).
+!t = !tilus.register<i32, array<i64: 4, 8, 16>, #tilus.layout<"spatial(4,4,8).local(1,2,2)">>
+!t_02 = !tilus.register<i32, array<i64: 8>, #tilus.layout<"reduce(spatial(4,4,8),dims=[0,2]).local(2)">>
+!t_1 = !tilus.register<i32, array<i64: 4, 16>, #tilus.layout<"reduce(spatial(4,4,8),dims=[1]).local(1,2)">>
+!g_t = !tilus.global<i32, array<i64: 4, 8, 16>, #tilus.row_major>
+!g_t8 = !tilus.global<i32, array<i64: 8>, #tilus.row_major>
+!g_t416 = !tilus.global<i32, array<i64: 4, 16>, #tilus.row_major>
+func.func @reduce_3d(%src: !tilus.ptr<i32>, %sum02: !tilus.ptr<i32>, %max1: !tilus.ptr<i32>)
+    attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%src) : (!tilus.ptr<i32>) -> !g_t
+  %x = "tilus.load_global"(%g, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 3, 0, 0>} : (!g_t, index, index, index) -> !t
+  %s = "tilus.reduce"(%x) {dims = array<i64: 0, 2>, kind = "sum"} : (!t) -> !t_02
+  %m = "tilus.reduce"(%x) {dims = array<i64: 1>, kind = "max"} : (!t) -> !t_1
+  %gs = "tilus.view_global"(%sum02) : (!tilus.ptr<i32>) -> !g_t8
+  %gm = "tilus.view_global"(%max1) : (!tilus.ptr<i32>) -> !g_t416
+  "tilus.store_global"(%s, %gs, %c0) : (!t_02, !g_t8, index) -> ()
+  "tilus.store_global"(%m, %gm, %c0, %c0) : (!t_1, !g_t416, index, index) -> ()
+  return
+}

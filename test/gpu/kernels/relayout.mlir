@@ -47,3 +47,24 @@ func.func @relayout(%src: !tilus.ptr<f32>, %src16: !tilus.ptr<f16>, %rows: !tilu
   "tilus.store_global"(%r16, %gr16, %c0, %c0) : (!rows16, !g16, index, index) -> ()
   return
 }
+
+// relayout_warps: a [64, 32] f32 tile on 128 threads from 4x4 blocks per
+// thread to 16-row column segments (shared memory across warps), and
+// to column-major slots of the same blocks (a slot shuffle).
+!blocks = !tilus.register<f32, array<i64: 64, 32>, #tilus.layout<"spatial(16,8).local(4,4)">>
+!columns = !tilus.register<f32, array<i64: 64, 32>, #tilus.layout<"column_spatial(4,32).local(16,1)">>
+!cblocks = !tilus.register<f32, array<i64: 64, 32>, #tilus.layout<"spatial(16,8).column_local(4,4)">>
+!g6432 = !tilus.global<f32, array<i64: 64, 32>, #tilus.row_major>
+func.func @relayout_warps(%src: !tilus.ptr<f32>, %cols: !tilus.ptr<f32>, %back: !tilus.ptr<f32>)
+    attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %gs = "tilus.view_global"(%src) : (!tilus.ptr<f32>) -> !g6432
+  %a = "tilus.load_global"(%gs, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g6432, index, index) -> !blocks
+  %c = "tilus.convert_layout"(%a) : (!blocks) -> !columns
+  %b = "tilus.convert_layout"(%a) : (!blocks) -> !cblocks
+  %gc = "tilus.view_global"(%cols) : (!tilus.ptr<f32>) -> !g6432
+  %gb = "tilus.view_global"(%back) : (!tilus.ptr<f32>) -> !g6432
+  "tilus.store_global"(%c, %gc, %c0, %c0) : (!columns, !g6432, index, index) -> ()
+  "tilus.store_global"(%b, %gb, %c0, %c0) : (!cblocks, !g6432, index, index) -> ()
+  return
+}

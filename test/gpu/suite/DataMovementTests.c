@@ -183,9 +183,44 @@ static void testRelayout(Suite *s, const char *target) {
   runCase(s, target, "relayout", "relayout", b, 8);
 }
 
+static void testReduce3d(Suite *s, const char *target) {
+  enum { A = 4, B = 8, C = 16 };
+  int32_t src[A * B * C], sum02[B] = {0}, max1[A * C];
+  uint32_t state = 31u;
+  for (int k = 0; k < A * B * C; ++k)
+    src[k] = smallInt(&state, 100000);
+  for (int a = 0; a < A; ++a)
+    for (int c = 0; c < C; ++c) {
+      max1[a * C + c] = src[a * B * C + c];
+      for (int b = 0; b < B; ++b) {
+        int32_t v = src[(a * B + b) * C + c];
+        sum02[b] += v;
+        max1[a * C + c] = v > max1[a * C + c] ? v : max1[a * C + c];
+      }
+    }
+  Buffer b[] = {{src, NULL, sizeof(src), "src"},
+                {NULL, sum02, sizeof(sum02), "sums over dims 0 and 2"},
+                {NULL, max1, sizeof(max1), "maxima over dim 1"}};
+  runCase(s, target, "reduce", "reduce_3d", b, 3);
+}
+
+static void testRelayoutWarps(Suite *s, const char *target) {
+  enum { R = 64, C = 32 };
+  float src[R * C];
+  uint32_t state = 4242u;
+  for (int k = 0; k < R * C; ++k)
+    src[k] = (float)smallInt(&state, 5000) * 0.5f;
+  Buffer b[] = {{src, NULL, sizeof(src), "src"},
+                {NULL, src, sizeof(src), "column segments"},
+                {NULL, src, sizeof(src), "column-major blocks"}};
+  runCase(s, target, "relayout", "relayout_warps", b, 3);
+}
+
 void testDataMovement(Suite *s, const char *target) {
   testReduceF32(s, target);
   testReduceF16(s, target);
   testReduceInt(s, target);
+  testReduce3d(s, target);
   testRelayout(s, target);
+  testRelayoutWarps(s, target);
 }
