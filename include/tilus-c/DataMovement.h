@@ -2,11 +2,12 @@
 |*                                                                            *|
 |* tilus.reduce, tilus.convert_layout, tilus.permute and tilus.reshape move   *|
 |* data between the threads of a block. How they do it is decided from the    *|
-|* layouts alone, in closed form (thread modes and one evaluation per local   *|
-|* slot, never a walk over every (thread, slot) pair), so that               *|
-|* tilus-plan-shared and the lowering take the same decision: which part      *|
-|* stays in a thread's registers, which lane bits a warp shuffle crosses,     *|
-|* and how many bytes of shared scratch the op needs.                         *|
+|* layouts alone, in closed form (thread modes, one evaluation per local slot, *|
+|* the 32 lanes of one warp; never a walk over every (thread, slot) pair), so *|
+|* that tilus-plan-shared and the lowering take the same decision: which part *|
+|* stays in a thread's registers, which lane bits a warp shuffle crosses      *|
+|* (Reduce's butterflies, a layout change's shfl.sync idx from a computed     *|
+|* source lane), and how many bytes of shared scratch the op needs.           *|
 |* Users: tilus-plan-shared (scratch bytes), the verifier, the lowering.      *|
 \*===----------------------------------------------------------------------===*/
 
@@ -71,11 +72,27 @@ void tilusReducePlanRelease(TilusReducePlan *plan);
  * thread digits of both layouts address the same elements and thread 0
  * holds every source element it needs, the op is a permutation of each
  * thread's slots (inRegisters, result slot j = source slot slotOf[j]);
+ * otherwise, when only lanes within warps differ, by warp shuffles
+ * (shfl.sync idx, elements of 8, 16 or 32 bits: tilusMoveUsesShuffle);
  * otherwise the tensor goes through shared scratch in row-major order. */
+/* A lane digit's part of a row-major address: ((lane / divisor) % modulus)
+ * * scale. */
+typedef struct {
+  int64_t divisor, modulus, scale;
+} TilusLaneDigit;
+
 typedef struct {
   bool inRegisters;
   int64_t numResultSlots;
   int64_t *slotOf; /* numResultSlots entries when inRegisters */
+  /* Otherwise, when both layouts give every warp the same elements in the
+   * same slots, only at other lanes: result slot i of lane l is source slot
+   * i of lane sum over the source's lane digits of ((b / scale) % modulus)
+   * * divisor, b = sum over the result's lane digits at l. laneDigits holds
+   * the source's numSrcLaneDigits, then the result's numDstLaneDigits. */
+  bool viaShuffle;
+  intptr_t numSrcLaneDigits, numDstLaneDigits;
+  TilusLaneDigit *laneDigits;
   int64_t coef[TILUS_LAYOUT_MAX_RANK];
   int64_t srcStrides[TILUS_LAYOUT_MAX_RANK];
 } TilusMovePlan;
@@ -94,6 +111,8 @@ bool tilusMovePlanCreateFromLayouts(const TilusLayout *src,
                                     const int64_t *coef, TilusMovePlan *plan,
                                     TilusLayoutError *err);
 void tilusMovePlanRelease(TilusMovePlan *plan);
+/* Whether the plan moves elements of `bits` bits by warp shuffles. */
+bool tilusMoveUsesShuffle(const TilusMovePlan *plan, int64_t bits);
 
 /* The element type a Reduce accumulates in: f32 for f16, bf16 and f32 (so
  * f16/bf16 sums round once, at the end), f64 for f64, i32 for integers of

@@ -180,13 +180,13 @@ bool tilusReducePlanCreate(const TilusLayout *src, const TilusLayout *dst,
 
 void tilusMovePlanRelease(TilusMovePlan *plan) {
   free(plan->slotOf);
+  free(plan->laneDigits);
   plan->slotOf = NULL;
+  plan->laneDigits = NULL;
 }
 
 // A thread digit's contribution to a row-major address.
-typedef struct {
-  int64_t divisor, modulus, scale;
-} AddressDigit;
+typedef TilusLaneDigit AddressDigit;
 
 static int byDivisor(const void *a, const void *b) {
   const AddressDigit *x = a, *y = b;
@@ -254,6 +254,155 @@ bool tilusMovePlanCreate(MlirOperation op, const TilusTensorType *src,
                                         err);
 }
 
+// The address of slot i of thread 0.
+static int64_t slotAddress(const TilusLayout *layout, int64_t i,
+                           const int64_t *coef) {
+  int64_t q[TILUS_LAYOUT_MAX_RANK], a = 0;
+  tilusLayoutEvaluate(layout, 0, i, q);
+  for (intptr_t k = 0; k < tilusLayoutGetRank(layout); ++k)
+    a += q[k] * coef[k];
+  return a;
+}
+
+// The threads hold the same addresses: find result slot j's source slot in
+// thread 0 (inRegisters), or leave the plan to the other paths.
+static bool planSlots(const TilusLayout *src, const TilusLayout *dst,
+                      TilusMovePlan *plan, TilusLayoutError *err) {
+  intptr_t srcRank = tilusLayoutGetRank(src);
+  plan->slotOf = malloc(sizeof(int64_t) * (size_t)plan->numResultSlots);
+  if (!plan->slotOf) {
+    tilusLayoutSetError(err, "out of memory");
+    return false;
+  }
+  for (int64_t j = 0; j < plan->numResultSlots; ++j) {
+    int64_t p[TILUS_LAYOUT_MAX_RANK];
+    int64_t address = slotAddress(dst, j, plan->coef);
+    for (intptr_t d = 0; d < srcRank; ++d) {
+      p[d] = address / plan->srcStrides[d];
+      address %= plan->srcStrides[d];
+    }
+    int64_t thread, slot;
+    if (!tilusLayoutLocate(src, p, &thread, &slot) || thread != 0) {
+      free(plan->slotOf);
+      plan->slotOf = NULL;
+      return true;
+    }
+    plan->slotOf[j] = slot;
+  }
+  plan->inRegisters = true;
+  return true;
+}
+
+static int64_t laneAddress(const AddressDigit *digits, intptr_t n,
+                           int64_t lane) {
+  int64_t a = 0;
+  for (intptr_t k = 0; k < n; ++k)
+    a += lane / digits[k].divisor % digits[k].modulus * digits[k].scale;
+  return a;
+}
+
+// The digits with a digit across the warp boundary cut in two (the lane
+// part and the warp part: merged lists may have joined them), into `out`
+// (n + 1 entries); -1 when such a digit does not split at the warp size.
+static intptr_t splitAtWarp(const AddressDigit *in, intptr_t n,
+                            AddressDigit *out) {
+  intptr_t count = 0;
+  for (intptr_t k = 0; k < n; ++k) {
+    AddressDigit x = in[k];
+    if (x.divisor < TILUS_WARP_SIZE &&
+        x.divisor * x.modulus > TILUS_WARP_SIZE) {
+      int64_t below = TILUS_WARP_SIZE / x.divisor;
+      if (TILUS_WARP_SIZE % x.divisor || x.modulus % below)
+        return -1;
+      out[count++] = (AddressDigit){x.divisor, below, x.scale};
+      x = (AddressDigit){TILUS_WARP_SIZE, x.modulus / below, x.scale * below};
+    }
+    out[count++] = x;
+  }
+  return count;
+}
+
+static bool planLanes(const TilusLayout *src, const AddressDigit *ds,
+                      intptr_t ns, const AddressDigit *dd, intptr_t nd,
+                      TilusMovePlan *plan, TilusLayoutError *err);
+
+// Layouts that give each warp the same elements in the same slots, only at
+// other lanes: result slot i of lane l is source slot i of lane
+// srcLane(l) = sum over the source's lane digits of
+// ((b / scale) % modulus) * divisor, b the address part of l's result lane
+// digits. Checked on the 32 lanes of one warp (the same in every warp).
+static bool planShuffle(const TilusLayout *src, const TilusLayout *dst,
+                        const AddressDigit *ds, intptr_t ns,
+                        const AddressDigit *dd, intptr_t nd,
+                        TilusMovePlan *plan, TilusLayoutError *err) {
+  int64_t m = tilusLayoutGetLocalSize(src);
+  if (m != plan->numResultSlots)
+    return true;
+  for (int64_t i = 0; i < m; ++i)
+    if (slotAddress(src, i, plan->srcStrides) != slotAddress(dst, i, plan->coef))
+      return true;
+  // Digits above the warp must agree one for one.
+  AddressDigit *cut = malloc(sizeof(AddressDigit) * (size_t)(ns + nd + 2));
+  if (!cut) {
+    tilusLayoutSetError(err, "out of memory");
+    return false;
+  }
+  ns = splitAtWarp(ds, ns, cut);
+  nd = ns < 0 ? -1 : splitAtWarp(dd, nd, cut + ns);
+  bool ok = ns >= 0 && nd >= 0 &&
+            planLanes(src, cut, ns, cut + ns, nd, plan, err);
+  free(cut);
+  return ok;
+}
+
+static bool planLanes(const TilusLayout *src, const AddressDigit *ds,
+                      intptr_t ns, const AddressDigit *dd, intptr_t nd,
+                      TilusMovePlan *plan, TilusLayoutError *err) {
+  intptr_t us = 0, ud = 0;
+  for (intptr_t k = 0; k < ns; ++k)
+    us += ds[k].divisor >= TILUS_WARP_SIZE;
+  for (intptr_t k = 0; k < nd; ++k)
+    ud += dd[k].divisor >= TILUS_WARP_SIZE;
+  if (us != ud)
+    return true;
+  for (intptr_t k = ns - us, l = nd - ud; k < ns; ++k, ++l)
+    if (memcmp(&ds[k], &dd[l], sizeof(AddressDigit)))
+      return true;
+  plan->laneDigits = malloc(sizeof(TilusLaneDigit) * (size_t)(ns + nd + 1));
+  if (!plan->laneDigits) {
+    tilusLayoutSetError(err, "out of memory");
+    return false;
+  }
+  // Lane digits come first in each list (sorted by divisor).
+  plan->numSrcLaneDigits = ns - us;
+  plan->numDstLaneDigits = nd - ud;
+  memcpy(plan->laneDigits, ds, sizeof(AddressDigit) * (size_t)(ns - us));
+  memcpy(plan->laneDigits + (ns - us), dd,
+         sizeof(AddressDigit) * (size_t)(nd - ud));
+  int64_t lanes = tilusLayoutGetNumThreads(src) < TILUS_WARP_SIZE
+                      ? tilusLayoutGetNumThreads(src)
+                      : TILUS_WARP_SIZE;
+  bool fits = true;
+  const AddressDigit *srcLanes = plan->laneDigits;
+  for (int64_t l = 0; fits && l < lanes; ++l) {
+    int64_t b = laneAddress(plan->laneDigits +
+                                plan->numSrcLaneDigits,
+                            plan->numDstLaneDigits, l);
+    int64_t from = 0;
+    for (intptr_t k = 0; k < plan->numSrcLaneDigits; ++k)
+      from += b / srcLanes[k].scale % srcLanes[k].modulus * srcLanes[k].divisor;
+    fits = from < lanes &&
+           laneAddress(srcLanes, plan->numSrcLaneDigits, from) == b;
+  }
+  if (!fits) {
+    free(plan->laneDigits);
+    plan->laneDigits = NULL;
+    return true;
+  }
+  plan->viaShuffle = true;
+  return true;
+}
+
 bool tilusMovePlanCreateFromLayouts(const TilusLayout *src,
                                     const TilusLayout *dst,
                                     const int64_t *coef, TilusMovePlan *plan,
@@ -278,42 +427,23 @@ bool tilusMovePlanCreateFromLayouts(const TilusLayout *src,
     return false;
   }
   bool same = ns == nd && (ns == 0 || !memcmp(ds, dd, sizeof(*ds) * (size_t)ns));
+  bool ok = true;
+  if (same)
+    ok = planSlots(src, dst, plan, err);
+  if (ok && !plan->inRegisters)
+    ok = planShuffle(src, dst, ds, ns, dd, nd, plan, err);
   free(ds);
   free(dd);
-  if (!same)
-    return true; // through shared memory
-  // Each thread then holds the elements at the same addresses in both
-  // layouts up to its slots: find result slot j's source slot in thread 0.
-  plan->slotOf = malloc(sizeof(int64_t) * (size_t)plan->numResultSlots);
-  if (!plan->slotOf) {
-    tilusLayoutSetError(err, "out of memory");
-    return false;
-  }
-  for (int64_t j = 0; j < plan->numResultSlots; ++j) {
-    int64_t q[TILUS_LAYOUT_MAX_RANK], p[TILUS_LAYOUT_MAX_RANK];
-    tilusLayoutEvaluate(dst, 0, j, q);
-    int64_t address = 0;
-    for (intptr_t k = 0; k < dstRank; ++k)
-      address += q[k] * plan->coef[k];
-    for (intptr_t d = 0; d < srcRank; ++d) {
-      p[d] = address / plan->srcStrides[d];
-      address %= plan->srcStrides[d];
-    }
-    int64_t thread, slot;
-    if (!tilusLayoutLocate(src, p, &thread, &slot) || thread != 0) {
-      free(plan->slotOf);
-      plan->slotOf = NULL;
-      return true; // through shared memory
-    }
-    plan->slotOf[j] = slot;
-  }
-  plan->inRegisters = true;
-  return true;
+  return ok;
 }
 
 //===----------------------------------------------------------------------===//
 // Scratch
 //===----------------------------------------------------------------------===//
+
+bool tilusMoveUsesShuffle(const TilusMovePlan *plan, int64_t bits) {
+  return plan->viaShuffle && (bits == 8 || bits == 16 || bits == 32);
+}
 
 static int64_t elementBytes(MlirType t) {
   return (tilusElementTypeGetBitWidth(t) + 7) / 8;
@@ -355,7 +485,10 @@ int64_t tilusOpGetScratchBytes(MlirOperation op) {
   } else if (src.layout && dst.layout) {
     TilusMovePlan plan;
     if (tilusMovePlanCreate(op, &src, &dst, &plan, NULL))
-      bytes = plan.inRegisters ? 0
+      bytes = plan.inRegisters ||
+                      tilusMoveUsesShuffle(&plan, tilusElementTypeGetBitWidth(
+                                                      src.elementType))
+                  ? 0
                                : (numElements(src.layout) *
                                       tilusElementTypeGetBitWidth(
                                           src.elementType) +

@@ -1,5 +1,6 @@
 // ConvertLayout, Permute and Reshape: a relabelling costs nothing, a
-// permutation of a thread's slots is one vector.shuffle, and anything else
+// permutation of a thread's slots is one vector.shuffle, the same slots at
+// other lanes of a warp are warp shuffles, and anything else
 // goes through shared scratch (planned by tilus-plan-shared) between
 // barriers: stores at the source's row-major addresses, loads at the
 // result's.
@@ -68,5 +69,34 @@ func.func @through_shared(%p: !tilus.ptr<f32>) attributes {tilus.kernel, tilus.b
   %t = "tilus.permute"(%a) {dims = array<i64: 1, 0>} : (!mma) -> !trows
   "tilus.print"(%b) : (!rows) -> ()
   "tilus.print"(%t) : (!trows) -> ()
+  return
+}
+
+!b32 = !tilus.register<f16, array<i64: 32, 8>, #tilus.layout<"spatial(8,4).local(4,2)">>
+!l32 = !tilus.register<f16, array<i64: 32, 8>, #tilus.layout<"column_spatial(8,4).local(4,2)">>
+!g16 = !tilus.global<f16, array<i64: 32, 8>, #tilus.row_major>
+// The same slots at other lanes of the warp: the source lane is computed from
+// the result lane's digits (lane % 8 gives the row block, lane / 8 the
+// column pair; source lane = 4 * (row block) + column pair), then one
+// shfl.sync idx per slot, f16 moved as i32. No shared memory.
+// CHECK-LABEL: gpu.func @lanes
+// CHECK-SAME: tilus.shared_bytes = 0
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32 : index
+// CHECK: %[[FROM:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[V:.*]] = llvm.bitcast %{{.*}} : f16 to i16
+// CHECK: %[[W:.*]] = arith.extui %[[V]] : i16 to i32
+// CHECK: %[[S:.*]] = nvvm.shfl.sync idx %c-1_i32, %[[W]], %[[FROM]], %c31_i32 : i32 -> i32
+// CHECK: %[[T:.*]] = arith.trunci %[[S]] : i32 to i16
+// CHECK: llvm.bitcast %[[T]] : i16 to f16
+// CHECK-COUNT-7: nvvm.shfl.sync idx %c-1_i32, %{{.*}}, %[[FROM]], %c31_i32
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+func.func @lanes(%p: !tilus.ptr<f16>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<f16>) -> !g16
+  %a = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g16, index, index) -> !b32
+  %b = "tilus.convert_layout"(%a) : (!b32) -> !l32
+  "tilus.print"(%b) : (!l32) -> ()
   return
 }

@@ -155,10 +155,13 @@ static void checkReduce(const char *text, int numDims, const int64_t *dims,
   tilusLayoutDestroy(dst);
 }
 
-// A move from `from` to `to` with result address steps `coef`, expected in
-// registers or not.
+typedef enum { InRegisters, ByShuffles, ThroughShared } Path;
+
+// A move from `from` to `to` with result address steps `coef`, expected to
+// take `path`; a register or shuffle plan must give every (thread, slot) of
+// the result the element it names.
 static void checkMove(const char *from, const char *to, const int64_t *coef,
-                      bool inRegisters) {
+                      Path path) {
   TilusLayout *src = parse(from), *dst = parse(to);
   TilusMovePlan plan;
   TilusLayoutError err;
@@ -166,18 +169,34 @@ static void checkMove(const char *from, const char *to, const int64_t *coef,
       src && dst && tilusMovePlanCreateFromLayouts(src, dst, coef, &plan, &err);
   CHECK(planned, "%s -> %s: no plan", from, to);
   if (planned) {
-    CHECK(plan.inRegisters == inRegisters, "%s -> %s: in registers %d", from,
-          to, plan.inRegisters);
+    Path got = plan.inRegisters ? InRegisters
+               : tilusMoveUsesShuffle(&plan, 32) ? ByShuffles
+                                                 : ThroughShared;
+    CHECK(got == path, "%s -> %s: path %d, expected %d", from, to, (int)got,
+          (int)path);
     bool right = true;
-    for (int64_t t = 0; plan.inRegisters && right &&
-                        t < tilusLayoutGetNumThreads(dst);
-         ++t)
+    int64_t T = tilusLayoutGetNumThreads(dst);
+    for (int64_t t = 0; got != ThroughShared && right && t < T; ++t)
       for (int64_t j = 0; right && j < plan.numResultSlots; ++j) {
         int64_t q[TILUS_LAYOUT_MAX_RANK], p[TILUS_LAYOUT_MAX_RANK], a = 0;
         tilusLayoutEvaluate(dst, t, j, q);
         for (intptr_t k = 0; k < tilusLayoutGetRank(dst); ++k)
           a += q[k] * coef[k];
-        tilusLayoutEvaluate(src, t, plan.slotOf[j], p);
+        int64_t thread = t, slot = j;
+        if (got == InRegisters) {
+          slot = plan.slotOf[j];
+        } else {
+          // The lane the shuffle reads, in the same warp.
+          const TilusLaneDigit *sd = plan.laneDigits;
+          const TilusLaneDigit *dd = plan.laneDigits + plan.numSrcLaneDigits;
+          int64_t lane = t % TILUS_WARP_SIZE, b = 0, source = 0;
+          for (intptr_t k = 0; k < plan.numDstLaneDigits; ++k)
+            b += lane / dd[k].divisor % dd[k].modulus * dd[k].scale;
+          for (intptr_t k = 0; k < plan.numSrcLaneDigits; ++k)
+            source += b / sd[k].scale % sd[k].modulus * sd[k].divisor;
+          thread = t - lane + source;
+        }
+        tilusLayoutEvaluate(src, thread, slot, p);
         right = linear(src, p) == a;
       }
     CHECK(right, "%s -> %s: a slot gets another element", from, to);
@@ -213,32 +232,46 @@ int main(void) {
                 flat[] = {1}, three[] = {256, 8, 1};
   // mma accumulator to a row per thread: shared memory.
   checkMove("local(2,1).spatial(8,4).local(2,2)", "spatial(32,1).local(1,8)",
-            rowMajor328, false);
+            rowMajor328, ThroughShared);
   // Column-major slots: a slot permutation.
   checkMove("local(2,1).spatial(8,4).local(2,2)",
-            "local(2,1).spatial(8,4).column_local(2,2)", rowMajor328, true);
-  // Threads exchanged within a warp: shared memory.
+            "local(2,1).spatial(8,4).column_local(2,2)", rowMajor328,
+            InRegisters);
+  // Threads exchanged within a warp: shuffles, on one warp and on four.
   checkMove("spatial(8,4).local(4,2)", "column_spatial(8,4).local(4,2)",
-            rowMajor328, false);
+            rowMajor328, ByShuffles);
+  const int64_t rowMajor6432[] = {32, 1};
+  checkMove("spatial(4,1).spatial(4,8).local(4,4)",
+            "spatial(4,1).column_spatial(4,8).local(4,4)", rowMajor6432,
+            ByShuffles);
+  // Lanes that move to another warp: shared memory.
+  checkMove("spatial(16,8).local(4,4)", "column_spatial(16,8).local(4,4)",
+            rowMajor6432, ThroughShared);
+  // A block smaller than a warp.
+  const int64_t rowMajor84[] = {4, 1};
+  checkMove("spatial(4,2).local(2,2)", "column_spatial(4,2).local(2,2)",
+            rowMajor84, ByShuffles);
   // Transposes: the transposed layout in registers, another one not.
   checkMove("local(2,1).spatial(8,4).local(2,2)",
             "column_local(1,2).column_spatial(4,8).column_local(2,2)",
-            transpose, true);
+            transpose, InRegisters);
   checkMove("local(2,1).spatial(8,4).local(2,2)", "spatial(8,4).local(1,8)",
-            transpose, false);
+            transpose, ThroughShared);
   // Reshapes: flatten and unsqueeze in registers.
-  checkMove("spatial(32,1).local(1,8)", "spatial(32).local(8)", flat, true);
+  checkMove("spatial(32,1).local(1,8)", "spatial(32).local(8)", flat,
+            InRegisters);
   checkMove("spatial(32,1).local(1,8)", "spatial(1,32,1).local(1,1,8)", three,
-            true);
+            InRegisters);
   // A reduced dimension put back with size 1 (keepdim).
   const int64_t kept[] = {1, 1};
   checkMove("reduce(spatial(8,4),dims=[1]).local(4)",
-            "reduce(spatial(8,4,1),dims=[1]).local(4,1)", kept, true);
+            "reduce(spatial(8,4,1),dims=[1]).local(4,1)", kept, InRegisters);
   // A flatten whose threads split rows differently: shared memory.
-  checkMove("spatial(8,4).local(4,2)", "spatial(32).local(8)", flat, false);
+  checkMove("spatial(8,4).local(4,2)", "spatial(32).local(8)", flat,
+            ThroughShared);
   // Replication on one side only.
   checkMove("reduce(spatial(2,32),dims=[0]).local(8)", "spatial(64).local(4)",
-            flat, false);
+            flat, ThroughShared);
   printf("data movement plan tests: %d passed, %d failed\n", numPassed,
          numFailed);
   return numFailed ? 1 : 0;

@@ -23,7 +23,7 @@ typedef struct {
   const char *name;
 } Buffer;
 
-enum { MAX_BUFFERS = 8 };
+enum { MAX_BUFFERS = 10 };
 
 static void runCase(Suite *s, const char *target, const char *stem,
                     const char *kernel, Buffer *buffers, int n) {
@@ -179,8 +179,9 @@ static void testRelayout(Suite *s, const char *target) {
                 {NULL, trans, sizeof(trans), "trans"},
                 {NULL, trans, sizeof(trans), "trans2"},
                 {NULL, src, sizeof(src), "flat"},
-                {NULL, src16, sizeof(src16), "rows16"}};
-  runCase(s, target, "relayout", "relayout", b, 8);
+                {NULL, src16, sizeof(src16), "rows16"},
+                {NULL, src16, sizeof(src16), "lanes16"}};
+  runCase(s, target, "relayout", "relayout", b, 9);
 }
 
 static void testReduce3d(Suite *s, const char *target) {
@@ -212,8 +213,9 @@ static void testRelayoutWarps(Suite *s, const char *target) {
     src[k] = (float)smallInt(&state, 5000) * 0.5f;
   Buffer b[] = {{src, NULL, sizeof(src), "src"},
                 {NULL, src, sizeof(src), "column segments"},
-                {NULL, src, sizeof(src), "column-major blocks"}};
-  runCase(s, target, "relayout", "relayout_warps", b, 3);
+                {NULL, src, sizeof(src), "column-major blocks"},
+                {NULL, src, sizeof(src), "lane-permuted blocks"}};
+  runCase(s, target, "relayout", "relayout_warps", b, 4);
 }
 
 void testDataMovement(Suite *s, const char *target) {

@@ -11,8 +11,10 @@
 //     source addresses, the block synchronizes, and every thread loads its
 //     result elements. Barriers before (other threads may still read the
 //     scratch's bytes) and after (they may be reused next).
-// Layouts that differ only in which lane holds what within a warp also go
-// through shared memory (no shuffle path yet).
+//   - when the layouts give every warp the same elements in the same slots,
+//     only at other lanes: one shfl.sync idx per slot from the source lane,
+//     computed from the lane's digits (elements of 8, 16 or 32 bits, moved as
+//     i32).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,68 @@
 #include "tilus-c/DataMovement.h"
 
 #include <stdlib.h>
+
+static MlirValue emitI32(TilusEmitter *e, int64_t v) {
+  return tilusEmitIntConstant(e, mlirIntegerTypeGet(e->ctx, 32), v);
+}
+
+// Result slot i of each lane is source slot i of lane srcLane(lane).
+static MlirValue throughShuffles(TilusEmitter *e, MlirValue x,
+                                 const TilusTensorType *src,
+                                 const TilusMovePlan *plan,
+                                 MlirType resultType) {
+  int64_t numThreads = tilusLayoutGetNumThreads(src->layout);
+  MlirValue lane = tilusEmitRemIndexConst(e, tilusEmitThreadIndex(e),
+                                          TILUS_WARP_SIZE);
+  const TilusLaneDigit *srcDigits = plan->laneDigits;
+  const TilusLaneDigit *dstDigits = plan->laneDigits + plan->numSrcLaneDigits;
+  MlirValue b = tilusEmitIndex(e, 0);
+  for (intptr_t k = 0; k < plan->numDstLaneDigits; ++k) {
+    MlirValue digit = tilusEmitRemIndexConst(
+        e, tilusEmitDivIndexConst(e, lane, dstDigits[k].divisor),
+        dstDigits[k].modulus);
+    b = tilusEmitAddIndex(e, b,
+                          tilusEmitMulIndexConst(e, digit, dstDigits[k].scale));
+  }
+  MlirValue from = tilusEmitIndex(e, 0);
+  for (intptr_t k = 0; k < plan->numSrcLaneDigits; ++k) {
+    MlirValue digit = tilusEmitRemIndexConst(
+        e, tilusEmitDivIndexConst(e, b, srcDigits[k].scale),
+        srcDigits[k].modulus);
+    from = tilusEmitAddIndex(
+        e, from, tilusEmitMulIndexConst(e, digit, srcDigits[k].divisor));
+  }
+  MlirType i32 = mlirIntegerTypeGet(e->ctx, 32);
+  from = tilusEmitValue(e, "arith.index_cast", 1, &from, i32, 0, NULL);
+  MlirType storage = tilusStorageElementType(e->ctx, src->elementType);
+  int64_t bits = tilusElementTypeGetBitWidth(src->elementType);
+  MlirType bitsType = mlirIntegerTypeGet(e->ctx, (unsigned)bits);
+  // A block smaller than a warp shuffles among its own threads.
+  int64_t members = numThreads >= TILUS_WARP_SIZE
+                        ? -1
+                        : (int64_t)((1u << numThreads) - 1);
+  MlirNamedAttribute kind = tilusNamedAttr(
+      e->ctx, "kind",
+      mlirAttributeParseGet(
+          e->ctx, mlirStringRefCreateFromCString("#nvvm<shfl_kind idx>")));
+  MlirValue result = tilusEmitSplatConstant(e, resultType, 0);
+  for (int64_t i = 0; i < plan->numResultSlots; ++i) {
+    MlirValue v = tilusEmitExtract(e, x, i);
+    if (!mlirTypeEqual(storage, bitsType))
+      v = tilusEmitValue(e, "llvm.bitcast", 1, &v, bitsType, 0, NULL);
+    if (bits < 32)
+      v = tilusEmitValue(e, "arith.extui", 1, &v, i32, 0, NULL);
+    MlirValue operands[4] = {emitI32(e, members), v, from,
+                             emitI32(e, TILUS_WARP_SIZE - 1)};
+    v = tilusEmitValue(e, "nvvm.shfl.sync", 4, operands, i32, 1, &kind);
+    if (bits < 32)
+      v = tilusEmitValue(e, "arith.trunci", 1, &v, bitsType, 0, NULL);
+    if (!mlirTypeEqual(storage, bitsType))
+      v = tilusEmitValue(e, "llvm.bitcast", 1, &v, storage, 0, NULL);
+    result = tilusEmitInsert(e, result, v, i);
+  }
+  return result;
+}
 
 static bool isIdentity(const TilusMovePlan *plan, int64_t numSlots) {
   if (plan->numResultSlots != numSlots)
@@ -103,7 +167,8 @@ static MlirLogicalResult lowerRelayout(TilusLowering *L, MlirOperation op,
   }
   int64_t offset = 0;
   int64_t bits = tilusElementTypeGetBitWidth(src.elementType);
-  if (!plan.inRegisters) {
+  bool shuffles = tilusMoveUsesShuffle(&plan, bits);
+  if (!plan.inRegisters && !shuffles) {
     if (bits % 8 != 0)
       return tilusLoweringError(op, "this layout change needs shared memory, "
                                     "which is not lowered yet for sub-byte "
@@ -116,7 +181,9 @@ static MlirLogicalResult lowerRelayout(TilusLowering *L, MlirOperation op,
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   MlirType resultType = tilusRegisterStorageType(e.ctx, &dst);
   MlirValue result;
-  if (!plan.inRegisters)
+  if (shuffles)
+    result = throughShuffles(&e, x, &src, &plan, resultType);
+  else if (!plan.inRegisters)
     result = throughShared(&e, op, x, &src, &dst, &plan, offset, resultType);
   else if (isIdentity(&plan, tilusLayoutGetLocalSize(src.layout)))
     result = x;
