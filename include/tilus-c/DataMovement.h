@@ -2,12 +2,12 @@
 |*                                                                            *|
 |* tilus.reduce, tilus.convert_layout, tilus.permute and tilus.reshape move   *|
 |* data between the threads of a block. How they do it is decided from the    *|
-|* layouts alone, in closed form (thread modes, one evaluation per local slot, *|
-|* the 32 lanes of one warp; never a walk over every (thread, slot) pair), so *|
-|* that tilus-plan-shared and the lowering take the same decision: which part *|
-|* stays in a thread's registers, which lane bits a warp shuffle crosses      *|
-|* (Reduce's butterflies, a layout change's shfl.sync idx from a computed     *|
-|* source lane), and how many bytes of shared scratch the op needs.           *|
+|* layouts alone, in closed form (thread modes, one evaluation per local      *|
+|* slot, the 32 lanes of one warp; never a walk over every (thread, slot)     *|
+|* pair), so that tilus-plan-shared and the lowering take the same decision:  *|
+|* which part stays in a thread's registers, which lane bits a warp shuffle   *|
+|* crosses (Reduce's butterflies, a layout change's shfl.sync idx from a      *|
+|* computed source lane), and how many bytes of shared scratch the op needs.  *|
 |* Users: tilus-plan-shared (scratch bytes), the verifier, the lowering.      *|
 \*===----------------------------------------------------------------------===*/
 
