@@ -1,4 +1,4 @@
-/*===-- tilus-c/DataMovement.h - Plans of Reduce and layout changes --*- C -*-===*\
+/*===-- tilus-c/DataMovement.h - Plans of Reduce, layout changes --*- C -*-===*\
 |*                                                                            *|
 |* tilus.reduce, tilus.convert_layout, tilus.permute and tilus.reshape move   *|
 |* data between the threads of a block. How they do it is decided from the    *|
