@@ -121,3 +121,26 @@ func.func @integers(%q: !tilus.ptr<si8>, %r: !tilus.ptr<ui8>) attributes {tilus.
   "tilus.store_global"(%t, %gu, %c0) : (!u_r, !gu, index) -> ()
   return
 }
+
+!d = !tilus.register<f64, array<i64: 32, 8>, #tilus.layout<"spatial(8,4).local(4,2)">>
+!d_r = !tilus.register<f64, array<i64: 32>, #tilus.layout<"reduce(spatial(8,4),dims=[1]).local(4)">>
+!gd = !tilus.global<f64, array<i64: 32, 8>, #tilus.row_major>
+!gdo = !tilus.global<f64, array<i64: 32>, #tilus.row_major>
+// 64-bit values cross lanes as their two 32-bit halves.
+// CHECK-LABEL: gpu.func @wide
+// CHECK: %[[H:.*]] = llvm.bitcast %{{.*}} : f64 to vector<2xi32>
+// CHECK: %[[LO:.*]] = llvm.extractelement %[[H]]
+// CHECK: nvvm.shfl.sync bfly %c-1_i32, %[[LO]], %c1_i32, %c31_i32 : i32 -> i32
+// CHECK: %[[HI:.*]] = llvm.extractelement %[[H]]
+// CHECK: nvvm.shfl.sync bfly %c-1_i32, %[[HI]], %c1_i32, %c31_i32 : i32 -> i32
+// CHECK: llvm.bitcast %{{.*}} : vector<2xi32> to f64
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f64
+func.func @wide(%p: !tilus.ptr<f64>, %q: !tilus.ptr<f64>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<f64>) -> !gd
+  %x = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!gd, index, index) -> !d
+  %s = "tilus.reduce"(%x) {dims = array<i64: 1>, kind = "sum"} : (!d) -> !d_r
+  %go = "tilus.view_global"(%q) : (!tilus.ptr<f64>) -> !gdo
+  "tilus.store_global"(%s, %go, %c0) : (!d_r, !gdo, index) -> ()
+  return
+}

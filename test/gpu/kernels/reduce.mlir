@@ -103,3 +103,25 @@ func.func @reduce_3d(%src: !tilus.ptr<i32>, %sum02: !tilus.ptr<i32>, %max1: !til
   "tilus.store_global"(%m, %gm, %c0, %c0) : (!t_1, !g_t416, index, index) -> ()
   return
 }
+
+// reduce_i64: row sums (shuffles of two 32-bit halves) and column sums (the
+// shared stage, 64-bit scratch) of a [16, 64] i64 tile on 128 threads.
+!l = !tilus.register<i64, array<i64: 16, 64>, #tilus.layout<"spatial(4,32).local(4,2)">>
+!l_cols = !tilus.register<i64, array<i64: 64>, #tilus.layout<"reduce(spatial(4,32),dims=[0]).local(2)">>
+!l_rows = !tilus.register<i64, array<i64: 16>, #tilus.layout<"reduce(spatial(4,32),dims=[1]).local(4)">>
+!g_l = !tilus.global<i64, array<i64: 16, 64>, #tilus.row_major>
+!g_l64 = !tilus.global<i64, array<i64: 64>, #tilus.row_major>
+!g_l16 = !tilus.global<i64, array<i64: 16>, #tilus.row_major>
+func.func @reduce_i64(%src: !tilus.ptr<i64>, %colsum: !tilus.ptr<i64>, %rowsum: !tilus.ptr<i64>)
+    attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%src) : (!tilus.ptr<i64>) -> !g_l
+  %x = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g_l, index, index) -> !l
+  %cs = "tilus.reduce"(%x) {dims = array<i64: 0>, kind = "sum"} : (!l) -> !l_cols
+  %rs = "tilus.reduce"(%x) {dims = array<i64: 1>, kind = "sum"} : (!l) -> !l_rows
+  %gcs = "tilus.view_global"(%colsum) : (!tilus.ptr<i64>) -> !g_l64
+  %grs = "tilus.view_global"(%rowsum) : (!tilus.ptr<i64>) -> !g_l16
+  "tilus.store_global"(%cs, %gcs, %c0) : (!l_cols, !g_l64, index) -> ()
+  "tilus.store_global"(%rs, %grs, %c0) : (!l_rows, !g_l16, index) -> ()
+  return
+}

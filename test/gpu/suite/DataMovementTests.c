@@ -205,6 +205,25 @@ static void testReduce3d(Suite *s, const char *target) {
   runCase(s, target, "reduce", "reduce_3d", b, 3);
 }
 
+static void testReduceI64(Suite *s, const char *target) {
+  enum { R = 16, C = 64 };
+  uint64_t src[R * C], colSum[C] = {0}, rowSum[R] = {0};
+  uint32_t state = 64u;
+  for (int k = 0; k < R * C; ++k) { // the full range: sums wrap
+    uint64_t high = nextRandom(&state);
+    src[k] = high << 40 ^ nextRandom(&state);
+  }
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < C; ++c) {
+      rowSum[r] += src[r * C + c];
+      colSum[c] += src[r * C + c];
+    }
+  Buffer b[] = {{src, NULL, sizeof(src), "src"},
+                {NULL, colSum, sizeof(colSum), "column sums"},
+                {NULL, rowSum, sizeof(rowSum), "row sums"}};
+  runCase(s, target, "reduce", "reduce_i64", b, 3);
+}
+
 static void testRelayoutWarps(Suite *s, const char *target) {
   enum { R = 64, C = 32 };
   float src[R * C];
@@ -223,6 +242,7 @@ void testDataMovement(Suite *s, const char *target) {
   testReduceF16(s, target);
   testReduceInt(s, target);
   testReduce3d(s, target);
+  testReduceI64(s, target);
   testRelayout(s, target);
   testRelayoutWarps(s, target);
 }

@@ -15,7 +15,7 @@
 //       reused right after).
 // Values are combined in the accumulator type: f32 for f16, bf16 and f32
 // (one rounding at the end), i32 for integers up to 32 bits (shfl.sync moves
-// 32-bit values).
+// 32-bit values; 64-bit ones go as two halves).
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,8 +74,26 @@ static MlirValue emitI32(TilusEmitter *e, int64_t v) {
   return tilusEmitIntConstant(e, mlirIntegerTypeGet(e->ctx, 32), v);
 }
 
+static MlirValue shuffle32(TilusEmitter *e, MlirValue value, int64_t mask,
+                           int64_t numThreads);
+
+// shfl.sync moves 32 bits: a 64-bit value goes as its two halves.
 static MlirValue shuffleXor(TilusEmitter *e, MlirValue value, int64_t mask,
                             int64_t numThreads) {
+  MlirType type = mlirValueGetType(value);
+  if (tilusElementTypeGetBitWidth(type) != 64)
+    return shuffle32(e, value, mask, numThreads);
+  int64_t two = 2;
+  MlirType halves = mlirVectorTypeGet(1, &two, mlirIntegerTypeGet(e->ctx, 32));
+  MlirValue v = tilusEmitValue(e, "llvm.bitcast", 1, &value, halves, 0, NULL);
+  MlirValue lo = shuffle32(e, tilusEmitExtract(e, v, 0), mask, numThreads);
+  MlirValue hi = shuffle32(e, tilusEmitExtract(e, v, 1), mask, numThreads);
+  v = tilusEmitInsert(e, tilusEmitInsert(e, v, lo, 0), hi, 1);
+  return tilusEmitValue(e, "llvm.bitcast", 1, &v, type, 0, NULL);
+}
+
+static MlirValue shuffle32(TilusEmitter *e, MlirValue value, int64_t mask,
+                           int64_t numThreads) {
   // Every lane of a full warp takes part; a block smaller than a warp has
   // only its threads.
   int64_t members = numThreads >= TILUS_WARP_SIZE
@@ -134,12 +152,6 @@ static MlirLogicalResult lowerReduce(TilusLowering *L, MlirOperation op,
     return tilusLoweringError(op, err.message);
   }
   int64_t accBits = tilusElementTypeGetBitWidth(acc);
-  if (plan.numLaneMasks > 0 && accBits != 32) {
-    tilusReducePlanRelease(&plan);
-    return tilusLoweringError(op, "a 64-bit reduction across the lanes of a "
-                                  "warp is not lowered yet (shfl.sync moves "
-                                  "32 bits)");
-  }
   int64_t scratchBytes = plan.numPartials > 1 ? plan.numPartials *
                                                     plan.resultElements *
                                                     (accBits / 8)
