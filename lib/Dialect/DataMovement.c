@@ -489,11 +489,7 @@ int64_t tilusOpGetScratchBytes(MlirOperation op) {
                       tilusMoveUsesShuffle(&plan, tilusElementTypeGetBitWidth(
                                                       src.elementType))
                   ? 0
-                               : (numElements(src.layout) *
-                                      tilusElementTypeGetBitWidth(
-                                          src.elementType) +
-                                  7) /
-                                     8;
+                  : numElements(src.layout) * elementBytes(src.elementType);
     tilusMovePlanRelease(&plan);
   }
   tilusTensorTypeRelease(&dst);

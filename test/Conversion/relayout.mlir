@@ -100,3 +100,32 @@ func.func @lanes(%p: !tilus.ptr<f16>) attributes {tilus.kernel, tilus.block_size
   "tilus.print"(%b) : (!l32) -> ()
   return
 }
+
+!m4 = !tilus.register<ui4, array<i64: 32, 8>, #tilus.layout<"local(2,1).spatial(8,4).local(2,2)">>
+!r4 = !tilus.register<ui4, array<i64: 32, 8>, #tilus.layout<"spatial(32,1).local(1,8)">>
+!c4 = !tilus.register<ui4, array<i64: 32, 8>, #tilus.layout<"local(2,1).spatial(8,4).column_local(2,2)">>
+!g4 = !tilus.global<ui4, array<i64: 32, 8>, #tilus.row_major>
+// Sub-byte elements: a byte each in the scratch (256 bytes), and vectors
+// widened to i32 and narrowed back whole around element accesses.
+// CHECK-LABEL: gpu.func @subbyte
+// CHECK-SAME: tilus.shared_bytes = 256
+// CHECK: arith.extui %{{.*}} : vector<8xi4> to vector<8xi32>
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} : i8, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: llvm.load %{{.*}} : !llvm.ptr<3> -> i8
+// CHECK: gpu.barrier
+// CHECK: arith.trunci %{{.*}} : vector<8xi32> to vector<8xi4>
+// CHECK: %[[W:.*]] = arith.extui %{{.*}} : vector<8xi4> to vector<8xi32>
+// CHECK: %[[P:.*]] = vector.shuffle %[[W]], %[[W]] [0, 2, 1, 3, 4, 6, 5, 7] : vector<8xi32>, vector<8xi32>
+// CHECK: arith.trunci %[[P]] : vector<8xi32> to vector<8xi4>
+func.func @subbyte(%p: !tilus.ptr<ui4>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui4>) -> !g4
+  %a = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g4, index, index) -> !m4
+  %b = "tilus.convert_layout"(%a) : (!m4) -> !r4
+  %c = "tilus.convert_layout"(%a) : (!m4) -> !c4
+  "tilus.print"(%b) : (!r4) -> ()
+  "tilus.print"(%c) : (!c4) -> ()
+  return
+}

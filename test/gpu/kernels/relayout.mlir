@@ -79,3 +79,24 @@ func.func @relayout_warps(%src: !tilus.ptr<f32>, %cols: !tilus.ptr<f32>, %back: 
   "tilus.store_global"(%l, %gl, %c0, %c0) : (!lanes, !g6432, index, index) -> ()
   return
 }
+
+// relayout_u4: a [32, 8] ui4 tile (compact in global memory) from the mma
+// layout to a row per thread (a byte per element in the scratch) and to
+// column-major slots (a widened slot shuffle).
+!m4 = !tilus.register<ui4, array<i64: 32, 8>, #tilus.layout<"local(2,1).spatial(8,4).local(2,2)">>
+!r4 = !tilus.register<ui4, array<i64: 32, 8>, #tilus.layout<"spatial(32,1).local(1,8)">>
+!c4 = !tilus.register<ui4, array<i64: 32, 8>, #tilus.layout<"local(2,1).spatial(8,4).column_local(2,2)">>
+!g4 = !tilus.global<ui4, array<i64: 32, 8>, #tilus.row_major>
+func.func @relayout_u4(%src: !tilus.ptr<ui4>, %rows: !tilus.ptr<ui4>, %cols: !tilus.ptr<ui4>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %gs = "tilus.view_global"(%src) : (!tilus.ptr<ui4>) -> !g4
+  %a = "tilus.load_global"(%gs, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g4, index, index) -> !m4
+  %r = "tilus.convert_layout"(%a) : (!m4) -> !r4
+  %c = "tilus.convert_layout"(%a) : (!m4) -> !c4
+  %gr = "tilus.view_global"(%rows) : (!tilus.ptr<ui4>) -> !g4
+  %gc = "tilus.view_global"(%cols) : (!tilus.ptr<ui4>) -> !g4
+  "tilus.store_global"(%r, %gr, %c0, %c0) : (!r4, !g4, index, index) -> ()
+  "tilus.store_global"(%c, %gc, %c0, %c0) : (!c4, !g4, index, index) -> ()
+  return
+}

@@ -237,6 +237,18 @@ static void testRelayoutWarps(Suite *s, const char *target) {
   runCase(s, target, "relayout", "relayout_warps", b, 4);
 }
 
+static void testRelayoutU4(Suite *s, const char *target) {
+  enum { BYTES = 32 * 8 / 2 }; // compact: two 4-bit elements a byte
+  uint8_t src[BYTES];
+  uint32_t state = 404u;
+  for (int k = 0; k < BYTES; ++k)
+    src[k] = (uint8_t)(nextRandom(&state) >> 5);
+  Buffer b[] = {{src, NULL, sizeof(src), "src"},
+                {NULL, src, sizeof(src), "rows"},
+                {NULL, src, sizeof(src), "column-major slots"}};
+  runCase(s, target, "relayout", "relayout_u4", b, 3);
+}
+
 void testDataMovement(Suite *s, const char *target) {
   testReduceF32(s, target);
   testReduceF16(s, target);
@@ -245,4 +257,5 @@ void testDataMovement(Suite *s, const char *target) {
   testReduceI64(s, target);
   testRelayout(s, target);
   testRelayoutWarps(s, target);
+  testRelayoutU4(s, target);
 }

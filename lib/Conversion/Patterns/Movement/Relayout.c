@@ -6,15 +6,16 @@
 // whether each thread already holds what it needs:
 //   - in registers: a permutation of the thread's slots (vector.shuffle), or
 //     nothing at all (a relabelling: the same vector);
+//   - when the layouts give every warp the same elements in the same slots,
+//     only at other lanes: one shfl.sync idx per slot from the source lane,
+//     computed from the lane's digits (elements of 8, 16 or 32 bits, moved as
+//     i32);
 //   - otherwise through the op's shared scratch (planned by
 //     tilus-plan-shared): every thread stores its elements at their row-major
 //     source addresses, the block synchronizes, and every thread loads its
 //     result elements. Barriers before (other threads may still read the
-//     scratch's bytes) and after (they may be reused next).
-//   - when the layouts give every warp the same elements in the same slots,
-//     only at other lanes: one shfl.sync idx per slot from the source lane,
-//     computed from the lane's digits (elements of 8, 16 or 32 bits, moved as
-//     i32).
+//     scratch's bytes) and after (they may be reused next). Sub-byte elements
+//     take a byte each.
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,13 +98,25 @@ static bool isIdentity(const TilusMovePlan *plan, int64_t numSlots) {
   return true;
 }
 
+// Sub-byte vectors are permuted widened to i32 and narrowed back whole: the
+// NVPTX back end mishandles element access on vectors of odd-width integers
+// (Support.h), while whole-vector extensions and truncations are right.
 static MlirValue permuteSlots(TilusEmitter *e, MlirValue x,
                               const TilusMovePlan *plan, MlirType resultType) {
-  MlirValue operands[2] = {x, x};
+  MlirValue wide = tilusEmitWidenSubByte(e, x, true);
+  MlirType wideResult = resultType;
+  if (!mlirValueEqual(wide, x))
+    wideResult = mlirVectorTypeGet(1, &plan->numResultSlots,
+                                   mlirIntegerTypeGet(e->ctx, 32));
+  MlirValue operands[2] = {wide, wide};
   MlirNamedAttribute mask = tilusNamedAttr(
       e->ctx, "mask",
       mlirDenseI64ArrayGet(e->ctx, plan->numResultSlots, plan->slotOf));
-  return tilusEmitValue(e, "vector.shuffle", 2, operands, resultType, 1, &mask);
+  MlirValue result =
+      tilusEmitValue(e, "vector.shuffle", 2, operands, wideResult, 1, &mask);
+  if (!mlirValueEqual(wide, x))
+    result = tilusEmitValue(e, "arith.trunci", 1, &result, resultType, 0, NULL);
+  return result;
 }
 
 // The row-major address `coef` gives slot i of thread 0.
@@ -121,7 +134,14 @@ static MlirValue throughShared(TilusEmitter *e, MlirOperation op, MlirValue x,
                                const TilusTensorType *dst,
                                const TilusMovePlan *plan, int64_t offset,
                                MlirType resultType) {
+  // Sub-byte elements take a byte each in the scratch, widened and
+  // narrowed as whole vectors (see permuteSlots).
   MlirType storage = tilusStorageElementType(e->ctx, src->elementType);
+  bool subByte = tilusElementTypeGetBitWidth(src->elementType) < 8;
+  MlirType i8 = mlirIntegerTypeGet(e->ctx, 8), i32 = mlirIntegerTypeGet(e->ctx, 32);
+  MlirType slotType = subByte ? i8 : storage;
+  if (subByte)
+    x = tilusEmitWidenSubByte(e, x, true);
   MlirValue base = tilusEmitScratch(e, op, offset);
   MlirValue tid = tilusEmitThreadIndex(e);
   MlirValue from =
@@ -130,21 +150,30 @@ static MlirValue throughShared(TilusEmitter *e, MlirOperation op, MlirValue x,
   for (int64_t i = 0; i < tilusLayoutGetLocalSize(src->layout); ++i) {
     MlirValue index = tilusEmitAddIndexConst(
         e, from, slotAddress(src->layout, i, plan->srcStrides));
-    MlirValue operands[2] = {tilusEmitExtract(e, x, i),
-                             tilusEmitElementPointer(e, base, storage, index)};
+    MlirValue v = tilusEmitExtract(e, x, i);
+    if (subByte)
+      v = tilusEmitValue(e, "arith.trunci", 1, &v, i8, 0, NULL);
+    MlirValue operands[2] = {v,
+                             tilusEmitElementPointer(e, base, slotType, index)};
     tilusEmitOp(e, "llvm.store", 2, operands, 0, NULL, 0, NULL);
   }
   tilusEmitBarrier(e);
   MlirValue to = tilusEmitRowMajorAddress(e, dst->layout, plan->coef, tid);
-  MlirValue result = tilusEmitSplatConstant(e, resultType, 0);
+  MlirType wideResult =
+      subByte ? mlirVectorTypeGet(1, &plan->numResultSlots, i32) : resultType;
+  MlirValue result = tilusEmitSplatConstant(e, wideResult, 0);
   for (int64_t j = 0; j < plan->numResultSlots; ++j) {
     MlirValue index = tilusEmitAddIndexConst(
         e, to, slotAddress(dst->layout, j, plan->coef));
-    MlirValue ptr = tilusEmitElementPointer(e, base, storage, index);
-    MlirValue v = tilusEmitValue(e, "llvm.load", 1, &ptr, storage, 0, NULL);
+    MlirValue ptr = tilusEmitElementPointer(e, base, slotType, index);
+    MlirValue v = tilusEmitValue(e, "llvm.load", 1, &ptr, slotType, 0, NULL);
+    if (subByte)
+      v = tilusEmitValue(e, "arith.extui", 1, &v, i32, 0, NULL);
     result = tilusEmitInsert(e, result, v, j);
   }
   tilusEmitBarrier(e);
+  if (subByte)
+    result = tilusEmitValue(e, "arith.trunci", 1, &result, resultType, 0, NULL);
   return result;
 }
 
@@ -169,12 +198,8 @@ static MlirLogicalResult lowerRelayout(TilusLowering *L, MlirOperation op,
   int64_t bits = tilusElementTypeGetBitWidth(src.elementType);
   bool shuffles = tilusMoveUsesShuffle(&plan, bits);
   if (!plan.inRegisters && !shuffles) {
-    if (bits % 8 != 0)
-      return tilusLoweringError(op, "this layout change needs shared memory, "
-                                    "which is not lowered yet for sub-byte "
-                                    "elements");
     char why[320];
-    int64_t bytes = tilusLayoutGetNumElements(src.layout) * (bits / 8);
+    int64_t bytes = tilusLayoutGetNumElements(src.layout) * ((bits + 7) / 8);
     if (!tilusScratchOffset(op, bytes, &offset, why, sizeof(why)))
       return tilusLoweringError(op, why);
   }
