@@ -58,8 +58,9 @@ typedef struct {
 } TilusReducePlan;
 
 /* Plans a Reduce; false with a reason in `err` when the layouts have a
- * swizzle or `dst` does not hold proj(src(0, i)) in thread 0. Release the
- * plan with tilusReducePlanRelease (also after a failure). */
+ * swizzle, a dimension is out of range or `dst` does not hold
+ * proj(src(0, i)) in thread 0. Release the plan with tilusReducePlanRelease
+ * (also after a failure). */
 bool tilusReducePlanCreate(const TilusLayout *src, const TilusLayout *dst,
                            int64_t numDims, const int64_t *dims,
                            TilusReducePlan *plan, TilusLayoutError *err);

@@ -106,8 +106,14 @@ bool tilusReducePlanCreate(const TilusLayout *src, const TilusLayout *dst,
   memset(plan, 0, sizeof(*plan));
   intptr_t rank = tilusLayoutGetRank(src);
   bool reduced[TILUS_LAYOUT_MAX_RANK] = {false};
-  for (int64_t k = 0; k < numDims; ++k)
+  for (int64_t k = 0; k < numDims; ++k) {
+    if (dims[k] < 0 || dims[k] >= rank) {
+      tilusLayoutSetError(err, "dimension %lld is out of range",
+                          (long long)dims[k]);
+      return false;
+    }
     reduced[dims[k]] = true;
+  }
   intptr_t numModes;
   TilusLayoutThreadMode *modes = threadModes(src, &numModes);
   if (!modes || !hasNoSwizzle(dst)) {
