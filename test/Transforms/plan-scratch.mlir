@@ -41,3 +41,29 @@ func.func @too_big(%v: f32) attributes {tilus.kernel, tilus.block_size = 512 : i
   "tilus.print"(%b) : (!bigt) -> ()
   return
 }
+
+// -----
+
+!s = !tilus.shared<f32, array<i64: 32, 8>, #tilus.layout<"local(32,8)">>
+!h = !tilus.register<f32, array<i64: 8, 256>, #tilus.layout<"local(8,1).spatial(1,128).local(1,2)">>
+!h_r = !tilus.register<f32, array<i64: 8>, #tilus.layout<"local(8).reduce(spatial(1,128),dims=[1])">>
+// A Reduce across warps inside a loop that uses a shared tensor allocated
+// before it: the tensor stays alive through the loop, so the Reduce's 128
+// bytes (4 warps x 8 f32) go after it.
+// CHECK-LABEL: func.func @in_loop
+// CHECK-SAME: tilus.shared_bytes = 1152
+// CHECK: "tilus.allocate_shared"() {tilus.shared_offset = 0 : i64}
+// CHECK: scf.for
+// CHECK: "tilus.reduce"(%{{.*}}) {dims = array<i64: 1>, kind = "sum", tilus.scratch_offset = 1024 : i64}
+func.func @in_loop(%v: f32, %n: index) attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = "tilus.allocate_shared"() : () -> !s
+  %x = "tilus.allocate_register"(%v) : (f32) -> !h
+  scf.for %i = %c0 to %n step %c1 {
+    %r = "tilus.reduce"(%x) {dims = array<i64: 1>, kind = "sum"} : (!h) -> !h_r
+    "tilus.print"(%r) : (!h_r) -> ()
+    "tilus.print"(%s) : (!s) -> ()
+  }
+  return
+}
