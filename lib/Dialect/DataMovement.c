@@ -481,10 +481,16 @@ int64_t tilusOpGetScratchBytes(MlirOperation op) {
     for (intptr_t k = 0; dimsOk && k < n; ++k)
       dimsOk = dims[k] >= 0 && dims[k] < src.rank;
     TilusReducePlan plan;
+    // ArgMax and ArgMin keep an i32 index beside each value.
+    MlirAttribute kind = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("kind"));
+    bool isArg = mlirAttributeIsAString(kind) &&
+                 mlirStringAttrGetValue(kind).length == 6 &&
+                 !memcmp(mlirStringAttrGetValue(kind).data, "arg", 3);
     if (dimsOk && tilusReducePlanCreate(src.layout, dst.layout, n, dims,
                                         &plan, NULL))
       bytes = plan.numPartials > 1 ? plan.numPartials * plan.resultElements *
-                                         elementBytes(acc)
+                                         (elementBytes(acc) + (isArg ? 4 : 0))
                                    : 0;
     if (dimsOk)
       tilusReducePlanRelease(&plan);

@@ -12,6 +12,7 @@
 #include "VerifierInternal.h"
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "tilus-c/DataMovement.h"
 #include "tilus-c/Ops.h"
 
@@ -97,16 +98,17 @@ static void verifyReduce(TilusVerifier *v, MlirOperation op,
   MlirStringRef k = mlirAttributeIsAString(kind) ? mlirStringAttrGetValue(kind)
                                                  : (MlirStringRef){"", 0};
   bool known = false;
-  static const char *const kinds[] = {"sum", "max", "min"};
-  for (int i = 0; i < 3; ++i)
+  static const char *const kinds[] = {"sum", "max", "min", "argmax", "argmin"};
+  for (int i = 0; i < 5; ++i)
     known |= k.length == strlen(kinds[i]) && !memcmp(k.data, kinds[i], k.length);
   if (!known) {
     tilusVerifierError(v, op,
                        "unknown reduction kind '%.*s' (expected \"sum\", "
-                       "\"max\" or \"min\")",
+                       "\"max\", \"min\", \"argmax\" or \"argmin\")",
                        (int)k.length, k.data);
     return;
   }
+  bool isArg = k.length == 6 && !memcmp(k.data, "arg", 3);
   int64_t dims[TILUS_LAYOUT_MAX_RANK];
   intptr_t n = readDims(v, op, x->rank, dims);
   if (n < 0)
@@ -121,7 +123,24 @@ static void verifyReduce(TilusVerifier *v, MlirOperation op,
                        "1); reshape to add a dimension of size 1 first");
     return;
   }
-  if (!sameElementType(v, op, x, r))
+  if (isArg && n != 1) {
+    tilusVerifierError(v, op,
+                       "%.*s reduces exactly one dimension, got %" PRIdPTR,
+                       (int)k.length, k.data, n);
+    return;
+  }
+  if (isArg && !(mlirTypeIsAInteger(r->elementType) &&
+                 mlirIntegerTypeGetWidth(r->elementType) == 32 &&
+                 !mlirIntegerTypeIsUnsigned(r->elementType))) {
+    char t[96];
+    typeText(r->elementType, t, sizeof(t));
+    tilusVerifierError(v, op,
+                       "the result of %.*s holds indices: its element type "
+                       "must be i32, got '%s'",
+                       (int)k.length, k.data, t);
+    return;
+  }
+  if (!isArg && !sameElementType(v, op, x, r))
     return;
   if (mlirTypeIsNull(tilusReduceAccumulatorType(x->elementType))) {
     char t[96];

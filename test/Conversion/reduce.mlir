@@ -144,3 +144,36 @@ func.func @wide(%p: !tilus.ptr<f64>, %q: !tilus.ptr<f64>) attributes {tilus.kern
   "tilus.store_global"(%s, %go, %c0) : (!d_r, !gdo, index) -> ()
   return
 }
+
+!a = !tilus.register<f32, array<i64: 8, 256>, #tilus.layout<"local(8,1).spatial(1,128).local(1,2)">>
+!a_r = !tilus.register<i32, array<i64: 8>, #tilus.layout<"local(8).reduce(spatial(1,128),dims=[1])">>
+!ga = !tilus.global<f32, array<i64: 8, 256>, #tilus.row_major>
+!gao = !tilus.global<i32, array<i64: 8>, #tilus.row_major>
+// ArgMax carries (value, i32 index): the index of slot i is the thread's
+// column plus the slot's; b wins when greater, or equal with a lower index;
+// values and indices are both shuffled, and the scratch holds 4 rows of 8
+// values then 4 rows of 8 indices (256 bytes).
+// CHECK-LABEL: gpu.func @argmax
+// CHECK-SAME: tilus.shared_bytes = 256
+// CHECK: %[[B:.*]] = arith.cmpf ogt, %[[Y:.*]], %[[X:.*]] : f32
+// CHECK: %[[E:.*]] = arith.cmpf oeq, %[[X]], %[[Y]] : f32
+// CHECK: %[[L:.*]] = arith.cmpi slt, %[[J:.*]], %[[I:.*]] : i32
+// CHECK: %[[T:.*]] = arith.andi %[[E]], %[[L]] : i1
+// CHECK: %[[W:.*]] = arith.ori %[[B]], %[[T]] : i1
+// CHECK: arith.select %[[W]], %[[Y]], %[[X]] : f32
+// CHECK: arith.select %[[W]], %[[J]], %[[I]] : i32
+// CHECK: nvvm.shfl.sync bfly %c-1_i32, %{{.*}}, %c1_i32, %c31_i32 : f32 -> f32
+// CHECK: nvvm.shfl.sync bfly %c-1_i32, %{{.*}}, %c1_i32, %c31_i32 : i32 -> i32
+// CHECK: gpu.barrier
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK: gpu.barrier
+func.func @argmax(%p: !tilus.ptr<f32>, %q: !tilus.ptr<i32>) attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<f32>) -> !ga
+  %x = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!ga, index, index) -> !a
+  %s = "tilus.reduce"(%x) {dims = array<i64: 1>, kind = "argmax"} : (!a) -> !a_r
+  %go = "tilus.view_global"(%q) : (!tilus.ptr<i32>) -> !gao
+  "tilus.store_global"(%s, %go, %c0) : (!a_r, !gao, index) -> ()
+  return
+}

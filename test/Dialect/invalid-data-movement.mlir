@@ -6,7 +6,7 @@
 !r = !tilus.register<f32, array<i64: 32>, #tilus.layout<"reduce(spatial(8,4),dims=[1]).local(4)">>
 func.func @kind(%v: f32) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
   %x = "tilus.allocate_register"(%v) : (f32) -> !x
-  // expected-error@+1 {{'tilus.reduce' op unknown reduction kind 'prod' (expected "sum", "max" or "min")}}
+  // expected-error@+1 {{'tilus.reduce' op unknown reduction kind 'prod' (expected "sum", "max", "min", "argmax" or "argmin")}}
   %s = "tilus.reduce"(%x) {dims = array<i64: 1>, kind = "prod"} : (!x) -> !r
   return
 }
@@ -174,5 +174,27 @@ func.func @missing_kind(%v: f32) attributes {tilus.kernel, tilus.block_size = 32
   // (IRDL checks the structure first)
   // expected-error@+1 {{'tilus.reduce' op attribute "kind" is expected but not provided}}
   %y = "tilus.reduce"(%x) {dims = array<i64: 1>} : (!x) -> !y
+  return
+}
+
+// -----
+
+!x = !tilus.register<f32, array<i64: 4, 8, 4>, #tilus.layout<"spatial(4,8,1).local(1,1,4)">>
+!r = !tilus.register<i32, array<i64: 8>, #tilus.layout<"reduce(spatial(4,8),dims=[0])">>
+func.func @argmax_dims(%v: f32) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %x = "tilus.allocate_register"(%v) : (f32) -> !x
+  // expected-error@+1 {{'tilus.reduce' op argmax reduces exactly one dimension, got 2}}
+  %y = "tilus.reduce"(%x) {dims = array<i64: 0, 2>, kind = "argmax"} : (!x) -> !r
+  return
+}
+
+// -----
+
+!x = !tilus.register<f32, array<i64: 32, 8>, #tilus.layout<"spatial(8,4).local(4,2)">>
+!r = !tilus.register<f32, array<i64: 32>, #tilus.layout<"reduce(spatial(8,4),dims=[1]).local(4)">>
+func.func @argmin_type(%v: f32) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %x = "tilus.allocate_register"(%v) : (f32) -> !x
+  // expected-error@+1 {{'tilus.reduce' op the result of argmin holds indices: its element type must be i32, got 'f32'}}
+  %y = "tilus.reduce"(%x) {dims = array<i64: 1>, kind = "argmin"} : (!x) -> !r
   return
 }

@@ -125,3 +125,38 @@ func.func @reduce_i64(%src: !tilus.ptr<i64>, %colsum: !tilus.ptr<i64>, %rowsum: 
   "tilus.store_global"(%rs, %grs, %c0) : (!l_rows, !g_l16, index) -> ()
   return
 }
+
+// reduce_arg: the index of the first maximum of each row of an [8, 256] f32
+// tile whose rows span 4 warps (shuffles and the shared stage, values and
+// indices), the first minimum of each column of a [16, 64] i32 tile across
+// warps only, and the first maximum of each row of a ui8 tile (unsigned
+// comparison, shuffles). Inputs have many ties: the lowest index wins.
+!af = !tilus.register<f32, array<i64: 8, 256>, #tilus.layout<"local(8,1).spatial(1,128).local(1,2)">>
+!af_r = !tilus.register<i32, array<i64: 8>, #tilus.layout<"local(8).reduce(spatial(1,128),dims=[1])">>
+!g_af = !tilus.global<f32, array<i64: 8, 256>, #tilus.row_major>
+!g_af8 = !tilus.global<i32, array<i64: 8>, #tilus.row_major>
+!ai = !tilus.register<i32, array<i64: 16, 64>, #tilus.layout<"spatial(4,32).local(4,2)">>
+!ai_c = !tilus.register<i32, array<i64: 64>, #tilus.layout<"reduce(spatial(4,32),dims=[0]).local(2)">>
+!au = !tilus.register<ui8, array<i64: 16, 64>, #tilus.layout<"spatial(4,32).local(4,2)">>
+!au_r = !tilus.register<i32, array<i64: 16>, #tilus.layout<"reduce(spatial(4,32),dims=[1]).local(4)">>
+func.func @reduce_arg(%src: !tilus.ptr<f32>, %amax: !tilus.ptr<i32>, %isrc: !tilus.ptr<i32>, %amin: !tilus.ptr<i32>,
+                      %usrc: !tilus.ptr<ui8>, %umax: !tilus.ptr<i32>)
+    attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%src) : (!tilus.ptr<f32>) -> !g_af
+  %x = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g_af, index, index) -> !af
+  %m = "tilus.reduce"(%x) {dims = array<i64: 1>, kind = "argmax"} : (!af) -> !af_r
+  %gm = "tilus.view_global"(%amax) : (!tilus.ptr<i32>) -> !g_af8
+  "tilus.store_global"(%m, %gm, %c0) : (!af_r, !g_af8, index) -> ()
+  %gi = "tilus.view_global"(%isrc) : (!tilus.ptr<i32>) -> !g_i
+  %y = "tilus.load_global"(%gi, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g_i, index, index) -> !ai
+  %n = "tilus.reduce"(%y) {dims = array<i64: 0>, kind = "argmin"} : (!ai) -> !ai_c
+  %gn = "tilus.view_global"(%amin) : (!tilus.ptr<i32>) -> !g_i64
+  "tilus.store_global"(%n, %gn, %c0) : (!ai_c, !g_i64, index) -> ()
+  %gu = "tilus.view_global"(%usrc) : (!tilus.ptr<ui8>) -> !g_u
+  %z = "tilus.load_global"(%gu, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g_u, index, index) -> !au
+  %u = "tilus.reduce"(%z) {dims = array<i64: 1>, kind = "argmax"} : (!au) -> !au_r
+  %gum = "tilus.view_global"(%umax) : (!tilus.ptr<i32>) -> !g_i16
+  "tilus.store_global"(%u, %gum, %c0) : (!au_r, !g_i16, index) -> ()
+  return
+}

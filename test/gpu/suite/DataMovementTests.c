@@ -224,6 +224,46 @@ static void testReduceI64(Suite *s, const char *target) {
   runCase(s, target, "reduce", "reduce_i64", b, 3);
 }
 
+static void testReduceArg(Suite *s, const char *target) {
+  enum { R = 8, C = 256, IR = 16, IC = 64 };
+  float src[R * C];
+  int32_t amax[R], isrc[IR * IC], amin[IC], umax[IR];
+  uint8_t usrc[IR * IC];
+  uint32_t state = 808u;
+  // Few distinct values: many ties, which the lowest index must win.
+  for (int k = 0; k < R * C; ++k)
+    src[k] = (float)smallInt(&state, 4);
+  for (int k = 0; k < IR * IC; ++k) {
+    isrc[k] = smallInt(&state, 3);
+    usrc[k] = (uint8_t)(250 + nextRandom(&state) % 6);
+  }
+  for (int r = 0; r < R; ++r) {
+    amax[r] = 0;
+    for (int c = 1; c < C; ++c)
+      if (src[r * C + c] > src[r * C + amax[r]])
+        amax[r] = c;
+  }
+  for (int c = 0; c < IC; ++c) {
+    amin[c] = 0;
+    for (int r = 1; r < IR; ++r)
+      if (isrc[r * IC + c] < isrc[amin[c] * IC + c])
+        amin[c] = r;
+  }
+  for (int r = 0; r < IR; ++r) {
+    umax[r] = 0;
+    for (int c = 1; c < IC; ++c)
+      if (usrc[r * IC + c] > usrc[r * IC + umax[r]])
+        umax[r] = c;
+  }
+  Buffer b[] = {{src, NULL, sizeof(src), "f32 src"},
+                {NULL, amax, sizeof(amax), "row argmax"},
+                {isrc, NULL, sizeof(isrc), "i32 src"},
+                {NULL, amin, sizeof(amin), "column argmin"},
+                {usrc, NULL, sizeof(usrc), "ui8 src"},
+                {NULL, umax, sizeof(umax), "ui8 row argmax"}};
+  runCase(s, target, "reduce", "reduce_arg", b, 6);
+}
+
 static void testRelayoutWarps(Suite *s, const char *target) {
   enum { R = 64, C = 32 };
   float src[R * C];
@@ -255,6 +295,7 @@ void testDataMovement(Suite *s, const char *target) {
   testReduceInt(s, target);
   testReduce3d(s, target);
   testReduceI64(s, target);
+  testReduceArg(s, target);
   testRelayout(s, target);
   testRelayoutWarps(s, target);
   testRelayoutU4(s, target);

@@ -1,4 +1,4 @@
-//===- Reduce.c - Reduce: sum, max or min over dimensions -----------------===//
+//===- Reduce.c - Reduce: sum, max, min, argmax, argmin over dimensions ---===//
 //
 // The plan (tilus-c/DataMovement.h) is decided from the layouts in closed
 // form; the code follows it in three stages:
@@ -15,7 +15,10 @@
 //       reused right after).
 // Values are combined in the accumulator type: f32 for f16, bf16 and f32
 // (one rounding at the end), i32 for integers up to 32 bits (shfl.sync moves
-// 32-bit values; 64-bit ones go as two halves).
+// 32-bit values; 64-bit ones go as two halves). ArgMax and ArgMin carry a
+// pair (value, i32 index along the reduced dim) through the same stages; of
+// equal values the lower index wins, so the combination is commutative and
+// every thread gets the same index (NaN inputs give an unspecified index).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { KindSum, KindMax, KindMin } Kind;
+typedef enum { KindSum, KindMax, KindMin, KindArgMax, KindArgMin } Kind;
 
 static bool readKind(MlirOperation op, Kind *kind) {
   MlirAttribute a = mlirOperationGetAttributeByName(
@@ -38,8 +41,9 @@ static bool readKind(MlirOperation op, Kind *kind) {
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
     return false;
   MlirStringRef s = mlirStringAttrGetValue(a);
-  static const char *const names[] = {"sum", "max", "min"};
-  for (int k = 0; k < 3; ++k)
+  static const char *const names[] = {"sum", "max", "min", "argmax",
+                                      "argmin"};
+  for (int k = 0; k < 5; ++k)
     if (s.length == strlen(names[k]) && !memcmp(s.data, names[k], s.length)) {
       *kind = (Kind)k;
       return true;
@@ -55,19 +59,64 @@ static const char *combineOp(Kind kind, bool isFloat, bool isUnsigned) {
     return isFloat ? "arith.maximumf" : isUnsigned ? "arith.maxui" : "arith.maxsi";
   case KindMin:
     return isFloat ? "arith.minimumf" : isUnsigned ? "arith.minui" : "arith.minsi";
+  case KindArgMax:
+  case KindArgMin:
+    return NULL; // compare and select (combine)
   }
   return NULL;
 }
 
 typedef struct {
   TilusEmitter *e;
-  const char *op;
-  MlirType type; // the accumulator type
+  Kind kind;
+  const char *op; // for sum, max, min
+  MlirType type;  // the accumulator type
+  bool isUnsigned;
 } Combiner;
 
-static MlirValue combine(Combiner *c, MlirValue a, MlirValue b) {
-  MlirValue operands[2] = {a, b};
-  return tilusEmitValue(c->e, c->op, 2, operands, c->type, 0, NULL);
+// A partial result: the value, and for ArgMax/ArgMin its i32 index.
+typedef struct {
+  MlirValue value, index;
+} Partial;
+
+static MlirValue emitI32(TilusEmitter *e, int64_t v);
+
+// b replaces a when its value is better, or equal with a lower index.
+static Partial combine(Combiner *c, Partial a, Partial b) {
+  MlirValue operands[2] = {a.value, b.value};
+  if (c->op)
+    return (Partial){
+        tilusEmitValue(c->e, c->op, 2, operands, c->type, 0, NULL), a.index};
+  bool isMax = c->kind == KindArgMax;
+  MlirValue better, equal;
+  if (mlirTypeIsAFloat(c->type)) {
+    // arith.cmpf predicates: oeq 1, ogt 2, olt 4.
+    MlirType i1 = mlirIntegerTypeGet(c->e->ctx, 1);
+    MlirType i64 = mlirIntegerTypeGet(c->e->ctx, 64);
+    MlirValue swapped[2] = {b.value, a.value};
+    MlirNamedAttribute gt = tilusNamedAttr(c->e->ctx, "predicate",
+                                           mlirIntegerAttrGet(i64, 2));
+    MlirNamedAttribute eq = tilusNamedAttr(c->e->ctx, "predicate",
+                                           mlirIntegerAttrGet(i64, 1));
+    better = isMax ? tilusEmitValue(c->e, "arith.cmpf", 2, swapped, i1, 1, &gt)
+                   : tilusEmitValue(c->e, "arith.cmpf", 2, operands, i1, 1,
+                                    &gt);
+    equal = tilusEmitValue(c->e, "arith.cmpf", 2, operands, i1, 1, &eq);
+  } else {
+    TilusCmpPredicate gt = c->isUnsigned ? TilusCmpUGT : TilusCmpSGT;
+    better = isMax ? tilusEmitCmp(c->e, gt, b.value, a.value)
+                   : tilusEmitCmp(c->e, gt, a.value, b.value);
+    equal = tilusEmitCmp(c->e, TilusCmpEQ, a.value, b.value);
+  }
+  MlirValue lower = tilusEmitCmp(c->e, TilusCmpSLT, b.index, a.index);
+  MlirValue tie = tilusEmitArith(c->e, "andi", equal, lower);
+  MlirValue take = tilusEmitArith(c->e, "ori", better, tie);
+  MlirValue values[3] = {take, b.value, a.value};
+  MlirValue indices[3] = {take, b.index, a.index};
+  return (Partial){
+      tilusEmitValue(c->e, "arith.select", 3, values, c->type, 0, NULL),
+      tilusEmitValue(c->e, "arith.select", 3, indices,
+                     mlirIntegerTypeGet(c->e->ctx, 32), 0, NULL)};
 }
 
 static MlirValue emitI32(TilusEmitter *e, int64_t v) {
@@ -127,6 +176,14 @@ static MlirValue convertVector(TilusEmitter *e, MlirValue x, MlirType from,
   return tilusEmitValue(e, name, 1, &x, toType, 0, NULL);
 }
 
+static Partial shufflePartial(TilusEmitter *e, Partial p, int64_t mask,
+                              int64_t numThreads) {
+  Partial q = {shuffleXor(e, p.value, mask, numThreads), p.index};
+  if (!mlirValueIsNull(p.index))
+    q.index = shuffleXor(e, p.index, mask, numThreads);
+  return q;
+}
+
 static MlirLogicalResult lowerReduce(TilusLowering *L, MlirOperation op,
                                      MlirRewriterBase rewriter) {
   MlirValue operand = tilusOpGetGroupOperand(op, TilusMoveX, 0);
@@ -142,7 +199,9 @@ static MlirLogicalResult lowerReduce(TilusLowering *L, MlirOperation op,
   int64_t dims[TILUS_LAYOUT_MAX_RANK];
   intptr_t numDims = tilusOpGetDims(op, dims);
   MlirType acc = tilusReduceAccumulatorType(src.elementType);
-  if (!readKind(op, &kind) || numDims < 1 || mlirTypeIsNull(acc))
+  bool isArg = false;
+  if (!readKind(op, &kind) || numDims < 1 || mlirTypeIsNull(acc) ||
+      ((isArg = kind == KindArgMax || kind == KindArgMin) && numDims != 1))
     return tilusLoweringError(op, "a malformed reduce (run tilus-verify)");
   TilusReducePlan plan;
   TilusLayoutError err;
@@ -152,10 +211,11 @@ static MlirLogicalResult lowerReduce(TilusLowering *L, MlirOperation op,
     return tilusLoweringError(op, err.message);
   }
   int64_t accBits = tilusElementTypeGetBitWidth(acc);
-  int64_t scratchBytes = plan.numPartials > 1 ? plan.numPartials *
-                                                    plan.resultElements *
-                                                    (accBits / 8)
-                                              : 0;
+  // The scratch: the values' rows, then (ArgMax/ArgMin) the indices' rows.
+  int64_t cells = plan.numPartials > 1 ? plan.numPartials * plan.resultElements
+                                       : 0;
+  int64_t valueBytes = cells * (accBits / 8);
+  int64_t scratchBytes = valueBytes + (isArg ? cells * 4 : 0);
   int64_t offset = 0;
   char why[320];
   if (scratchBytes > 0 &&
@@ -164,7 +224,7 @@ static MlirLogicalResult lowerReduce(TilusLowering *L, MlirOperation op,
     return tilusLoweringError(op, why);
   }
 
-  MlirValue *partial = calloc((size_t)plan.numResultSlots, sizeof(MlirValue));
+  Partial *partial = calloc((size_t)plan.numResultSlots, sizeof(Partial));
   MlirValue *slotAddress =
       calloc((size_t)plan.numResultSlots, sizeof(MlirValue));
   if (!partial || !slotAddress) {
@@ -176,25 +236,46 @@ static MlirLogicalResult lowerReduce(TilusLowering *L, MlirOperation op,
 
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   bool isUnsigned = tilusElementIsUnsigned(src.elementType);
-  Combiner c = {&e, combineOp(kind, mlirTypeIsAFloat(acc), isUnsigned), acc};
+  MlirType i32 = mlirIntegerTypeGet(e.ctx, 32);
+  Combiner c = {&e, kind, combineOp(kind, mlirTypeIsAFloat(acc), isUnsigned),
+                acc, isUnsigned};
   MlirValue wide = convertVector(
       &e, x, tilusStorageElementType(e.ctx, src.elementType), acc, isUnsigned);
+  // ArgMax/ArgMin: slot i's index along the reduced dim is the thread's
+  // coordinate there plus the slot's.
+  MlirValue threadIndex = (MlirValue){NULL};
+  if (isArg) {
+    MlirValue coords[TILUS_LAYOUT_MAX_RANK];
+    tilusEmitThreadCoords(&e, src.layout, tilusEmitThreadIndex(&e), coords);
+    threadIndex = tilusEmitValue(&e, "arith.index_cast", 1, &coords[dims[0]],
+                                 i32, 0, NULL);
+  }
   // (a) within the thread, slots in order.
   for (int64_t i = 0; i < plan.numSlots; ++i) {
-    MlirValue v = tilusEmitExtract(&e, wide, i);
-    MlirValue *p = &partial[plan.slotOf[i]];
-    *p = mlirValueIsNull(*p) ? v : combine(&c, *p, v);
+    Partial v = {tilusEmitExtract(&e, wide, i), (MlirValue){NULL}};
+    if (isArg) {
+      int64_t at[TILUS_LAYOUT_MAX_RANK];
+      tilusLayoutEvaluate(src.layout, 0, i, at);
+      v.index = tilusEmitArith(&e, "addi", threadIndex,
+                               emitI32(&e, at[dims[0]]));
+    }
+    Partial *p = &partial[plan.slotOf[i]];
+    *p = mlirValueIsNull(p->value) ? v : combine(&c, *p, v);
   }
   int64_t numThreads = tilusLayoutGetNumThreads(src.layout);
   // (b) within the warp.
   for (int64_t j = 0; j < plan.numResultSlots; ++j)
     for (int k = 0; k < plan.numLaneMasks; ++k)
-      partial[j] = combine(
-          &c, partial[j],
-          shuffleXor(&e, partial[j], plan.laneMasks[k], numThreads));
+      partial[j] = combine(&c, partial[j],
+                           shufflePartial(&e, partial[j], plan.laneMasks[k],
+                                          numThreads));
   // (c) across warps.
   if (scratchBytes > 0) {
     MlirValue base = tilusEmitScratch(&e, op, offset);
+    MlirValue indexBase = (MlirValue){NULL};
+    if (isArg)
+      indexBase = tilusEmitElementPointer(&e, base, mlirIntegerTypeGet(e.ctx, 8),
+                                          tilusEmitIndex(&e, valueBytes));
     MlirValue tid = tilusEmitThreadIndex(&e);
     MlirValue row = tilusEmitIndex(&e, 0);
     int64_t radix = 1;
@@ -222,21 +303,29 @@ static MlirLogicalResult lowerReduce(TilusLowering *L, MlirOperation op,
       for (intptr_t d = 0; d < dst.rank; ++d)
         a += q[d] * strides[d];
       slotAddress[j] = tilusEmitAddIndexConst(&e, threadAddress, a);
-      MlirValue operands[2] = {
-          partial[j],
-          tilusEmitElementPointer(&e, base, acc,
-                                  tilusEmitAddIndexConst(&e, rowStart, a))};
+      MlirValue cell = tilusEmitAddIndexConst(&e, rowStart, a);
+      MlirValue operands[2] = {partial[j].value,
+                               tilusEmitElementPointer(&e, base, acc, cell)};
       tilusEmitOp(&e, "llvm.store", 2, operands, 0, NULL, 0, NULL);
+      if (isArg) {
+        MlirValue indexOperands[2] = {
+            partial[j].index, tilusEmitElementPointer(&e, indexBase, i32, cell)};
+        tilusEmitOp(&e, "llvm.store", 2, indexOperands, 0, NULL, 0, NULL);
+      }
     }
     tilusEmitBarrier(&e);
     for (int64_t j = 0; j < plan.numResultSlots; ++j) {
-      MlirValue total = (MlirValue){NULL};
+      Partial total = {{NULL}, {NULL}};
       for (int64_t r = 0; r < plan.numPartials; ++r) {
-        MlirValue ptr = tilusEmitElementPointer(
-            &e, base, acc,
-            tilusEmitAddIndexConst(&e, slotAddress[j],
-                                   r * plan.resultElements));
-        MlirValue v = tilusEmitValue(&e, "llvm.load", 1, &ptr, acc, 0, NULL);
+        MlirValue cell = tilusEmitAddIndexConst(&e, slotAddress[j],
+                                                r * plan.resultElements);
+        MlirValue ptr = tilusEmitElementPointer(&e, base, acc, cell);
+        Partial v = {tilusEmitValue(&e, "llvm.load", 1, &ptr, acc, 0, NULL),
+                     (MlirValue){NULL}};
+        if (isArg) {
+          MlirValue iptr = tilusEmitElementPointer(&e, indexBase, i32, cell);
+          v.index = tilusEmitValue(&e, "llvm.load", 1, &iptr, i32, 0, NULL);
+        }
         total = r == 0 ? v : combine(&c, total, v);
       }
       partial[j] = total;
@@ -244,13 +333,16 @@ static MlirLogicalResult lowerReduce(TilusLowering *L, MlirOperation op,
     tilusEmitBarrier(&e);
   }
   free(slotAddress);
-  MlirType accVector = mlirVectorTypeGet(1, &plan.numResultSlots, acc);
-  MlirValue result = tilusEmitSplatConstant(&e, accVector, 0);
+  MlirType outType = isArg ? i32 : acc;
+  MlirType outVector = mlirVectorTypeGet(1, &plan.numResultSlots, outType);
+  MlirValue result = tilusEmitSplatConstant(&e, outVector, 0);
   for (int64_t j = 0; j < plan.numResultSlots; ++j)
-    result = tilusEmitInsert(&e, result, partial[j], j);
-  result = convertVector(&e, result, acc,
-                         tilusStorageElementType(e.ctx, dst.elementType),
-                         isUnsigned);
+    result = tilusEmitInsert(&e, result,
+                             isArg ? partial[j].index : partial[j].value, j);
+  if (!isArg)
+    result = convertVector(&e, result, acc,
+                           tilusStorageElementType(e.ctx, dst.elementType),
+                           isUnsigned);
   free(partial);
   tilusReducePlanRelease(&plan);
   tilusReplaceWithLowered(rewriter, &e, op, result);
