@@ -177,6 +177,26 @@ bool tilusReducePlanCreate(const TilusLayout *src, const TilusLayout *dst,
     }
     plan->slotOf[i] = slot;
   }
+  // Every result slot must receive a value (the lowering combines into it).
+  bool *covered = calloc((size_t)plan->numResultSlots, sizeof(bool));
+  if (!covered) {
+    tilusLayoutSetError(err, "out of memory");
+    return false;
+  }
+  for (int64_t i = 0; i < plan->numSlots; ++i)
+    covered[plan->slotOf[i]] = true;
+  int64_t missing = -1;
+  for (int64_t j = plan->numResultSlots - 1; j >= 0; --j)
+    if (!covered[j])
+      missing = j;
+  free(covered);
+  if (missing >= 0) {
+    tilusLayoutSetError(err,
+                        "result slot %lld of thread 0 holds no reduction of "
+                        "its input slots",
+                        (long long)missing);
+    return false;
+  }
   return true;
 }
 
