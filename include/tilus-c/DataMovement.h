@@ -108,9 +108,8 @@ bool tilusMovePlanCreate(MlirOperation op, const TilusTensorType *src,
 /* The same from the layouts and the result dims' address steps `coef` in
  * the source's row-major order (rank of dst entries). */
 bool tilusMovePlanCreateFromLayouts(const TilusLayout *src,
-                                    const TilusLayout *dst,
-                                    const int64_t *coef, TilusMovePlan *plan,
-                                    TilusLayoutError *err);
+                                    const TilusLayout *dst, const int64_t *coef,
+                                    TilusMovePlan *plan, TilusLayoutError *err);
 void tilusMovePlanRelease(TilusMovePlan *plan);
 /* Whether the plan moves elements of `bits` bits by warp shuffles. */
 bool tilusMoveUsesShuffle(const TilusMovePlan *plan, int64_t bits);

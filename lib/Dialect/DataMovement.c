@@ -24,9 +24,9 @@ static bool isPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 // dimension and one per replicated run between them (2 * rank + 1).
 static TilusLayoutThreadMode *threadModes(const TilusLayout *layout,
                                           intptr_t *count) {
-  intptr_t capacity = tilusLayoutGetNumFactors(layout) *
-                          (2 * tilusLayoutGetRank(layout) + 1) +
-                      1;
+  intptr_t capacity =
+      tilusLayoutGetNumFactors(layout) * (2 * tilusLayoutGetRank(layout) + 1) +
+      1;
   TilusLayoutThreadMode *modes = malloc(sizeof(*modes) * (size_t)capacity);
   if (!modes)
     return NULL;
@@ -121,8 +121,8 @@ bool tilusReducePlanCreate(const TilusLayout *src, const TilusLayout *dst,
     tilusLayoutSetError(err, "a reduction needs layouts without swizzle");
     return false;
   }
-  plan->sharedModes = malloc(sizeof(TilusLayoutThreadMode) *
-                             (size_t)(2 * numModes + 1));
+  plan->sharedModes =
+      malloc(sizeof(TilusLayoutThreadMode) * (size_t)(2 * numModes + 1));
   plan->numSlots = tilusLayoutGetLocalSize(src);
   plan->numResultSlots = tilusLayoutGetLocalSize(dst);
   plan->slotOf = malloc(sizeof(int64_t) * (size_t)plan->numSlots);
@@ -143,9 +143,8 @@ bool tilusReducePlanCreate(const TilusLayout *src, const TilusLayout *dst,
       continue;
     if (m.divisor < TILUS_WARP_SIZE && isPowerOfTwo(m.divisor) &&
         isPowerOfTwo(m.modulus)) {
-      for (int64_t b = m.divisor; b < m.divisor * m.modulus &&
-                                  b < TILUS_WARP_SIZE;
-           b *= 2)
+      for (int64_t b = m.divisor;
+           b < m.divisor * m.modulus && b < TILUS_WARP_SIZE; b *= 2)
         plan->laneMasks[plan->numLaneMasks++] = b;
       if (m.divisor * m.modulus <= TILUS_WARP_SIZE)
         continue;
@@ -365,7 +364,8 @@ static bool planShuffle(const TilusLayout *src, const TilusLayout *dst,
   if (m != plan->numResultSlots)
     return true;
   for (int64_t i = 0; i < m; ++i)
-    if (slotAddress(src, i, plan->srcStrides) != slotAddress(dst, i, plan->coef))
+    if (slotAddress(src, i, plan->srcStrides) !=
+        slotAddress(dst, i, plan->coef))
       return true;
   // Digits above the warp must agree one for one.
   AddressDigit *cut = malloc(sizeof(AddressDigit) * (size_t)(ns + nd + 2));
@@ -375,8 +375,8 @@ static bool planShuffle(const TilusLayout *src, const TilusLayout *dst,
   }
   ns = splitAtWarp(ds, ns, cut);
   nd = ns < 0 ? -1 : splitAtWarp(dd, nd, cut + ns);
-  bool ok = ns >= 0 && nd >= 0 &&
-            planLanes(src, cut, ns, cut + ns, nd, plan, err);
+  bool ok =
+      ns >= 0 && nd >= 0 && planLanes(src, cut, ns, cut + ns, nd, plan, err);
   free(cut);
   return ok;
 }
@@ -411,8 +411,7 @@ static bool planLanes(const TilusLayout *src, const AddressDigit *ds,
   bool fits = true;
   const AddressDigit *srcLanes = plan->laneDigits;
   for (int64_t l = 0; fits && l < lanes; ++l) {
-    int64_t b = laneAddress(plan->laneDigits +
-                                plan->numSrcLaneDigits,
+    int64_t b = laneAddress(plan->laneDigits + plan->numSrcLaneDigits,
                             plan->numDstLaneDigits, l);
     int64_t from = 0;
     for (intptr_t k = 0; k < plan->numSrcLaneDigits; ++k)
@@ -430,8 +429,8 @@ static bool planLanes(const TilusLayout *src, const AddressDigit *ds,
 }
 
 bool tilusMovePlanCreateFromLayouts(const TilusLayout *src,
-                                    const TilusLayout *dst,
-                                    const int64_t *coef, TilusMovePlan *plan,
+                                    const TilusLayout *dst, const int64_t *coef,
+                                    TilusMovePlan *plan,
                                     TilusLayoutError *err) {
   memset(plan, 0, sizeof(*plan));
   intptr_t srcRank = tilusLayoutGetRank(src), dstRank = tilusLayoutGetRank(dst);
@@ -452,7 +451,8 @@ bool tilusMovePlanCreateFromLayouts(const TilusLayout *src,
     tilusLayoutSetError(err, "layout changes need layouts without swizzle");
     return false;
   }
-  bool same = ns == nd && (ns == 0 || !memcmp(ds, dd, sizeof(*ds) * (size_t)ns));
+  bool same =
+      ns == nd && (ns == 0 || !memcmp(ds, dd, sizeof(*ds) * (size_t)ns));
   bool ok = true;
   if (same)
     ok = planSlots(src, dst, plan, err);
@@ -507,8 +507,8 @@ int64_t tilusOpGetScratchBytes(MlirOperation op) {
     bool isArg = mlirAttributeIsAString(kind) &&
                  mlirStringAttrGetValue(kind).length == 6 &&
                  !memcmp(mlirStringAttrGetValue(kind).data, "arg", 3);
-    if (dimsOk && tilusReducePlanCreate(src.layout, dst.layout, n, dims,
-                                        &plan, NULL))
+    if (dimsOk &&
+        tilusReducePlanCreate(src.layout, dst.layout, n, dims, &plan, NULL))
       bytes = plan.numPartials > 1 ? plan.numPartials * plan.resultElements *
                                          (elementBytes(acc) + (isArg ? 4 : 0))
                                    : 0;
@@ -518,8 +518,8 @@ int64_t tilusOpGetScratchBytes(MlirOperation op) {
     TilusMovePlan plan;
     if (tilusMovePlanCreate(op, &src, &dst, &plan, NULL))
       bytes = plan.inRegisters ||
-                      tilusMoveUsesShuffle(&plan, tilusElementTypeGetBitWidth(
-                                                      src.elementType))
+                      tilusMoveUsesShuffle(
+                          &plan, tilusElementTypeGetBitWidth(src.elementType))
                   ? 0
                   : numElements(src.layout) * elementBytes(src.elementType);
     tilusMovePlanRelease(&plan);

@@ -29,7 +29,8 @@ static void typeText(MlirType type, char *buffer, size_t size) {
 
 static bool sameShape(intptr_t rank, const int64_t *a, intptr_t rankB,
                       const int64_t *b) {
-  return rank == rankB && (rank == 0 || !memcmp(a, b, sizeof(int64_t) * (size_t)rank));
+  return rank == rankB &&
+         (rank == 0 || !memcmp(a, b, sizeof(int64_t) * (size_t)rank));
 }
 
 static bool sameElementType(TilusVerifier *v, MlirOperation op,
@@ -100,7 +101,8 @@ static void verifyReduce(TilusVerifier *v, MlirOperation op,
   bool known = false;
   static const char *const kinds[] = {"sum", "max", "min", "argmax", "argmin"};
   for (int i = 0; i < 5; ++i)
-    known |= k.length == strlen(kinds[i]) && !memcmp(k.data, kinds[i], k.length);
+    known |=
+        k.length == strlen(kinds[i]) && !memcmp(k.data, kinds[i], k.length);
   if (!known) {
     tilusVerifierError(v, op,
                        "unknown reduction kind '%.*s' (expected \"sum\", "
@@ -160,8 +162,9 @@ static void verifyReduce(TilusVerifier *v, MlirOperation op,
     if (!gone)
       shape[rank++] = x->shape[d];
   }
-  if (!expectShape(v, op, r, rank, shape, "the operand's without the reduced "
-                                          "dimensions"))
+  if (!expectShape(v, op, r, rank, shape,
+                   "the operand's without the reduced "
+                   "dimensions"))
     return;
   TilusLayoutError err;
   TilusLayout *expected = tilusLayoutReduce(x->layout, n, dims, &err);
@@ -220,8 +223,9 @@ void tilusVerifyDataMovementOp(TilusVerifier *v, MlirOperation op) {
     verifyPermute(v, op, &x, &r);
   } else if (tilusOpIs(op, "tilus.convert_layout")) {
     if (sameElementType(v, op, &x, &r))
-      expectShape(v, op, &r, x.rank, x.shape, "a layout change keeps the "
-                                              "shape");
+      expectShape(v, op, &r, x.rank, x.shape,
+                  "a layout change keeps the "
+                  "shape");
   } else if (tilusOpIs(op, "tilus.reshape") && sameElementType(v, op, &x, &r)) {
     int64_t a = tilusLayoutGetNumElements(x.layout);
     int64_t b = tilusLayoutGetNumElements(r.layout);

@@ -169,7 +169,7 @@ static void checkMove(const char *from, const char *to, const int64_t *coef,
       src && dst && tilusMovePlanCreateFromLayouts(src, dst, coef, &plan, &err);
   CHECK(planned, "%s -> %s: no plan", from, to);
   if (planned) {
-    Path got = plan.inRegisters ? InRegisters
+    Path got = plan.inRegisters                  ? InRegisters
                : tilusMoveUsesShuffle(&plan, 32) ? ByShuffles
                                                  : ThroughShared;
     CHECK(got == path, "%s -> %s: path %d, expected %d", from, to, (int)got,
@@ -228,8 +228,8 @@ int main(void) {
   checkReduce("local(2,1,2).spatial(4,2,4)", 1, d2, 2, 1);
   checkReduce("column_spatial(4,8).local(2,2)", 1, d0, 2, 1);
 
-  const int64_t rowMajor328[] = {8, 1}, transpose[] = {1, 8},
-                flat[] = {1}, three[] = {256, 8, 1};
+  const int64_t rowMajor328[] = {8, 1}, transpose[] = {1, 8}, flat[] = {1},
+                three[] = {256, 8, 1};
   // mma accumulator to a row per thread: shared memory.
   checkMove("local(2,1).spatial(8,4).local(2,2)", "spatial(32,1).local(1,8)",
             rowMajor328, ThroughShared);

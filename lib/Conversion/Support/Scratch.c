@@ -10,9 +10,9 @@
 
 #include "Support.h"
 
+#include "Utils/Checked.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "tilus-c/DataMovement.h"
-#include "Utils/Checked.h"
 
 #include <stdio.h>
 
@@ -26,21 +26,22 @@ bool tilusScratchOffset(MlirOperation op, int64_t bytes, int64_t *offset,
   if (!tilusOpGetIntAttr(op, TILUS_SCRATCH_OFFSET_ATTR, offset) ||
       kernelBytes < 0) {
     snprintf(why, size,
-             "needs %lld bytes of shared scratch but has no "
-             TILUS_SCRATCH_OFFSET_ATTR "; run --tilus-plan-shared first "
+             "needs %lld bytes of shared scratch but has "
+             "no " TILUS_SCRATCH_OFFSET_ATTR "; run --tilus-plan-shared first "
              "(--lower-to-nvvm does)",
              (long long)bytes);
     return false;
   }
   if (*offset < 0 || *offset % TILUS_SHARED_ALIGNMENT != 0 ||
       !tilusCheckedAdd(*offset, bytes, &end) || end > kernelBytes) {
-    snprintf(why, size,
-             "the scratch offset (" TILUS_SCRATCH_OFFSET_ATTR
-             " = %lld) must be a multiple of %d with its %lld bytes inside "
-             "the kernel's %lld bytes of shared memory (" TILUS_SHARED_BYTES_ATTR
-             ")",
-             (long long)*offset, TILUS_SHARED_ALIGNMENT, (long long)bytes,
-             (long long)kernelBytes);
+    snprintf(
+        why, size,
+        "the scratch offset (" TILUS_SCRATCH_OFFSET_ATTR
+        " = %lld) must be a multiple of %d with its %lld bytes inside "
+        "the kernel's %lld bytes of shared memory (" TILUS_SHARED_BYTES_ATTR
+        ")",
+        (long long)*offset, TILUS_SHARED_ALIGNMENT, (long long)bytes,
+        (long long)kernelBytes);
     return false;
   }
   return true;

@@ -59,7 +59,9 @@ static void runCase(Suite *s, const char *target, const char *stem,
     free(got);
   }
   report(s, name, target, 0, 0, guard && !why[0],
-         !guard ? "guard written or launch failed" : why[0] ? why : NULL);
+         !guard   ? "guard written or launch failed"
+         : why[0] ? why
+                  : NULL);
   TilusRuntimeError err;
   for (int k = 0; k < n; ++k)
     if (device[k])

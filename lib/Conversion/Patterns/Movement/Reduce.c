@@ -41,8 +41,7 @@ static bool readKind(MlirOperation op, Kind *kind) {
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
     return false;
   MlirStringRef s = mlirStringAttrGetValue(a);
-  static const char *const names[] = {"sum", "max", "min", "argmax",
-                                      "argmin"};
+  static const char *const names[] = {"sum", "max", "min", "argmax", "argmin"};
   for (int k = 0; k < 5; ++k)
     if (s.length == strlen(names[k]) && !memcmp(s.data, names[k], s.length)) {
       *kind = (Kind)k;
@@ -56,9 +55,13 @@ static const char *combineOp(Kind kind, bool isFloat, bool isUnsigned) {
   case KindSum:
     return isFloat ? "arith.addf" : "arith.addi";
   case KindMax:
-    return isFloat ? "arith.maximumf" : isUnsigned ? "arith.maxui" : "arith.maxsi";
+    return isFloat      ? "arith.maximumf"
+           : isUnsigned ? "arith.maxui"
+                        : "arith.maxsi";
   case KindMin:
-    return isFloat ? "arith.minimumf" : isUnsigned ? "arith.minui" : "arith.minsi";
+    return isFloat      ? "arith.minimumf"
+           : isUnsigned ? "arith.minui"
+                        : "arith.minsi";
   case KindArgMax:
   case KindArgMin:
     return NULL; // compare and select (combine)
@@ -85,8 +88,8 @@ static MlirValue emitI32(TilusEmitter *e, int64_t v);
 static Partial combine(Combiner *c, Partial a, Partial b) {
   MlirValue operands[2] = {a.value, b.value};
   if (c->op)
-    return (Partial){
-        tilusEmitValue(c->e, c->op, 2, operands, c->type, 0, NULL), a.index};
+    return (Partial){tilusEmitValue(c->e, c->op, 2, operands, c->type, 0, NULL),
+                     a.index};
   bool isMax = c->kind == KindArgMax;
   MlirValue better, equal;
   if (mlirTypeIsAFloat(c->type)) {
@@ -94,13 +97,13 @@ static Partial combine(Combiner *c, Partial a, Partial b) {
     MlirType i1 = mlirIntegerTypeGet(c->e->ctx, 1);
     MlirType i64 = mlirIntegerTypeGet(c->e->ctx, 64);
     MlirValue swapped[2] = {b.value, a.value};
-    MlirNamedAttribute gt = tilusNamedAttr(c->e->ctx, "predicate",
-                                           mlirIntegerAttrGet(i64, 2));
-    MlirNamedAttribute eq = tilusNamedAttr(c->e->ctx, "predicate",
-                                           mlirIntegerAttrGet(i64, 1));
-    better = isMax ? tilusEmitValue(c->e, "arith.cmpf", 2, swapped, i1, 1, &gt)
-                   : tilusEmitValue(c->e, "arith.cmpf", 2, operands, i1, 1,
-                                    &gt);
+    MlirNamedAttribute gt =
+        tilusNamedAttr(c->e->ctx, "predicate", mlirIntegerAttrGet(i64, 2));
+    MlirNamedAttribute eq =
+        tilusNamedAttr(c->e->ctx, "predicate", mlirIntegerAttrGet(i64, 1));
+    better = isMax
+                 ? tilusEmitValue(c->e, "arith.cmpf", 2, swapped, i1, 1, &gt)
+                 : tilusEmitValue(c->e, "arith.cmpf", 2, operands, i1, 1, &gt);
     equal = tilusEmitValue(c->e, "arith.cmpf", 2, operands, i1, 1, &eq);
   } else {
     TilusCmpPredicate gt = c->isUnsigned ? TilusCmpUGT : TilusCmpSGT;
@@ -145,15 +148,14 @@ static MlirValue shuffle32(TilusEmitter *e, MlirValue value, int64_t mask,
                            int64_t numThreads) {
   // Every lane of a full warp takes part; a block smaller than a warp has
   // only its threads.
-  int64_t members = numThreads >= TILUS_WARP_SIZE
-                        ? -1
-                        : (int64_t)((1u << numThreads) - 1);
+  int64_t members =
+      numThreads >= TILUS_WARP_SIZE ? -1 : (int64_t)((1u << numThreads) - 1);
   MlirValue operands[4] = {emitI32(e, members), value, emitI32(e, mask),
                            emitI32(e, TILUS_WARP_SIZE - 1)};
   MlirNamedAttribute kind = tilusNamedAttr(
       e->ctx, "kind",
-      mlirAttributeParseGet(e->ctx, mlirStringRefCreateFromCString(
-                                        "#nvvm<shfl_kind bfly>")));
+      mlirAttributeParseGet(
+          e->ctx, mlirStringRefCreateFromCString("#nvvm<shfl_kind bfly>")));
   return tilusEmitValue(e, "nvvm.shfl.sync", 4, operands,
                         mlirValueGetType(value), 1, &kind);
 }
@@ -212,8 +214,8 @@ static MlirLogicalResult lowerReduce(TilusLowering *L, MlirOperation op,
   }
   int64_t accBits = tilusElementTypeGetBitWidth(acc);
   // The scratch: the values' rows, then (ArgMax/ArgMin) the indices' rows.
-  int64_t cells = plan.numPartials > 1 ? plan.numPartials * plan.resultElements
-                                       : 0;
+  int64_t cells =
+      plan.numPartials > 1 ? plan.numPartials * plan.resultElements : 0;
   int64_t valueBytes = cells * (accBits / 8);
   int64_t scratchBytes = valueBytes + (isArg ? cells * 4 : 0);
   int64_t offset = 0;
@@ -256,8 +258,8 @@ static MlirLogicalResult lowerReduce(TilusLowering *L, MlirOperation op,
     if (isArg) {
       int64_t at[TILUS_LAYOUT_MAX_RANK];
       tilusLayoutEvaluate(src.layout, 0, i, at);
-      v.index = tilusEmitArith(&e, "addi", threadIndex,
-                               emitI32(&e, at[dims[0]]));
+      v.index =
+          tilusEmitArith(&e, "addi", threadIndex, emitI32(&e, at[dims[0]]));
     }
     Partial *p = &partial[plan.slotOf[i]];
     *p = mlirValueIsNull(p->value) ? v : combine(&c, *p, v);
@@ -266,16 +268,17 @@ static MlirLogicalResult lowerReduce(TilusLowering *L, MlirOperation op,
   // (b) within the warp.
   for (int64_t j = 0; j < plan.numResultSlots; ++j)
     for (int k = 0; k < plan.numLaneMasks; ++k)
-      partial[j] = combine(&c, partial[j],
-                           shufflePartial(&e, partial[j], plan.laneMasks[k],
-                                          numThreads));
+      partial[j] = combine(
+          &c, partial[j],
+          shufflePartial(&e, partial[j], plan.laneMasks[k], numThreads));
   // (c) across warps.
   if (scratchBytes > 0) {
     MlirValue base = tilusEmitScratch(&e, op, offset);
     MlirValue indexBase = (MlirValue){NULL};
     if (isArg)
-      indexBase = tilusEmitElementPointer(&e, base, mlirIntegerTypeGet(e.ctx, 8),
-                                          tilusEmitIndex(&e, valueBytes));
+      indexBase =
+          tilusEmitElementPointer(&e, base, mlirIntegerTypeGet(e.ctx, 8),
+                                  tilusEmitIndex(&e, valueBytes));
     MlirValue tid = tilusEmitThreadIndex(&e);
     MlirValue row = tilusEmitIndex(&e, 0);
     int64_t radix = 1;
@@ -283,7 +286,8 @@ static MlirLogicalResult lowerReduce(TilusLowering *L, MlirOperation op,
       const TilusLayoutThreadMode *m = &plan.sharedModes[k];
       MlirValue digit = tilusEmitRemIndexConst(
           &e, tilusEmitDivIndexConst(&e, tid, m->divisor), m->modulus);
-      row = tilusEmitAddIndex(&e, row, tilusEmitMulIndexConst(&e, digit, radix));
+      row =
+          tilusEmitAddIndex(&e, row, tilusEmitMulIndexConst(&e, digit, radix));
       radix *= m->modulus;
     }
     int64_t strides[TILUS_LAYOUT_MAX_RANK], s = 1;
@@ -309,7 +313,8 @@ static MlirLogicalResult lowerReduce(TilusLowering *L, MlirOperation op,
       tilusEmitOp(&e, "llvm.store", 2, operands, 0, NULL, 0, NULL);
       if (isArg) {
         MlirValue indexOperands[2] = {
-            partial[j].index, tilusEmitElementPointer(&e, indexBase, i32, cell)};
+            partial[j].index,
+            tilusEmitElementPointer(&e, indexBase, i32, cell)};
         tilusEmitOp(&e, "llvm.store", 2, indexOperands, 0, NULL, 0, NULL);
       }
     }
@@ -317,8 +322,8 @@ static MlirLogicalResult lowerReduce(TilusLowering *L, MlirOperation op,
     for (int64_t j = 0; j < plan.numResultSlots; ++j) {
       Partial total = {{NULL}, {NULL}};
       for (int64_t r = 0; r < plan.numPartials; ++r) {
-        MlirValue cell = tilusEmitAddIndexConst(&e, slotAddress[j],
-                                                r * plan.resultElements);
+        MlirValue cell =
+            tilusEmitAddIndexConst(&e, slotAddress[j], r * plan.resultElements);
         MlirValue ptr = tilusEmitElementPointer(&e, base, acc, cell);
         Partial v = {tilusEmitValue(&e, "llvm.load", 1, &ptr, acc, 0, NULL),
                      (MlirValue){NULL}};

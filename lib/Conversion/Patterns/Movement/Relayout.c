@@ -37,8 +37,8 @@ static MlirValue throughShuffles(TilusEmitter *e, MlirValue x,
                                  const TilusMovePlan *plan,
                                  MlirType resultType) {
   int64_t numThreads = tilusLayoutGetNumThreads(src->layout);
-  MlirValue lane = tilusEmitRemIndexConst(e, tilusEmitThreadIndex(e),
-                                          TILUS_WARP_SIZE);
+  MlirValue lane =
+      tilusEmitRemIndexConst(e, tilusEmitThreadIndex(e), TILUS_WARP_SIZE);
   const TilusLaneDigit *srcDigits = plan->laneDigits;
   const TilusLaneDigit *dstDigits = plan->laneDigits + plan->numSrcLaneDigits;
   MlirValue b = tilusEmitIndex(e, 0);
@@ -63,9 +63,8 @@ static MlirValue throughShuffles(TilusEmitter *e, MlirValue x,
   int64_t bits = tilusElementTypeGetBitWidth(src->elementType);
   MlirType bitsType = mlirIntegerTypeGet(e->ctx, (unsigned)bits);
   // A block smaller than a warp shuffles among its own threads.
-  int64_t members = numThreads >= TILUS_WARP_SIZE
-                        ? -1
-                        : (int64_t)((1u << numThreads) - 1);
+  int64_t members =
+      numThreads >= TILUS_WARP_SIZE ? -1 : (int64_t)((1u << numThreads) - 1);
   MlirNamedAttribute kind = tilusNamedAttr(
       e->ctx, "kind",
       mlirAttributeParseGet(
@@ -138,7 +137,8 @@ static MlirValue throughShared(TilusEmitter *e, MlirOperation op, MlirValue x,
   // narrowed as whole vectors (see permuteSlots).
   MlirType storage = tilusStorageElementType(e->ctx, src->elementType);
   bool subByte = tilusElementTypeGetBitWidth(src->elementType) < 8;
-  MlirType i8 = mlirIntegerTypeGet(e->ctx, 8), i32 = mlirIntegerTypeGet(e->ctx, 32);
+  MlirType i8 = mlirIntegerTypeGet(e->ctx, 8),
+           i32 = mlirIntegerTypeGet(e->ctx, 32);
   MlirType slotType = subByte ? i8 : storage;
   if (subByte)
     x = tilusEmitWidenSubByte(e, x, true);
@@ -163,8 +163,8 @@ static MlirValue throughShared(TilusEmitter *e, MlirOperation op, MlirValue x,
       subByte ? mlirVectorTypeGet(1, &plan->numResultSlots, i32) : resultType;
   MlirValue result = tilusEmitSplatConstant(e, wideResult, 0);
   for (int64_t j = 0; j < plan->numResultSlots; ++j) {
-    MlirValue index = tilusEmitAddIndexConst(
-        e, to, slotAddress(dst->layout, j, plan->coef));
+    MlirValue index =
+        tilusEmitAddIndexConst(e, to, slotAddress(dst->layout, j, plan->coef));
     MlirValue ptr = tilusEmitElementPointer(e, base, slotType, index);
     MlirValue v = tilusEmitValue(e, "llvm.load", 1, &ptr, slotType, 0, NULL);
     if (subByte)
