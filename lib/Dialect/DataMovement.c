@@ -375,8 +375,9 @@ static bool planShuffle(const TilusLayout *src, const TilusLayout *dst,
   }
   ns = splitAtWarp(ds, ns, cut);
   nd = ns < 0 ? -1 : splitAtWarp(dd, nd, cut + ns);
+  // A digit that does not split at the warp: not by shuffles, not an error.
   bool ok =
-      ns >= 0 && nd >= 0 && planLanes(src, cut, ns, cut + ns, nd, plan, err);
+      ns < 0 || nd < 0 || planLanes(src, cut, ns, cut + ns, nd, plan, err);
   free(cut);
   return ok;
 }
@@ -408,6 +409,9 @@ static bool planLanes(const TilusLayout *src, const AddressDigit *ds,
   int64_t lanes = tilusLayoutGetNumThreads(src) < TILUS_WARP_SIZE
                       ? tilusLayoutGetNumThreads(src)
                       : TILUS_WARP_SIZE;
+  // A short last warp (a block size not a multiple of the warp size) must
+  // read only its own lanes.
+  int64_t tail = tilusLayoutGetNumThreads(src) % TILUS_WARP_SIZE;
   bool fits = true;
   const AddressDigit *srcLanes = plan->laneDigits;
   for (int64_t l = 0; fits && l < lanes; ++l) {
@@ -417,7 +421,8 @@ static bool planLanes(const TilusLayout *src, const AddressDigit *ds,
     for (intptr_t k = 0; k < plan->numSrcLaneDigits; ++k)
       from += b / srcLanes[k].scale % srcLanes[k].modulus * srcLanes[k].divisor;
     fits = from < lanes &&
-           laneAddress(srcLanes, plan->numSrcLaneDigits, from) == b;
+           laneAddress(srcLanes, plan->numSrcLaneDigits, from) == b &&
+           (l >= tail || from < tail);
   }
   if (!fits) {
     free(plan->laneDigits);

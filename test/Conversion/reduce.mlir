@@ -177,3 +177,23 @@ func.func @argmax(%p: !tilus.ptr<f32>, %q: !tilus.ptr<i32>) attributes {tilus.ke
   "tilus.store_global"(%s, %go, %c0) : (!a_r, !gao, index) -> ()
   return
 }
+
+!s48 = !tilus.register<f32, array<i64: 6, 16>, #tilus.layout<"spatial(3,16).local(2,1)">>
+!s48_r = !tilus.register<f32, array<i64: 6>, #tilus.layout<"reduce(spatial(3,16),dims=[1]).local(2)">>
+!g48 = !tilus.global<f32, array<i64: 6, 16>, #tilus.row_major>
+!g48o = !tilus.global<f32, array<i64: 6>, #tilus.row_major>
+// 48 threads: the last warp has 16 lanes, and its shuffles name only them.
+// CHECK-LABEL: gpu.func @short_warp
+// CHECK: %[[W:.*]] = arith.divui %{{.*}}, %c32 : index
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[W]], %c1 : index
+// CHECK: %[[M:.*]] = arith.select %[[LAST]], %c65535_i32, %c-1_i32 : i32
+// CHECK: nvvm.shfl.sync bfly %[[M]], %{{.*}}, %c1_i32, %c31_i32 : f32 -> f32
+func.func @short_warp(%p: !tilus.ptr<f32>, %q: !tilus.ptr<f32>) attributes {tilus.kernel, tilus.block_size = 48 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<f32>) -> !g48
+  %x = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g48, index, index) -> !s48
+  %s = "tilus.reduce"(%x) {dims = array<i64: 1>, kind = "sum"} : (!s48) -> !s48_r
+  %go = "tilus.view_global"(%q) : (!tilus.ptr<f32>) -> !g48o
+  "tilus.store_global"(%s, %go, %c0) : (!s48_r, !g48o, index) -> ()
+  return
+}

@@ -247,6 +247,18 @@ int main(void) {
   // Lanes that move to another warp: shared memory.
   checkMove("spatial(16,8).local(4,4)", "column_spatial(16,8).local(4,4)",
             rowMajor6432, ThroughShared);
+  // 48 threads: a digit across the warp that does not split there.
+  const int64_t rowMajor384[] = {32, 4, 1};
+  checkMove("spatial(3,4,4).local(1,2,1)",
+            "spatial(3,1,1).column_spatial(1,4,4).local(1,2,1)", rowMajor384,
+            ThroughShared);
+  // 48 threads whose source digits merge into one digit of 48 (4 t): it
+  // does not split at the warp with a modulus, so no shuffles (a safe
+  // answer: shared memory).
+  const int64_t rowMajor3416[] = {64, 16, 1};
+  checkMove("spatial(3,4,4).local(1,1,4)",
+            "spatial(3,1,1).column_spatial(1,4,4).local(1,1,4)", rowMajor3416,
+            ThroughShared);
   // A block smaller than a warp.
   const int64_t rowMajor84[] = {4, 1};
   checkMove("spatial(4,2).local(2,2)", "column_spatial(4,2).local(2,2)",

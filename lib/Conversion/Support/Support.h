@@ -208,6 +208,9 @@ bool tilusScratchOffset(MlirOperation op, int64_t bytes, int64_t *offset,
 MlirValue tilusEmitScratch(TilusEmitter *e, MlirOperation op, int64_t offset);
 // gpu.barrier.
 void tilusEmitBarrier(TilusEmitter *e);
+// The member mask of shfl.sync for the calling thread's warp in a block of
+// `numThreads` (Warp.c): every lane, or the lanes of a short last warp.
+MlirValue tilusEmitWarpMembers(TilusEmitter *e, int64_t numThreads);
 // sum over d of f(tid, 0)[d] * coef[d] (index), for a layout without
 // swizzle; null, with nothing emitted, otherwise.
 MlirValue tilusEmitRowMajorAddress(TilusEmitter *e, const TilusLayout *layout,

@@ -146,11 +146,9 @@ static MlirValue shuffleXor(TilusEmitter *e, MlirValue value, int64_t mask,
 
 static MlirValue shuffle32(TilusEmitter *e, MlirValue value, int64_t mask,
                            int64_t numThreads) {
-  // Every lane of a full warp takes part; a block smaller than a warp has
-  // only its threads.
-  int64_t members =
-      numThreads >= TILUS_WARP_SIZE ? -1 : (int64_t)((1u << numThreads) - 1);
-  MlirValue operands[4] = {emitI32(e, members), value, emitI32(e, mask),
+  // Every lane of the warp takes part (a short last warp has fewer).
+  MlirValue members = tilusEmitWarpMembers(e, numThreads);
+  MlirValue operands[4] = {members, value, emitI32(e, mask),
                            emitI32(e, TILUS_WARP_SIZE - 1)};
   MlirNamedAttribute kind = tilusNamedAttr(
       e->ctx, "kind",

@@ -62,9 +62,8 @@ static MlirValue throughShuffles(TilusEmitter *e, MlirValue x,
   MlirType storage = tilusStorageElementType(e->ctx, src->elementType);
   int64_t bits = tilusElementTypeGetBitWidth(src->elementType);
   MlirType bitsType = mlirIntegerTypeGet(e->ctx, (unsigned)bits);
-  // A block smaller than a warp shuffles among its own threads.
-  int64_t members =
-      numThreads >= TILUS_WARP_SIZE ? -1 : (int64_t)((1u << numThreads) - 1);
+  // Every lane of the warp takes part (a short last warp has fewer).
+  MlirValue members = tilusEmitWarpMembers(e, numThreads);
   MlirNamedAttribute kind = tilusNamedAttr(
       e->ctx, "kind",
       mlirAttributeParseGet(
@@ -76,8 +75,7 @@ static MlirValue throughShuffles(TilusEmitter *e, MlirValue x,
       v = tilusEmitValue(e, "llvm.bitcast", 1, &v, bitsType, 0, NULL);
     if (bits < 32)
       v = tilusEmitValue(e, "arith.extui", 1, &v, i32, 0, NULL);
-    MlirValue operands[4] = {emitI32(e, members), v, from,
-                             emitI32(e, TILUS_WARP_SIZE - 1)};
+    MlirValue operands[4] = {members, v, from, emitI32(e, TILUS_WARP_SIZE - 1)};
     v = tilusEmitValue(e, "nvvm.shfl.sync", 4, operands, i32, 1, &kind);
     if (bits < 32)
       v = tilusEmitValue(e, "arith.trunci", 1, &v, bitsType, 0, NULL);
