@@ -160,3 +160,26 @@ func.func @reduce_arg(%src: !tilus.ptr<f32>, %amax: !tilus.ptr<i32>, %isrc: !til
   "tilus.store_global"(%u, %gum, %c0) : (!au_r, !g_i16, index) -> ()
   return
 }
+
+// reduce_short: 48 threads, so the last warp has 16 lanes: row sums of a
+// [6, 16] tile by shuffles among 16 lanes, and column maxima across the
+// three groups of 16 (two in warp 0, one in the short warp 1: shared).
+!s = !tilus.register<f32, array<i64: 6, 16>, #tilus.layout<"spatial(3,16).local(2,1)">>
+!s_rows = !tilus.register<f32, array<i64: 6>, #tilus.layout<"reduce(spatial(3,16),dims=[1]).local(2)">>
+!s_cols = !tilus.register<f32, array<i64: 16>, #tilus.layout<"reduce(spatial(3,16),dims=[0])">>
+!g_s = !tilus.global<f32, array<i64: 6, 16>, #tilus.row_major>
+!g_s6 = !tilus.global<f32, array<i64: 6>, #tilus.row_major>
+!g_s16 = !tilus.global<f32, array<i64: 16>, #tilus.row_major>
+func.func @reduce_short(%src: !tilus.ptr<f32>, %rowsum: !tilus.ptr<f32>, %colmax: !tilus.ptr<f32>)
+    attributes {tilus.kernel, tilus.block_size = 48 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%src) : (!tilus.ptr<f32>) -> !g_s
+  %x = "tilus.load_global"(%g, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g_s, index, index) -> !s
+  %r = "tilus.reduce"(%x) {dims = array<i64: 1>, kind = "sum"} : (!s) -> !s_rows
+  %m = "tilus.reduce"(%x) {dims = array<i64: 0>, kind = "max"} : (!s) -> !s_cols
+  %gr = "tilus.view_global"(%rowsum) : (!tilus.ptr<f32>) -> !g_s6
+  %gm = "tilus.view_global"(%colmax) : (!tilus.ptr<f32>) -> !g_s16
+  "tilus.store_global"(%r, %gr, %c0) : (!s_rows, !g_s6, index) -> ()
+  "tilus.store_global"(%m, %gm, %c0) : (!s_cols, !g_s16, index) -> ()
+  return
+}

@@ -266,6 +266,28 @@ static void testReduceArg(Suite *s, const char *target) {
   runCase(s, target, "reduce", "reduce_arg", b, 6);
 }
 
+static void testReduceShort(Suite *s, const char *target) {
+  enum { R = 6, C = 16 };
+  float src[R * C], rowSum[R], colMax[C];
+  uint32_t state = 48u;
+  for (int k = 0; k < R * C; ++k)
+    src[k] = (float)smallInt(&state, 50);
+  for (int r = 0; r < R; ++r) {
+    rowSum[r] = 0.0f;
+    for (int c = 0; c < C; ++c)
+      rowSum[r] += src[r * C + c];
+  }
+  for (int c = 0; c < C; ++c) {
+    colMax[c] = src[c];
+    for (int r = 1; r < R; ++r)
+      colMax[c] = src[r * C + c] > colMax[c] ? src[r * C + c] : colMax[c];
+  }
+  Buffer b[] = {{src, NULL, sizeof(src), "src"},
+                {NULL, rowSum, sizeof(rowSum), "row sums"},
+                {NULL, colMax, sizeof(colMax), "column maxima"}};
+  runCase(s, target, "reduce", "reduce_short", b, 3);
+}
+
 static void testRelayoutWarps(Suite *s, const char *target) {
   enum { R = 64, C = 32 };
   float src[R * C];
@@ -298,6 +320,7 @@ void testDataMovement(Suite *s, const char *target) {
   testReduce3d(s, target);
   testReduceI64(s, target);
   testReduceArg(s, target);
+  testReduceShort(s, target);
   testRelayout(s, target);
   testRelayoutWarps(s, target);
   testRelayoutU4(s, target);

@@ -36,7 +36,7 @@ int main(int argc, char **argv) {
       "e2m3", "e2m2", "e1m3", "e2m1", "e1m2", "e1m1", "e6m1"};
   int numWidened = (int)(sizeof(widened) / sizeof(widened[0]));
   int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats + numWeights +
-                      12 + 5 * numWidened + 2 + 8 + 3 + 6 + 9);
+                      12 + 5 * numWidened + 2 + 8 + 3 + 6 + 10);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);

@@ -104,7 +104,7 @@ void testDotPaths(Suite *s, const char *target);
 void testGemm(Suite *s, const char *target, const char *stem, int64_t BM,
               int64_t BN, int64_t BK, int64_t M, int64_t N, int64_t K);
 
-// DataMovementTests.c: Reduce, ConvertLayout, Permute, Reshape (9 lines)
+// DataMovementTests.c: Reduce, ConvertLayout, Permute, Reshape (10 lines)
 void testDataMovement(Suite *s, const char *target);
 
 #endif // TILUS_TEST_GPU_SUITE_H
