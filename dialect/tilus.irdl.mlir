@@ -439,6 +439,52 @@ irdl.dialect @tilus {
   }
 
   //===--------------------------------------------------------------------===//
+  // Reductions and data movement between register layouts (issue 11). Each
+  // takes one register tensor and gives one; docs/dialect.md says how each
+  // lowers (in registers, warp shuffles, or shared scratch planned by
+  // tilus-plan-shared).
+  //===--------------------------------------------------------------------===//
+
+  // Reduce(x, dims, kind): sum, max or min over the dimensions `dims`; the
+  // result drops them, and its layout is reduce(layout of x, dims).
+  irdl.operation @reduce {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    %dims = irdl.base "#builtin.dense_array"
+    %kind = irdl.base "#builtin.string"
+    irdl.operands(x: %x)
+    irdl.results(result: %reg)
+    irdl.attributes {"dims" = %dims, "kind" = %kind}
+  }
+
+  // ConvertLayout(x, layout): the same tensor in another layout.
+  irdl.operation @convert_layout {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x)
+    irdl.results(result: %reg)
+  }
+
+  // Permute(x, dims): result dimension k is dimension dims[k] of x.
+  irdl.operation @permute {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    %dims = irdl.base "#builtin.dense_array"
+    irdl.operands(x: %x)
+    irdl.results(result: %reg)
+    irdl.attributes {"dims" = %dims}
+  }
+
+  // Reshape(x): the same elements in row-major order under another shape
+  // (squeeze and unsqueeze are reshapes).
+  irdl.operation @reshape {
+    %x = irdl.base @tilus::@register
+    %reg = irdl.base @tilus::@register
+    irdl.operands(x: %x)
+    irdl.results(result: %reg)
+  }
+
+  //===--------------------------------------------------------------------===//
   // Control and debugging
   //===--------------------------------------------------------------------===//
 

@@ -137,6 +137,8 @@ enum { TilusAtomicCasCompare = 2, TilusAtomicCasValue };
  * (TilusStoreValue, TilusStoreDst, TilusStoreOffsets). */
 /* tilus.semaphore_wait, semaphore_signal. */
 enum { TilusSemaphoreCounters, TilusSemaphoreOffsets, TilusSemaphoreValue };
+/* tilus.reduce, convert_layout, permute, reshape: one register tensor. */
+enum { TilusMoveX };
 
 /* The number of Tilus ops in the table, and the one at `index` (0 to that
  * number - 1; NULL outside). For enumerating every op. */

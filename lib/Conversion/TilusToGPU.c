@@ -53,7 +53,8 @@ static bool buildTable(PatternTable *table, MlirContext ctx) {
       tilusGetSharedMemoryPatterns, tilusGetRegisterPatterns,
       tilusGetElementwisePatterns,
       tilusGetControlPatterns,      tilusGetDotPatterns,
-      tilusGetAtomicPatterns};
+      tilusGetAtomicPatterns,       tilusGetReducePatterns,
+      tilusGetRelayoutPatterns};
   for (size_t a = 0; a < sizeof(areas) / sizeof(areas[0]); ++a) {
     size_t count;
     const TilusPattern *patterns = areas[a](&count);

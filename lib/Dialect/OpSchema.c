@@ -143,6 +143,15 @@ static const TilusOpSchema schemas[] = {
     {"tilus.dot",
      GROUPS(SINGLE("a"), SINGLE("b"), SINGLE("c"), OPTIONAL("out")),
      GROUPS(SINGLE("result")), NO_ATTRIBUTES},
+    // Reductions and data movement (issue 11)
+    {"tilus.reduce", GROUPS(SINGLE("x")), GROUPS(SINGLE("result")),
+     ATTRIBUTES("dims", "kind")},
+    {"tilus.convert_layout", GROUPS(SINGLE("x")), GROUPS(SINGLE("result")),
+     NO_ATTRIBUTES},
+    {"tilus.permute", GROUPS(SINGLE("x")), GROUPS(SINGLE("result")),
+     ATTRIBUTES("dims")},
+    {"tilus.reshape", GROUPS(SINGLE("x")), GROUPS(SINGLE("result")),
+     NO_ATTRIBUTES},
     // Control and debugging
     {"tilus.synchronize", NO_GROUPS, NO_GROUPS, NO_ATTRIBUTES},
     {"tilus.exit", NO_GROUPS, NO_GROUPS, NO_ATTRIBUTES},

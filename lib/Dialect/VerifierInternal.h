@@ -58,6 +58,10 @@ bool tilusVerifyBroadcastOp(TilusVerifier *v, MlirOperation op);
 bool tilusIsUnaryMathOp(MlirOperation op);
 bool tilusVerifyUnaryMathElements(TilusVerifier *v, MlirOperation op);
 
+// Checks tilus.reduce, convert_layout, permute and reshape
+// (VerifyDataMovement.c).
+void tilusVerifyDataMovementOp(TilusVerifier *v, MlirOperation op);
+
 // Checks a func.func marked tilus.kernel.
 void tilusVerifyKernel(TilusVerifier *v, MlirOperation kernel);
 

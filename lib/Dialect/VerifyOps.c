@@ -536,4 +536,8 @@ void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
     verifyDot(v, op);
   else if (tilusOpIs(op, "tilus.print"))
     verifyPrint(v, op);
+  else if (tilusOpIs(op, "tilus.reduce") ||
+           tilusOpIs(op, "tilus.convert_layout") ||
+           tilusOpIs(op, "tilus.permute") || tilusOpIs(op, "tilus.reshape"))
+    tilusVerifyDataMovementOp(v, op);
 }

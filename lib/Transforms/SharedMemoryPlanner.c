@@ -12,7 +12,10 @@
 //   - tensors whose lifetimes do not overlap may share bytes (the epilogue
 //     of Figure 14 reuses the pipeline's buffers);
 //   - each tensor is placed at the lowest 128-byte aligned offset where it
-//     overlaps no tensor alive at the same time (first fit, larger first).
+//     overlaps no tensor alive at the same time (first fit, larger first);
+//   - an op that exchanges data through shared scratch (Reduce across warps,
+//     a layout change that leaves registers: tilusOpGetScratchBytes) is a
+//     buffer alive during that op only; it gets `tilus.scratch_offset`.
 //
 // Results: `tilus.shared_offset` on each allocation, `tilus.shared_bytes` on
 // the kernel. A kernel needing more than tilusTargetInfoGetMaxSharedBytes() is an error
@@ -23,6 +26,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
+#include "tilus-c/DataMovement.h"
 #include "tilus-c/Kernel.h"
 #include "tilus-c/Ops.h"
 #include "tilus-c/Passes.h"
@@ -88,7 +92,8 @@ static const Span *spanOf(const Walk *w, MlirOperation op) {
 typedef struct {
   MlirOperation op;
   int64_t begin, end, bytes, offset;
-  bool async; // a CopyAsync destination
+  bool async;   // a CopyAsync destination
+  bool scratch; // an op's scratch, alive during the op only
 } Buffer;
 
 // The position of the first copy_async_wait_group with n = 0 after
@@ -134,15 +139,24 @@ static bool planKernel(MlirOperation kernel) {
   // The allocations, in program order.
   int64_t numBuffers = 0;
   Buffer *buffers = calloc((size_t)w.count, sizeof(Buffer));
-  for (int64_t k = 0; k < w.count; ++k)
+  for (int64_t k = 0; k < w.count; ++k) {
+    int64_t scratch = tilusOpGetScratchBytes(w.spans[k].op);
     if (tilusOpIs(w.spans[k].op, "tilus.allocate_shared"))
       buffers[numBuffers++].op = w.spans[k].op;
+    else if (scratch > 0)
+      buffers[numBuffers++] = (Buffer){w.spans[k].op, w.spans[k].begin,
+                                       w.spans[k].begin, scratch, 0, false,
+                                       true};
+  }
   bool ok = true;
   for (int64_t k = 0; k < numBuffers; ++k) {
+    if (buffers[k].scratch)
+      continue;
     MlirOperation alloc = buffers[k].op;
     const Span *own = spanOf(&w, alloc);
     Buffer *b = &buffers[k];
-    *b = (Buffer){alloc, own->begin, own->begin, bufferBytes(alloc), 0, false};
+    *b = (Buffer){alloc, own->begin, own->begin, bufferBytes(alloc), 0, false,
+                  false};
     if (b->bytes < 0) {
       ok = false;
       continue;
@@ -193,7 +207,9 @@ static bool planKernel(MlirOperation kernel) {
         best = candidate;
     }
     b->offset = best;
-    setI64(b->op, TILUS_SHARED_OFFSET_ATTR, best);
+    setI64(b->op,
+           b->scratch ? TILUS_SCRATCH_OFFSET_ATTR : TILUS_SHARED_OFFSET_ATTR,
+           best);
     if (best + b->bytes > total)
       total = best + b->bytes;
   }

@@ -421,6 +421,10 @@ static void testGroupConstants(void) {
       {"tilus.semaphore_signal", TilusSemaphoreCounters, "counters"},
       {"tilus.semaphore_signal", TilusSemaphoreOffsets, "offsets"},
       {"tilus.semaphore_signal", TilusSemaphoreValue, "value"},
+      {"tilus.reduce", TilusMoveX, "x"},
+      {"tilus.convert_layout", TilusMoveX, "x"},
+      {"tilus.permute", TilusMoveX, "x"},
+      {"tilus.reshape", TilusMoveX, "x"},
   };
   for (size_t k = 0; k < sizeof(constants) / sizeof(constants[0]); ++k) {
     const TilusOpSchema *s = tilusOpSchemaLookup(ref(constants[k].op));

@@ -244,6 +244,27 @@ void tilusEmitPackedHalfAtomicAdd(TilusEmitter *e, MlirValue ptr,
                                   MlirValue pair, bool bf16);
 
 //===----------------------------------------------------------------------===//
+// Shared scratch of an op (Scratch.c)
+//===----------------------------------------------------------------------===//
+
+// The byte offset tilus-plan-shared gave `op`'s scratch of `bytes`
+// (tilus.scratch_offset), checked to lie aligned inside the kernel's shared
+// memory; false, with the reason in `why`, otherwise. Emits nothing.
+bool tilusScratchOffset(MlirOperation op, int64_t bytes, int64_t *offset,
+                        char *why, size_t size);
+// The !llvm.ptr<3> of the scratch at `offset` in the dynamic shared buffer.
+MlirValue tilusEmitScratch(TilusEmitter *e, MlirOperation op, int64_t offset);
+// gpu.barrier.
+void tilusEmitBarrier(TilusEmitter *e);
+// The member mask of shfl.sync for the calling thread's warp in a block of
+// `numThreads` (Warp.c): every lane, or the lanes of a short last warp.
+MlirValue tilusEmitWarpMembers(TilusEmitter *e, int64_t numThreads);
+// sum over d of f(tid, 0)[d] * coef[d] (index), for a layout without
+// swizzle; null, with nothing emitted, otherwise.
+MlirValue tilusEmitRowMajorAddress(TilusEmitter *e, const TilusLayout *layout,
+                                   const int64_t *coef, MlirValue tid);
+
+//===----------------------------------------------------------------------===//
 // A growing list of operations (Emit.c), for walks that collect ops first
 // and change them afterwards.
 //===----------------------------------------------------------------------===//

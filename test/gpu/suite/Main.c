@@ -38,7 +38,8 @@ int main(int argc, char **argv) {
   int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats + numWeights +
                       12 + 5 * numWidened + 2 + 8 + 3 + 6 +
                       /* AtomicTests.c */ 6 + 2 + 2 + 1 +
-                      /* ElementwiseTests.c */ 8);
+                      /* ElementwiseTests.c */ 8 +
+                      /* DataMovementTests.c */ 10);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -115,6 +116,7 @@ int main(int argc, char **argv) {
     testBroadcast(&s, target, 8, false);
     testBroadcast(&s, target, 37, true);
     testFills(&s, target, 1000);
+    testDataMovement(&s, target);
   }
   tilusRuntimeDestroy(s.rt);
   printf("gpu tests: %d passed, %d failed, %d skipped\n", s.numPassed,

@@ -14,9 +14,9 @@
 // K skipped". Without a driver or a GPU every test is skipped (exit 77).
 //
 // Main.c runs the tests of CoreTests.c, LowPrecisionTests.c,
-// SharedAndDotTests.c, AtomicTests.c and ElementwiseTests.c; Support.c holds
-// what they share. (ElementwiseTests.c's math functions are approximate and
-// compared within a tolerance it states.)
+// SharedAndDotTests.c, AtomicTests.c, ElementwiseTests.c and
+// DataMovementTests.c; Support.c holds what they share. (ElementwiseTests.c's
+// math functions are approximate and compared within a tolerance it states.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,4 +121,8 @@ void testElementwiseMath(Suite *s, const char *target, int64_t n);
 void testElementwiseInt(Suite *s, const char *target, int64_t n);
 void testBroadcast(Suite *s, const char *target, int64_t m, bool half);
 void testFills(Suite *s, const char *target, int64_t n);
+
+// DataMovementTests.c: Reduce, ConvertLayout, Permute, Reshape (10 lines)
+void testDataMovement(Suite *s, const char *target);
+
 #endif // TILUS_TEST_GPU_SUITE_H
