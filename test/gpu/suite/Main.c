@@ -39,7 +39,8 @@ int main(int argc, char **argv) {
                       12 + 5 * numWidened + 2 + 8 + 3 + 6 +
                       /* AtomicTests.c */ 6 + 2 + 2 + 1 +
                       /* ElementwiseTests.c */ 8 +
-                      /* DataMovementTests.c */ 10);
+                      /* DataMovementTests.c */ 10 +
+                      /* NormTests.c */ 8);
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -117,6 +118,7 @@ int main(int argc, char **argv) {
     testBroadcast(&s, target, 37, true);
     testFills(&s, target, 1000);
     testDataMovement(&s, target);
+    testNorms(&s, target);
   }
   tilusRuntimeDestroy(s.rt);
   printf("gpu tests: %d passed, %d failed, %d skipped\n", s.numPassed,

@@ -14,9 +14,10 @@
 // K skipped". Without a driver or a GPU every test is skipped (exit 77).
 //
 // Main.c runs the tests of CoreTests.c, LowPrecisionTests.c,
-// SharedAndDotTests.c, AtomicTests.c, ElementwiseTests.c and
-// DataMovementTests.c; Support.c holds what they share. (ElementwiseTests.c's
-// math functions are approximate and compared within a tolerance it states.)
+// SharedAndDotTests.c, AtomicTests.c, ElementwiseTests.c, DataMovementTests.c
+// and NormTests.c; Support.c holds what they share. (ElementwiseTests.c's math
+// functions and NormTests.c's examples are approximate and compared within a
+// tolerance each states.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,6 +122,10 @@ void testElementwiseMath(Suite *s, const char *target, int64_t n);
 void testElementwiseInt(Suite *s, const char *target, int64_t n);
 void testBroadcast(Suite *s, const char *target, int64_t m, bool half);
 void testFills(Suite *s, const char *target, int64_t n);
+
+// NormTests.c: the serving examples (RMSNorm, softmax, LayerNorm,
+// SiLU-and-mul) within a stated tolerance (8 lines).
+void testNorms(Suite *s, const char *target);
 
 // DataMovementTests.c: Reduce, ConvertLayout, Permute, Reshape (10 lines)
 void testDataMovement(Suite *s, const char *target);
