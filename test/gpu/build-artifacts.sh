@@ -17,7 +17,8 @@ bash "$root/test/gpu/pack-kernels.sh" "$out/generated"
 bash "$root/bench/gemm/gemm-kernels.sh" "$out/generated"
 bash "$root/bench/dequant/dequant-kernels.sh" "$out/generated"
 for kernel in "$root"/test/gpu/kernels/*.mlir "$root"/examples/*.mlir \
-    "$root"/examples/tutorial/*.mlir "$out"/generated/*.mlir; do
+    "$root"/examples/tutorial/*.mlir "$root"/bench/norms/*.mlir \
+    "$out"/generated/*.mlir; do
   name=$(basename "$kernel" .mlir)
   for target in sm_80 sm_90a; do
     tilus-opt "$kernel" --lower-to-nvvm --emit-artifact --target=$target \
