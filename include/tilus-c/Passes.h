@@ -40,6 +40,14 @@ const TilusPassInfo *tilusLookupPass(MlirStringRef argument);
  * (`tilus.shared_bytes`). */
 MlirPass tilusCreatePlanSharedMemoryPass(void);
 
+/* tilus-convert-broadcasts: before every elementwise op with several
+ * operands (add ... clamp, cmp, where), a tilus.convert_layout of each
+ * register operand whose layout does not give every thread the elements its
+ * result slots read (tilusLayoutBroadcastSlots), to the layout that does
+ * (tilusLayoutBroadcastSource). Runs before tilus-plan-shared, which plans
+ * the conversions' scratch; lower-to-nvvm includes it. */
+MlirPass tilusCreateConvertBroadcastsPass(void);
+
 /* tilus-to-gpu: every Tilus kernel becomes a gpu.func of one gpu.module,
  * and every Tilus op becomes gpu/nvvm/arith/vector/llvm/scf ops, using the
  * instructions `target` has (it must outlive the pass; the table's entries
@@ -108,8 +116,8 @@ MlirLogicalResult tilusPassAddWithOptions(const TilusPassInfo *pass,
 
 /* lower-to-nvvm for `target` (NULL: the module's `tilus.target`, else the
  * default, as tilusCreateConvertTilusToGPUPass): tilus-verify,
- * tilus-plan-shared, tilus-to-gpu, then the upstream passes that take the
- * gpu.module to the llvm/nvvm dialects and remove the casts. It registers
+ * tilus-convert-broadcasts, tilus-plan-shared, tilus-to-gpu, then the
+ * upstream passes that take the gpu.module to the llvm/nvvm dialects and remove the casts. It registers
  * the upstream passes it uses itself (no mlirRegisterAllPasses needed).
  * On failure `onError` (if not NULL) gets the whole message, once. */
 MlirLogicalResult tilusAddLowerToNVVMPipeline(MlirOpPassManager pm,
@@ -118,7 +126,7 @@ MlirLogicalResult tilusAddLowerToNVVMPipeline(MlirOpPassManager pm,
                                               void *userData);
 
 /* Registers with MLIR's pass registry, by name, the passes tilus-verify,
- * tilus-plan-shared and tilus-to-gpu and the pipeline lower-to-nvvm, so
+ * tilus-convert-broadcasts, tilus-plan-shared and tilus-to-gpu and the pipeline lower-to-nvvm, so
  * that textual pipelines (mlirParsePassPipeline, tilus-opt's
  * --pass-pipeline) can name them. A pass registered by name has no options:
  * tilus-to-gpu and lower-to-nvvm take the target from the module's

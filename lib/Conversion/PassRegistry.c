@@ -24,6 +24,13 @@ static MlirLogicalResult addPlanShared(MlirOpPassManager pm,
   return mlirLogicalResultSuccess();
 }
 
+static MlirLogicalResult addConvertBroadcasts(MlirOpPassManager pm,
+                                const TilusTargetInfo *target,
+                                MlirStringCallback onError, void *userData) {
+  mlirOpPassManagerAddOwnedPass(pm, tilusCreateConvertBroadcastsPass());
+  return mlirLogicalResultSuccess();
+}
+
 static MlirLogicalResult addTilusToGPU(MlirOpPassManager pm,
                                 const TilusTargetInfo *target,
                                 MlirStringCallback onError, void *userData) {
@@ -34,6 +41,10 @@ static MlirLogicalResult addTilusToGPU(MlirOpPassManager pm,
 static const TilusPassInfo kPasses[] = {
     {"tilus-verify", "Check Tilus IR against the rules IRDL cannot express",
      addVerify},
+    {"tilus-convert-broadcasts",
+     "Put a convert_layout before each elementwise operand whose threads do "
+     "not hold the elements they need",
+     addConvertBroadcasts},
     {"tilus-plan-shared",
      "Give every shared tensor an offset in the block's dynamic shared memory, "
      "reusing space between tensors whose lifetimes do not overlap",
@@ -42,7 +53,8 @@ static const TilusPassInfo kPasses[] = {
      "Lower Tilus kernels and ops to gpu.func and gpu/nvvm/arith/llvm ops",
      addTilusToGPU},
     {"lower-to-nvvm",
-     "Pipeline: tilus-verify, tilus-plan-shared, tilus-to-gpu, then upstream "
+     "Pipeline: tilus-verify, tilus-convert-broadcasts, tilus-plan-shared, "
+     "tilus-to-gpu, then upstream "
      "passes down to the "
      "llvm/nvvm dialects",
      tilusAddLowerToNVVMPipeline},

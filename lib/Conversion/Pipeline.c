@@ -1,6 +1,6 @@
 //===- Pipeline.c - The lower-to-nvvm pipeline -----------------------------===//
 //
-// tilus-verify, tilus-plan-shared, tilus-to-gpu, then upstream passes take
+// tilus-verify, tilus-convert-broadcasts, tilus-plan-shared, tilus-to-gpu, then upstream passes take
 // the gpu.module to the llvm/nvvm dialects. The upstream half is parsed from
 // text because convert-gpu-to-nvvm needs an option (bare pointers: kernel
 // arguments are plain !llvm.ptr values, as the runtime passes them) that the
@@ -48,6 +48,7 @@ MlirLogicalResult tilusAddLowerToNVVMPipelineWithOptions(
   static once_flag registered = ONCE_FLAG_INIT;
   call_once(&registered, registerUpstreamPasses);
   mlirOpPassManagerAddOwnedPass(pm, tilusCreateVerifyPass());
+  mlirOpPassManagerAddOwnedPass(pm, tilusCreateConvertBroadcastsPass());
   mlirOpPassManagerAddOwnedPass(pm, tilusCreatePlanSharedMemoryPass());
   MlirPass convert = tilusCreateConvertTilusToGPUPassWithOptions(options);
   if (!convert.ptr) {

@@ -27,6 +27,10 @@ static void registerAll() {
   });
   mlir::registerPass([] {
     return std::unique_ptr<mlir::Pass>(
+        unwrap(tilusCreateConvertBroadcastsPass()));
+  });
+  mlir::registerPass([] {
+    return std::unique_ptr<mlir::Pass>(
         unwrap(tilusCreatePlanSharedMemoryPass()));
   });
   // An external pass has no options in the C API: the target comes from the

@@ -382,3 +382,37 @@ void testFills(Suite *s, const char *target, int64_t n) {
   free(b), free(bo), free(bref), free(q);
   tilusArtifactDestroy(artifact);
 }
+
+// kernels/broadcast_moved.mlir: operands whose threads do not hold what the
+// broadcast needs, converted by tilus-convert-broadcasts (a shuffle for the
+// rows, shared memory for the columns): out = a * r[i] + c[j] on [8, 32],
+// small integers so every result is exact.
+void testBroadcastMoved(Suite *s, const char *target) {
+  const char *name = "broadcast_moved";
+  TilusArtifact *artifact = loadArtifact(s, name, target);
+  if (!artifact) {
+    report(s, name, target, 8, 32, false, "no artifact");
+    return;
+  }
+  float a[256], r[8], c[32], want[256], got[256];
+  for (int i = 0; i < 256; ++i)
+    a[i] = (float)((int)(hash32((uint32_t)i + 300000) % 41) - 20);
+  for (int i = 0; i < 8; ++i)
+    r[i] = (float)((int)(hash32((uint32_t)i + 400000) % 17) - 8);
+  for (int j = 0; j < 32; ++j)
+    c[j] = (float)((int)(hash32((uint32_t)j + 500000) % 13) - 6);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 32; ++j)
+      want[i * 32 + j] = a[i * 32 + j] * r[i] + c[j];
+  TilusDevicePtr dA = upload(s, a, sizeof(a)), dR = upload(s, r, sizeof(r)),
+                 dC = upload(s, c, sizeof(c)), dOut = upload(s, NULL, sizeof(got));
+  TilusArg args[] = {tilusArgPointer(dA), tilusArgPointer(dR),
+                     tilusArgPointer(dC), tilusArgPointer(dOut)};
+  bool guard = dA && dR && dC && dOut && launch(s, artifact, name, args, 4) &&
+               download(s, got, dOut, sizeof(got));
+  bool ok = guard;
+  for (int k = 0; k < 256 && ok; ++k)
+    ok = sameFloat(got[k], want[k]);
+  reportOutcome(s, name, target, 8, 32, ok, guard);
+  tilusArtifactDestroy(artifact);
+}

@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
   int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats + numWeights +
                       12 + 5 * numWidened + 2 + 8 + 3 + 6 +
                       /* AtomicTests.c */ 6 + 2 + 2 + 1 +
-                      /* ElementwiseTests.c */ 8 +
+                      /* ElementwiseTests.c */ 9 +
                       /* DataMovementTests.c */ 10 +
                       /* NormTests.c */ 8);
   if (!s.rt) {
@@ -117,6 +117,7 @@ int main(int argc, char **argv) {
     testBroadcast(&s, target, 8, false);
     testBroadcast(&s, target, 37, true);
     testFills(&s, target, 1000);
+    testBroadcastMoved(&s, target);
     testDataMovement(&s, target);
     testNorms(&s, target);
   }

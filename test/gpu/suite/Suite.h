@@ -122,6 +122,8 @@ void testElementwiseMath(Suite *s, const char *target, int64_t n);
 void testElementwiseInt(Suite *s, const char *target, int64_t n);
 void testBroadcast(Suite *s, const char *target, int64_t m, bool half);
 void testFills(Suite *s, const char *target, int64_t n);
+// Broadcast operands converted by tilus-convert-broadcasts (1 line).
+void testBroadcastMoved(Suite *s, const char *target);
 
 // NormTests.c: the serving examples (RMSNorm, softmax, LayerNorm,
 // SiLU-and-mul) within a stated tolerance (8 lines).

@@ -130,7 +130,8 @@ static bool planOperand(TilusLowering *L, MlirOperation op, MlirValue value,
     char message[1024];
     snprintf(message, sizeof(message),
              "%s of operand '%s' needs data movement: %s (its layout is '%s'; "
-             "a layout whose threads hold what they need is '%s')",
+             "a layout whose threads hold what they need is '%s'; "
+             "tilus-convert-broadcasts, part of lower-to-nvvm, converts it)",
              sameShape ? "reading" : "broadcast", role, err.message,
              operandText ? operandText : "?", sourceText ? sourceText : "?");
     free(sourceText);
