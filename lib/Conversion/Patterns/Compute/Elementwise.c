@@ -394,51 +394,57 @@ static MlirLogicalResult lowerBinary(TilusLowering *L, MlirOperation op,
   return mlirLogicalResultSuccess();
 }
 
+// The three operands of where or clamp (groups `groups`, roles `roles`) read
+// as vectors of the result `t`'s storage type, the first as i1 when
+// `conditionFirst` (where's condition). Decodes `t`; false after an error.
+static bool readThree(TilusLowering *L, MlirOperation op,
+                      const intptr_t groups[3], const char *const roles[3],
+                      bool conditionFirst, TilusTensorType *t, TilusEmitter *e,
+                      MlirValue values[3]) {
+  if (!decodeResult(L, op, t))
+    return false;
+  if (tilusTypeIsAFloat(t->elementType)) {
+    refuseTilusFloat(op);
+    return false;
+  }
+  PlannedOperand plans[3];
+  if (!planAll(L, op, groups, roles, 3, t, plans))
+    return false;
+  int64_t m = tilusLayoutGetLocalSize(t->layout);
+  MlirType vectorType = tilusRegisterStorageType(e->ctx, t);
+  MlirType i1 = mlirVectorTypeGet(1, &m, mlirIntegerTypeGet(e->ctx, 1));
+  for (int k = 0; k < 3; ++k)
+    values[k] = readOperand(e, &plans[k],
+                            k == 0 && conditionFirst ? i1 : vectorType, m);
+  releasePlans(plans, 3);
+  return true;
+}
+
 static MlirLogicalResult lowerWhere(TilusLowering *L, MlirOperation op,
                                     MlirRewriterBase rewriter) {
-  TilusTensorType t;
-  if (!decodeResult(L, op, &t))
-    return mlirLogicalResultFailure();
-  if (tilusTypeIsAFloat(t.elementType))
-    return refuseTilusFloat(op);
   static const intptr_t groups[3] = {TilusWhereCond, TilusWhereA, TilusWhereB};
   static const char *const roles[3] = {"condition", "a", "b"};
-  PlannedOperand plans[3];
-  if (!planAll(L, op, groups, roles, 3, &t, plans))
-    return mlirLogicalResultFailure();
+  TilusTensorType t;
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
-  int64_t m = tilusLayoutGetLocalSize(t.layout);
-  MlirType vectorType = tilusRegisterStorageType(e.ctx, &t);
-  MlirType i1 = mlirVectorTypeGet(1, &m, mlirIntegerTypeGet(e.ctx, 1));
-  MlirValue operands[3] = {readOperand(&e, &plans[0], i1, m),
-                           readOperand(&e, &plans[1], vectorType, m),
-                           readOperand(&e, &plans[2], vectorType, m)};
-  releasePlans(plans, 3);
-  MlirValue result =
-      tilusEmitValue(&e, "arith.select", 3, operands, vectorType, 0, NULL);
+  MlirValue operands[3];
+  if (!readThree(L, op, groups, roles, true, &t, &e, operands))
+    return mlirLogicalResultFailure();
+  MlirValue result = tilusEmitValue(&e, "arith.select", 3, operands,
+                                    tilusRegisterStorageType(e.ctx, &t), 0,
+                                    NULL);
   tilusReplaceWithLowered(rewriter, &e, op, result);
   return mlirLogicalResultSuccess();
 }
 
 static MlirLogicalResult lowerClamp(TilusLowering *L, MlirOperation op,
                                     MlirRewriterBase rewriter) {
-  TilusTensorType t;
-  if (!decodeResult(L, op, &t))
-    return mlirLogicalResultFailure();
-  if (tilusTypeIsAFloat(t.elementType))
-    return refuseTilusFloat(op);
   static const intptr_t groups[3] = {TilusClampX, TilusClampLo, TilusClampHi};
   static const char *const roles[3] = {"x", "lo", "hi"};
-  PlannedOperand plans[3];
-  if (!planAll(L, op, groups, roles, 3, &t, plans))
-    return mlirLogicalResultFailure();
+  TilusTensorType t;
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
-  int64_t m = tilusLayoutGetLocalSize(t.layout);
-  MlirType vectorType = tilusRegisterStorageType(e.ctx, &t);
-  MlirValue x = readOperand(&e, &plans[0], vectorType, m);
-  MlirValue lo = readOperand(&e, &plans[1], vectorType, m);
-  MlirValue hi = readOperand(&e, &plans[2], vectorType, m);
-  releasePlans(plans, 3);
+  MlirValue v[3];
+  if (!readThree(L, op, groups, roles, false, &t, &e, v))
+    return mlirLogicalResultFailure();
   bool isFloat = mlirTypeIsAFloat(t.elementType);
   bool isUnsigned = tilusElementIsUnsigned(t.elementType);
   // min(max(x, lo), hi): hi wins where lo > hi.
@@ -446,12 +452,12 @@ static MlirLogicalResult lowerClamp(TilusLowering *L, MlirOperation op,
                                 isFloat      ? "maxnumf"
                                 : isUnsigned ? "maxui"
                                              : "maxsi",
-                                x, lo);
+                                v[0], v[1]);
   r = emitBinaryArith(&e,
                       isFloat      ? "minnumf"
                       : isUnsigned ? "minui"
                                    : "minsi",
-                      r, hi);
+                      r, v[2]);
   tilusReplaceWithLowered(rewriter, &e, op, r);
   return mlirLogicalResultSuccess();
 }
