@@ -475,7 +475,11 @@ int main(int argc, char **argv) {
   free(input);
   if (out != stdout && fclose(out) != 0) {
     fprintf(stderr, "tilus-opt: cannot write '%s'\n", options.outputPath);
-    return 1;
+    ok = false;
   }
+  // As mlir-opt, a failed run leaves no output file behind (a half-written
+  // or empty one would pass for a result).
+  if (!ok && out != stdout)
+    remove(options.outputPath);
   return ok ? 0 : 1;
 }
