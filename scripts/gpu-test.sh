@@ -46,6 +46,10 @@ sanitizer=${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer
 if [ $status -eq 0 ] && [ -x "$sanitizer" ]; then
   for tool in memcheck racecheck synccheck; do
     echo "=== compute-sanitizer --tool $tool"
+    # A bound on each tool's run (SANITIZER_TIMEOUT seconds, default 900):
+    # the split-K test's blocks spin on each other, and a tool that ran
+    # blocks one at a time would hang rather than fail.
+    timeout "${SANITIZER_TIMEOUT:-900}" \
     "$sanitizer" --tool $tool --error-exitcode 3 "$work/tilus-gpu-suite" "$artifacts" \
       > "$work/$tool.log" 2>&1 || status=$?
     tail -n 3 "$work/$tool.log"
