@@ -121,6 +121,10 @@ bool tilusElementConstantGet(MlirType elementType, MlirAttribute attr,
   int64_t e, m;
   if (tilusFloatTypeGetFormat(elementType, &e, &m)) {
     TilusFloatFormat format = {(int)e, (int)m};
+    // An invalid format (the type verifier reports it) has no values: its
+    // fields would also make the decoding below shift by a negative amount.
+    if (e < 1 || m < 0 || e + m > 7 || !tilusFloatFormatIsValid(format))
+      return refuse(why, whySize, "the element type is not a valid float format");
     if (isnan(v) && !tilusFloatFormatHasNaN(format))
       return refuse(why, whySize, "the format has no NaN");
     if (isinf(v) && !tilusFloatFormatHasInfinity(format))

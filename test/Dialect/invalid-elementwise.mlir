@@ -191,3 +191,16 @@ func.func @value_signless_range() attributes {tilus.kernel, tilus.block_size = 3
   %c = "tilus.allocate_register"() {value = -129 : i64} : () -> !tilus.register<i8, array<i64: 32>, #tilus.layout<"spatial(32)">>
   return
 }
+
+// -----
+
+// A constant of an invalid float format (found by the pipeline fuzzer: its
+// largest value was computed with a negative shift, undefined behaviour that
+// the sanitized run aborts on).
+!e = !tilus.register<!tilus.float<0, 3>, array<i64: 32>, #tilus.layout<"spatial(32)">>
+func.func @invalid_format_constant() attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  // expected-error@+2 {{'tilus.allocate_register' op a register tensor has float format e0m3 (4 bits); Tilus floats need an exponent of at least 1 bit, a mantissa of at least 0 bits and 3 to 8 bits in all}}
+  // expected-error@+1 {{'tilus.allocate_register' op the 'value' attribute is not a constant of '!tilus.float<0 : i64, 3 : i64>': the element type is not a valid float format}}
+  %e = "tilus.allocate_register"() {value = 0.3 : f64} : () -> !e
+  return
+}
