@@ -65,6 +65,10 @@ static double standardMax(MlirType t) {
 static bool readInteger(MlirType elementType, MlirAttribute attr,
                         TilusElementConstant *out, char *why, size_t size) {
   unsigned n = mlirIntegerTypeGetWidth(elementType);
+  // Widths Tilus has no tensors of (the type verifier reports them): the
+  // ranges below are computed by shifts of 1 to 64 bits.
+  if (n < 1 || n > 64)
+    return refuse(why, size, "the element type is not an integer of 1 to 64 bits");
   if (!mlirAttributeIsAInteger(attr))
     return refuse(why, size,
                   "needs an integer attribute for an integer "

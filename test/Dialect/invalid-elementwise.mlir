@@ -204,3 +204,19 @@ func.func @invalid_format_constant() attributes {tilus.kernel, tilus.block_size 
   %e = "tilus.allocate_register"() {value = 0.3 : f64} : () -> !e
   return
 }
+
+// -----
+
+// Constants of integer widths Tilus has no tensors of (pipeline fuzzer: the
+// range of a ui0 constant was computed by shifting by -1, UBSan).
+!u = !tilus.register<ui0, array<i64: 32>, #tilus.layout<"spatial(32)">>
+!w = !tilus.register<i128, array<i64: 32>, #tilus.layout<"spatial(32)">>
+func.func @invalid_width_constants() attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  // expected-error@+2 {{'tilus.allocate_register' op a register tensor has unsupported element type 'ui0'; Tilus supports integers of 1-8, 16, 32 and 64 bits, index, f16, bf16, f32, f64 and !tilus.float<e, m>}}
+  // expected-error@+1 {{'tilus.allocate_register' op the 'value' attribute is not a constant of 'ui0': the element type is not an integer of 1 to 64 bits}}
+  %u = "tilus.allocate_register"() {value = 1 : i64} : () -> !u
+  // expected-error@+2 {{'tilus.allocate_register' op a register tensor has unsupported element type 'i128'; Tilus supports integers of 1-8, 16, 32 and 64 bits, index, f16, bf16, f32, f64 and !tilus.float<e, m>}}
+  // expected-error@+1 {{'tilus.allocate_register' op the 'value' attribute is not a constant of 'i128': the element type is not an integer of 1 to 64 bits}}
+  %w = "tilus.allocate_register"() {value = 1 : i64} : () -> !w
+  return
+}
