@@ -1,0 +1,402 @@
+"""tilus.lang, the kernel DSL: the op schema it reads, the IR it emits
+(parsed, verified and lowered through tilus.compile), errors located at the
+Python line, and the examples/python programs whose artifacts are
+byte-identical to their examples/*.mlir."""
+
+import importlib.util
+import inspect
+import re
+
+import pytest
+
+import tilus
+from tilus.lang import schema, DSLError, Attr
+
+from conftest import REPO, requires_compiler
+
+pytestmark = requires_compiler
+
+F = "spatial(128).local(2)"
+HERE = __file__
+
+
+def line_of(marker):
+    """The line of this file holding `marker` (in a comment)."""
+    for i, line in enumerate(open(HERE), 1):
+        if marker in line and "line_of" not in line:
+            return i
+    raise AssertionError(marker)
+
+
+def load_example(name):
+    path = REPO / "examples" / "python" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"dsl_example_{name}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# --- The op schema ------------------------------------------------------------
+
+
+def test_schema_is_read_from_the_library():
+    ops = schema.schemas()
+    assert len(ops) >= 50
+    lg = ops["tilus.load_global"]
+    assert [(g.name, g.kind) for g in lg.operands] == [
+        ("src", "single"), ("offsets", "variadic"), ("fill", "optional"), ("out", "optional")]
+    assert lg.needs_segment_sizes
+    assert not ops["tilus.dot"].needs_segment_sizes
+    assert ops["tilus.copy_async_wait_group"].attributes == ("n",)
+    assert schema.lookup("reduce").name == "tilus.reduce"
+    assert schema.lookup("nonsense") is None
+    needing = sorted(n for n, s in ops.items() if s.needs_segment_sizes)
+    assert needing == ["tilus.copy_async", "tilus.load_global", "tilus.load_shared"]
+
+
+def test_every_op_has_a_method():
+    for name, s in schema.schemas().items():
+        short = s.short_name
+        assert hasattr(tilus.Kernel, short) or hasattr(tilus.Kernel, short + "_"), name
+
+
+# --- Byte-identical examples ----------------------------------------------------
+
+EXAMPLES = [
+    ("axpy", "Axpy", "tutorial/axpy.mlir"),
+    ("rmsnorm", "RmsNorm", "rmsnorm.mlir"),
+    ("matmul_f16_i6", "Matmul", "matmul_f16_i6.mlir"),
+    ("matmul_pipelined_f16", "MatmulPipelined", "matmul_pipelined_f16.mlir"),
+]
+
+
+@pytest.mark.parametrize("module,cls,mlir", EXAMPLES, ids=[e[0] for e in EXAMPLES])
+def test_example_artifact_is_byte_identical(module, cls, mlir):
+    kernel = getattr(load_example(module), cls)()
+    dsl = kernel.compile(target="sm_90a")
+    ref = tilus.compile(REPO / "examples" / mlir, target="sm_90a")
+    assert dsl.data == ref.data
+    assert [k.name for k in dsl.kernels] == [k.name for k in ref.kernels]
+
+
+def test_axpy_text_and_locations():
+    mod = load_example("axpy")
+    text = mod.Axpy().mlir()
+    assert text.count('"tilus.load_global"') == 2
+    assert "operandSegmentSizes = array<i32: 1, 1, 0, 0>" in text
+    assert "tilus.grid = affine_map<()[s0, s1, s2, s3] -> (s3 ceildiv 512)>" in text
+    assert "tilus.block_size = 128 : i64" in text
+    src = open(mod.__file__).read().splitlines()
+    store_line = next(i for i, l in enumerate(src, 1) if "self.store_global" in l)
+    assert re.search(r'"tilus.store_global".*loc\(".*axpy.py":%d:\d+\)' % store_line, text)
+    # A different compile-time parameter gives a different kernel.
+    other = mod.Axpy(tile=1024, warps=8).mlir()
+    assert "ceildiv 1024" in other and "tilus.block_size = 256" in other
+    assert "spatial(256).local(4)" in other
+
+
+# --- Every op, compiled -----------------------------------------------------------
+
+
+class Zoo(tilus.Kernel):
+    """Every typed instruction once (and the operators, out=, loops, ifs)."""
+
+    def __call__(self, x: tilus.pointer(tilus.float32), o: tilus.pointer(tilus.float32),
+                 q: tilus.pointer(tilus.int32), cnt: tilus.pointer(tilus.int32),
+                 n: tilus.int32):
+        self.attrs.blocks = [tilus.cdiv(n, 256)]
+        self.attrs.warps = 4
+        f32, i32 = tilus.float32, tilus.int32
+        N = self.index(n)
+        b = self.block_indices()
+        gx = self.view_global(x, [N])
+        go = self.view_global(o, [N])
+        gq = self.view_global(q, [N])
+        gc = self.view_global(cnt, [4])
+        off = b * 256
+        v = self.load_global(gx, [off], [256], F, fill_value=1.0)
+        w = self.load_global(gx, [off], [256], F, fill=2.0)
+        r = (v + w - 1.5) * w / 3.0
+        r = -self.min(self.max(r, v), 10.0)
+        for fn in (self.abs, self.exp, self.exp2, self.log, self.log2, self.sqrt, self.rsqrt,
+                   self.tanh, self.sin, self.cos):
+            r = fn(r)
+        r = self.clamp(r, 0.0, w)
+        r = self.where(self.cmp(r, v, "lt"), r, 0.5)
+        self.add(r, v, out=r)
+        iv = self.load_global(gq, [off], [256], F)
+        iv = self.not_(self.mod(self.shr(self.shl(self.xor(self.or_(self.and_(iv, 7), 1), 3),
+                                                  1), 1), 5))
+        self.store_global(iv, gq, [off])
+        t = self.reshape(r, [2, 128], "spatial(2,64).local(1,2)")
+        s = self.reduce(t, [1], "max")
+        am = self.reduce(t, [1], "argmax")
+        t2 = self.convert_layout(t, "local(1,2).spatial(2,64)")
+        self.permute(t2, [1, 0], "local(2,1).spatial(64,2)")
+        self.store_global(self.reshape(s, [2], "reduce(spatial(2,64),dims=[1])"), go, [off])
+        self.store_global(self.reshape(am, [2], "reduce(spatial(2,64),dims=[1])"), gq, [off])
+        sh = self.allocate_shared(f32, [256], "local(256)")
+        self.store_shared(r, sh, [0])
+        self.synchronize()
+        r2 = self.load_shared(sh, [0], [256], F)
+        old = self.atomic_rmw(gc, [0], 1, "add")
+        self.atomic_cas(gc, [1], 0, old)
+        self.atomic_add_global(r2, go, [off])
+        self.semaphore_wait(gc, [2], 0)
+        self.semaphore_signal(gc, [2], 1)
+        acc = self.allocate_register(f32, [256], F, value=0.0)
+        for i in self.range(4):
+            self.add(acc, r2, out=acc)
+        with self.if_then(b < 3):
+            acc.assign(acc * 2.0)
+        self.store_global(acc + self.cast(self.cast(acc, tilus.float16), f32), go, [off])
+        ws = self.allocate_global(f32, [256])
+        self.store_global(r2, ws, [0])
+        sa = self.allocate_shared(f32, [256], "local(256)")
+        self.copy_async(sa, gx, [0], [off], [256])
+        self.copy_async_commit_group()
+        self.copy_async_wait_group(0)
+        vv = self.view(self.load_shared(sa, [0], [256], F), i32, [256], F)
+        self.store_global(vv, gq, [off])
+        self.print(vv)
+        # Dot in the mma.sync fragment layouts of examples/matmul_pipelined_f16.mlir.
+        da = self.allocate_register(tilus.float16, [16, 16], "reduce(spatial(1,1,4), dims=[2])"
+                                    ".column_local(2,2).spatial(8,4).local(1,2)", value=1.0)
+        db = self.allocate_register(tilus.float16, [16, 32], "reduce(spatial(1,1,4), dims=[0])"
+                                    ".local(2,1).column_spatial(4,8).local(2,1)", value=0.5)
+        dc = self.allocate_register(f32, [16, 32], "spatial(1,4).local(2,1).spatial(8,4)"
+                                    ".local(1,2)", value=0.0)
+        self.dot(da, db, dc, out=dc)
+        self.store_global(dc, self.view_global(o, [16, 32]), [0, 0])
+        with self.if_then(b > 1000):
+            self.exit()
+
+
+def test_every_instruction_compiles():
+    k = Zoo()
+    text = k.mlir()
+    used = set(re.findall(r'"(tilus\.\w+)"', text))
+    assert used == set(schema.schemas()), set(schema.schemas()) - used
+    ptx = k.compile(ptx_only=True)
+    assert ".entry zoo" in ptx
+    art = k.compile()
+    (info,) = art.kernels
+    assert info.name == "zoo" and info.block == (128, 1, 1)
+    assert [p.describe() for p in info.params] == ["ptr f32", "ptr f32", "ptr i32", "ptr i32",
+                                                   "i32"]
+
+
+# --- The generic op and the operand groups ----------------------------------------
+
+
+class Generic(tilus.Kernel):
+    def __init__(self, mode):
+        super().__init__()
+        self.mode = mode
+
+    def __call__(self, x: tilus.pointer(tilus.float32), n: tilus.int32):
+        self.attrs.warps = 4
+        g = self.view_global(x, [self.index(n)])
+        t = tilus.lang.TensorType("register", tilus.float32, [256], F)
+        if self.mode == "positional":
+            r = self.op("tilus.load_global", g, [0], result=t)
+        elif self.mode == "named":
+            r = self.op("load_global", src=g, offsets=[0], fill=None, result=t)
+        elif self.mode == "bad-group":
+            r = self.op("load_global", g, [0], bogus=1, result=t)
+        elif self.mode == "segments":
+            r = self.op("load_global", g, [0], result=t,
+                        attrs={"operandSegmentSizes": Attr("array<i32: 1, 1, 0, 0>")})
+        elif self.mode == "missing-attr":
+            self.op("tilus.copy_async_wait_group")
+            return
+        elif self.mode == "unknown":
+            self.op("tilus.frobnicate")
+            return
+        self.op("tilus.store_global", r, g, [0])
+
+
+@pytest.mark.parametrize("mode", ["positional", "named"])
+def test_generic_op_fills_segment_sizes(mode):
+    text = Generic(mode).mlir()
+    assert '"tilus.load_global"(%_2, %_3) {operandSegmentSizes = array<i32: 1, 1, 0, 0>}' in text
+    assert "operandSegmentSizes" not in text.split('"tilus.store_global"')[1]
+    Generic(mode).compile(ptx_only=True)
+
+
+@pytest.mark.parametrize("mode,message", [
+    ("bad-group", "has no operand group 'bogus' (it has src, offsets, fill, out)"),
+    ("segments", "operandSegmentSizes is set from the op schema"),
+    ("missing-attr", "tilus.copy_async_wait_group needs the attribute(s) n"),
+    ("unknown", "'tilus.frobnicate' is not a Tilus op"),
+])
+def test_generic_op_misuse(mode, message):
+    with pytest.raises(DSLError) as e:
+        Generic(mode).mlir()
+    assert message in str(e.value)
+    assert e.value.file == HERE
+
+
+# --- Located errors ------------------------------------------------------------------
+
+
+class Broken(tilus.Kernel):
+    def __init__(self, mode):
+        super().__init__()
+        self.mode = mode
+
+    def __call__(self, x: tilus.pointer(tilus.float32), n: tilus.int32):
+        self.attrs.warps = 4
+        g = self.view_global(x, [self.index(n)])
+        g2 = self.view_global(x, [2, 128])
+        if self.mode == "layout-shape":
+            self.allocate_register(tilus.float32, [512], F)  # MARK layout-shape
+        elif self.mode == "layout-text":
+            self.allocate_register(tilus.float32, [256], "spatial(128).lokal(2)")  # MARK layout-text
+        elif self.mode == "threads":
+            self.allocate_register(tilus.float32, [128], "spatial(64).local(2)")  # MARK threads
+        elif self.mode == "broadcast":
+            a = self.load_global(g2, [0, 0], [2, 128], "spatial(2,64).local(1,2)")
+            b = self.load_global(g2, [0, 0], [2, 64], "spatial(2,64)")
+            a + b  # MARK broadcast
+        elif self.mode == "offsets":
+            self.load_global(g, [0, 0], [256], F)  # MARK offsets
+        elif self.mode == "dot":
+            a = self.allocate_register(tilus.float32, [256], F)
+            self.dot(a, a, a)  # MARK dot
+        elif self.mode == "dtype":
+            a = self.allocate_register(tilus.float32, [256], F)
+            self.add(a, self.cast(a, tilus.float16))  # MARK dtype
+        elif self.mode == "assign":
+            a = self.allocate_register(tilus.float32, [256], F)
+            a.assign(self.cast(a, tilus.float16))  # MARK assign
+        elif self.mode == "unroll":
+            for i in self.range(self.index(n), unroll=True):  # MARK unroll
+                pass
+        elif self.mode == "bool":
+            if self.index(n) < 4:  # MARK bool
+                pass
+        elif self.mode == "wrong-reduce-layout":
+            # Passes the DSL's checks (shape, threads), fails the verifier.
+            a = self.load_global(g2, [0, 0], [2, 128], "spatial(2,64).local(1,2)")
+            r = self.reduce(a, [1], layout="reduce(spatial(1,128),dims=[1]).local(2)")  # MARK wrong-reduce-layout
+            self.store_global(r, g, [0])
+        elif self.mode == "wrong-cast-layout":
+            a = self.load_global(g, [0], [256], F)
+            c = self.cast(a, tilus.float16, layout="local(2).spatial(128)")  # MARK wrong-cast-layout
+            self.store_global(self.cast(c, tilus.float32), g, [0])
+
+
+@pytest.mark.parametrize("mode,message", [
+    ("layout-shape", "has shape [256], but the register tensor has shape [512]"),
+    ("layout-text", "bad layout 'spatial(128).lokal(2)'"),
+    ("threads", "has 64 threads, but the register tensor needs 128"),
+    ("broadcast", "shapes [2, 128] and [2, 64] do not broadcast"),
+    ("offsets", "2 offsets for a tensor of rank 1"),
+    ("dot", "needs [M, K] x [K, N] + [M, N]"),
+    ("dtype", "add of float32 and float16 tensors"),
+    ("assign", "is not of type"),
+    ("unroll", "unroll=True needs int bounds"),
+    ("bool", "no truth value at trace time"),
+])
+def test_misuse_is_located_at_the_python_line(mode, message):
+    with pytest.raises(DSLError) as e:
+        Broken(mode).mlir()
+    assert message in e.value.message
+    assert (e.value.file, e.value.line) == (HERE, line_of(f"MARK {mode}"))
+    assert str(e.value).startswith(f"{HERE}:{e.value.line}:")
+
+
+@pytest.mark.parametrize("mode", ["wrong-reduce-layout", "wrong-cast-layout"])
+def test_compile_error_points_at_the_python_line(mode):
+    with pytest.raises(tilus.CompileError) as e:
+        Broken(mode).compile(ptx_only=True, cache=False)
+    errors = [d for d in e.value.diagnostics if d.severity == "error"]
+    assert errors, e.value.diagnostics
+    assert errors[0].file == HERE
+    assert errors[0].line == line_of(f"MARK {mode}")
+    assert errors[0].col > 1
+    assert HERE in str(e.value)
+
+
+def test_kernel_declaration_errors():
+    class NoWarps(tilus.Kernel):
+        def __call__(self, n: tilus.int32):
+            pass
+
+    class NoAnnotation(tilus.Kernel):
+        def __call__(self, n):
+            pass
+
+    class NoCall(tilus.Kernel):
+        pass
+
+    with pytest.raises(DSLError, match="set self.attrs.warps"):
+        NoWarps().mlir()
+    with pytest.raises(DSLError, match="parameter 'n' needs an annotation"):
+        NoAnnotation().mlir()
+    with pytest.raises(DSLError, match="defines no __call__"):
+        NoCall().mlir()
+    with pytest.raises(DSLError, match="only be called while the kernel is traced"):
+        NoWarps().synchronize()
+
+
+# --- Control flow, scalars and the grid --------------------------------------------------
+
+
+class Loops(tilus.Kernel):
+    def __call__(self, x: tilus.pointer(tilus.float32), rows: tilus.int32, k: tilus.int32):
+        self.attrs.blocks = [(rows + 15) // 16, 2, k % 4]
+        self.attrs.warps = 4
+        R = self.index(rows)
+        g = self.view_global(x, [R, 256])
+        acc = self.allocate_register(tilus.float32, [256], F, init=0.0)
+        cnt = self.allocate_register(tilus.int32, [256], F, value=0)
+        for i in self.range(R):
+            v = self.load_global(g, [i, 0], [256], F)
+            self.add(acc, v, out=acc)
+            for j in self.range(0, i, 2):
+                cnt.assign(cnt + 1)
+        with self.if_then(self.index(k) > 3):
+            acc.assign(-acc)
+        for u in self.range(2, unroll=True):
+            acc.assign(acc * float(u + 1))
+        self.store_global(acc, g, [0, 0])
+        self.store_global(self.cast(cnt, tilus.float32), g, [1, 0])
+        self.store_global(acc, g, [k * 2, 0])   # an expression of a parameter as an operand
+
+
+def test_loops_carry_rebound_handles():
+    text = Loops().mlir()
+    assert "affine_map<()[s0, s1, s2] -> ((s1 + 15) floordiv 16, 2, s2 mod 4)>" in text
+    # The outer loop carries acc and cnt (rebound inside, cnt in the inner loop).
+    outer = re.search(r"(%\w+), (%\w+) = scf.for (%\w+) = %\w+ to %\w+ step %\w+ "
+                      r"iter_args\((%\w+) = (%\w+), (%\w+) = (%\w+)\)", text)
+    assert outer, text
+    inner = re.search(r"= scf.for %\w+ = %\w+ to " + re.escape(outer.group(3)) +
+                      r" step %\w+ iter_args\((%\w+) = " + re.escape(outer.group(6)), text)
+    assert inner, text
+    assert re.search(r"= scf.if %\w+ -> \(!tilus.register<f32", text)
+    assert text.count("scf.for") == 2            # the unrolled loop is not an scf.for
+    assert "arith.muli %k, " in text              # k * 2 emitted as i32 ops
+    Loops().compile(ptx_only=True)
+
+
+def test_scalar_arithmetic():
+    class S(tilus.Kernel):
+        def __call__(self, x: tilus.pointer(tilus.float32), n: tilus.int32, s: tilus.float32):
+            self.attrs.warps = 1
+            N = self.index(n)
+            a = (N + 3) * 2 - 1
+            b = a // 4 + a % 4 + tilus.cdiv(a, 8)
+            f = s * 2.0 / s + 1.0
+            g = self.view_global(x, [b])
+            r = self.allocate_register(tilus.float32, [32], "spatial(32)", init=f)
+            self.store_global(r, g, [N])
+
+    text = S().mlir()
+    for op in ("arith.addi", "arith.muli", "arith.subi", "arith.divui", "arith.remui",
+               "arith.ceildivui", "arith.mulf", "arith.divf", "arith.addf"):
+        assert op in text, op
+    assert text.count("arith.constant 2 : index") == 1     # constants are shared
+    S().compile(ptx_only=True)
