@@ -400,3 +400,31 @@ def test_scalar_arithmetic():
         assert op in text, op
     assert text.count("arith.constant 2 : index") == 1     # constants are shared
     S().compile(ptx_only=True)
+
+
+def test_partial_unroll_and_scalar_equality():
+    class U(tilus.Kernel):
+        def __init__(self, unroll):
+            super().__init__()
+            self.unroll = unroll
+
+        def __call__(self, x: tilus.pointer(tilus.float32), n: tilus.int32):
+            self.attrs.warps = 4
+            g = self.view_global(x, [self.index(n), 256])
+            acc = self.allocate_register(tilus.float32, [256], F, value=0.0)
+            for i in self.range(0, 12, 2, unroll=self.unroll):
+                acc.assign(acc + self.load_global(g, [i, 0], [256], F))
+            with self.if_then(self.index(n).eq(7)):
+                acc.assign(acc * 0.5)
+            self.store_global(acc, g, [0, 0])
+
+    text = U(3).mlir()
+    assert re.search(r"scf.for %\w+ = %\w+ to %\w+ step %(\w+) iter_args", text)
+    assert "arith.constant 6 : index" in text           # the step: 3 * 2
+    assert text.count('"tilus.load_global"') == 3      # the body traced 3 times
+    assert "arith.cmpi eq" in text
+    U(3).compile(ptx_only=True)
+    with pytest.raises(DSLError, match="trip count 6 is not a multiple"):
+        U(4).mlir()
+    with pytest.raises(DSLError, match="unroll=2.5"):
+        U(2.5).mlir()

@@ -220,6 +220,8 @@ class Scalar(Value):
     def __le__(self, o): return self._bin(o, "le")
     def __gt__(self, o): return self._bin(o, "gt")
     def __ge__(self, o): return self._bin(o, "ge")
+    def eq(self, o): return self._bin(o, "eq")
+    def ne(self, o): return self._bin(o, "ne")
     __hash__ = Value.__hash__
 
 
@@ -253,9 +255,8 @@ class Expr:
         """The affine-map text (symbols s<k>)."""
         if self.op == "sym":
             return f"s{self.args[0]}"
-        parts = [a.affine() if isinstance(a, Expr) else str(a) for a in self.args]
-        return f"({parts[0]} {self.op} {parts[1]})" if self.op not in ("ceildiv", "floordiv", "mod") \
-            else f"({parts[0]} {self.op} {parts[1]})"
+        a, b = (x.affine() if isinstance(x, Expr) else str(x) for x in self.args)
+        return f"({a} {self.op} {b})"
 
 
 def _strip(text):
@@ -495,7 +496,8 @@ _ARITH = {
     "ceildiv": ("arith.ceildivsi", "arith.ceildivui", None),
 }
 _CMP = {"lt": ("slt", "ult", "olt"), "le": ("sle", "ule", "ole"),
-        "gt": ("sgt", "ugt", "ogt"), "ge": ("sge", "uge", "oge")}
+        "gt": ("sgt", "ugt", "ogt"), "ge": ("sge", "uge", "oge"),
+        "eq": ("eq", "eq", "oeq"), "ne": ("ne", "ne", "une")}
 
 _BINARY = ("add", "sub", "mul", "div", "mod", "max", "min", "and", "or", "xor", "shl", "shr")
 _UNARY = ("neg", "abs", "not", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "tanh", "sin",
@@ -986,16 +988,15 @@ class Kernel:
 
     # Elementwise
 
-    def _elementwise(self, name, regs, scalars, out, dtype=None, layout=None,
-                     attrs=None, result_dtype=None):
-        """regs: register operands (broadcast); scalars: (index, value) pairs
-        that may be numbers or Scalars of the element type."""
+    def _elementwise(self, name, regs, out, layout=None, result_dtype=None):
+        """The result type of an elementwise op over the register operands
+        `regs` (broadcast; scalars do not count)."""
         shapes = [r.shape for r in regs]
         shape = _broadcast(shapes)
         if shape is None:
             raise DSLError(f"{name}: shapes {' and '.join(str(list(s)) for s in shapes)} do not "
                            f"broadcast (same rank, extents equal or 1)")
-        elem = dtype or regs[0].dtype
+        elem = regs[0].dtype
         if out is not None:
             t = self._out(out, None, name)
             if t.shape != shape:
@@ -1021,7 +1022,7 @@ class Kernel:
             regs.append(rhs)
         else:
             rhs = self._scalar_operand(rhs, self._scalar_type(lhs.dtype))
-        t = self._elementwise(name, regs, [], out, layout=layout, result_dtype=result_dtype)
+        t = self._elementwise(name, regs, out, layout=layout, result_dtype=result_dtype)
         r = self.op(f"tilus.{name}", lhs, rhs, out, result=t, attrs=attrs)
         return self._rebind(out, r)
 
@@ -1083,7 +1084,7 @@ class Kernel:
             raise DSLError("where needs a or b to be a register tensor")
         a, b = (x if isinstance(x, RegisterTensor) else
                 self._scalar_operand(x, self._scalar_type(elem)) for x in (a, b))
-        t = self._elementwise("where", regs, [], out, layout=layout, result_dtype=elem)
+        t = self._elementwise("where", regs, out, layout=layout, result_dtype=elem)
         if out is None and t.dtype != elem:
             t = TensorType("register", elem, t.shape, t.layout)
         r = self.op("tilus.where", cond, a, b, out, result=t)
@@ -1094,7 +1095,7 @@ class Kernel:
         regs = [x] + [v for v in (lo, hi) if isinstance(v, RegisterTensor)]
         lo, hi = (v if isinstance(v, RegisterTensor) else
                   self._scalar_operand(v, self._scalar_type(x.dtype)) for v in (lo, hi))
-        t = self._elementwise("clamp", regs, [], out, layout=layout)
+        t = self._elementwise("clamp", regs, out, layout=layout)
         r = self.op("tilus.clamp", x, lo, hi, out, result=t)
         return self._rebind(out, r)
 
@@ -1215,26 +1216,43 @@ class Kernel:
 
     # --- Control flow ------------------------------------------------------
 
-    def range(self, start, stop=None, step=1, *, unroll=False):
-        """`for i in self.range(n)`: an scf.for over index values (i is an
-        index Scalar). Handles rebound in the body (out=, assign) are
-        carried through iter_args and hold the loop's results after it.
-        With unroll=True and int bounds the loop is unrolled while tracing
-        (i is then a Python int). Do not break out of it."""
+    def range(self, start, stop=None, step=1, *, unroll=None):
+        """`for i in self.range(n)` / `self.range(start, stop, step)`: an
+        scf.for over index values (i is an index Scalar). Handles rebound in
+        the body (out=, assign) are carried through iter_args and hold the
+        loop's results after it. Do not break out of it.
+
+        unroll=True (int bounds): unrolled while tracing, i a Python int.
+        unroll=k (an int > 1, int step): an scf.for of step k * step whose
+        body is traced k times, for i, i + step, ...; the trip count must be
+        a multiple of k (checked when the bounds are ints)."""
+        where = _caller()
         if stop is None:
             start, stop = 0, start
-        if unroll:
+        if unroll is True:
             if not all(isinstance(v, int) for v in (start, stop, step)):
-                raise DSLError("unroll=True needs int bounds (the loop is unrolled while tracing)")
+                raise DSLError("unroll=True needs int bounds (the loop is unrolled while tracing)",
+                               where)
             return iter(range(start, stop, step))
-        return self._for(start, stop, step, _caller())
+        if unroll in (None, False, 1):
+            return self._for(start, stop, step, where, 1)
+        if isinstance(unroll, bool) or not isinstance(unroll, int) or unroll < 1 or \
+                not isinstance(step, int):
+            raise DSLError(f"unroll={unroll!r}: True, or an int factor with an int step", where)
+        if isinstance(start, int) and isinstance(stop, int) and \
+                len(range(start, stop, step)) % unroll:
+            raise DSLError(f"unroll={unroll}: the trip count {len(range(start, stop, step))} is "
+                           f"not a multiple of it", where)
+        return self._for(start, stop, step, where, unroll)
 
-    def _for(self, start, stop, step, where):
+    def _for(self, start, stop, step, where, unroll):
         tr = self._tr
-        lo, hi, st = (self.index(v) for v in (start, stop, step))
+        lo, hi, st = (self.index(v) for v in (start, stop, step * unroll if unroll > 1 else step))
         iv = Scalar(self, tr.fresh(), _types.index)
         snap = tr.begin()
         yield iv
+        for j in range(1, unroll):
+            yield iv + j * step
         body, changed = tr.end(snap)
         if not changed:
             tr.region.lines.append("  " * tr.region.indent +
