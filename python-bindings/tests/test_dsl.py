@@ -428,3 +428,38 @@ def test_partial_unroll_and_scalar_equality():
         U(4).mlir()
     with pytest.raises(DSLError, match="unroll=2.5"):
         U(2.5).mlir()
+
+
+def test_if_then_otherwise():
+    class B(tilus.Kernel):
+        def __init__(self, mode):
+            super().__init__()
+            self.mode = mode
+
+        def __call__(self, x: tilus.pointer(tilus.float32), n: tilus.int32):
+            self.attrs.warps = 4
+            g = self.view_global(x, [self.index(n)])
+            a = self.load_global(g, [0], [256], F)
+            b = self.load_global(g, [256], [256], F)
+            c = self.index(n) < 100
+            with self.if_then(c):
+                a.assign(a * 2.0)
+            if self.mode == "stray":
+                self.synchronize()
+            with self.otherwise():
+                b.assign(-b)
+                self.synchronize()
+            self.store_global(a + b, g, [0])
+
+    text = B("ok").mlir()
+    m = re.search(r"(%\w+), (%\w+) = scf.if %\w+ -> \(!tilus.register.*, !tilus.register", text)
+    assert m, text
+    yields = re.findall(r"scf.yield (%\w+), (%\w+) :", text)
+    assert len(yields) == 2
+    (ta, tb), (ea, eb) = yields
+    assert ta != ea and tb != eb      # a changes in then, b in else
+    assert f'"tilus.add"({m.group(1)}, {m.group(2)})' in text
+    assert text.count("scf.if") == 1
+    B("ok").compile(ptx_only=True)
+    with pytest.raises(DSLError, match="must follow"):
+        B("stray").mlir()

@@ -441,6 +441,7 @@ class _Tracer:
         self.values = []
         self.regions = [_Region(1)]
         self.counter = 0
+        self.last_if = None
 
     def fresh(self):
         self.counter += 1
@@ -1284,7 +1285,8 @@ class Kernel:
     @contextmanager
     def if_then(self, cond):
         """`with self.if_then(cond):` an scf.if on an i1 Scalar. Handles
-        rebound inside become the if's results (the old value otherwise)."""
+        rebound inside become the if's results (the old value otherwise).
+        A `with self.otherwise():` right after it is the else branch."""
         where = _caller()
         tr = self._tr
         if not isinstance(cond, Scalar) or cond.dtype != _types.boolean:
@@ -1296,24 +1298,75 @@ class Kernel:
             tr.end(snap)
             raise
         body, changed = tr.end(snap)
-        ind = "  " * tr.region.indent
-        if not changed:
-            tr.region.lines.append(f"{ind}scf.if {cond.name} {{")
-            tr.region.lines += body
-            tr.region.lines.append(f"{ind}}} " + _loc_text(where))
-            return
-        types = ", ".join(_type_text(v.type) for v, _ in changed)
-        results = [tr.fresh() for _ in changed]
-        tr.region.lines.append(f"{ind}{', '.join(results)} = scf.if {cond.name} -> ({types}) {{")
-        tr.region.lines += body
-        tr.region.lines.append(f"{ind}  scf.yield {', '.join(v.name for v, _ in changed)} : "
-                               f"{types} " + _loc_text(where))
-        tr.region.lines.append(f"{ind}}} else {{")
-        tr.region.lines.append(f"{ind}  scf.yield {', '.join(o for _, o in changed)} : "
-                               f"{types} " + _loc_text(where))
-        tr.region.lines.append(f"{ind}}} " + _loc_text(where))
-        for (v, _), r in zip(changed, results):
-            v.name = r
+        self._emit_if(cond, where, body, [], [(v, old, v.name) for v, old in changed])
+
+    @contextmanager
+    def otherwise(self):
+        """`with self.otherwise():` the else branch of the if_then just
+        before it (nothing may be emitted between them)."""
+        where = _caller()
+        tr = self._tr
+        last = tr.__dict__.get("last_if")
+        if last is None or last["region"] is not tr.region or \
+                len(tr.region.lines) != last["end"]:
+            raise DSLError("otherwise() must follow a `with self.if_then(...)` block directly",
+                           where)
+        tr.last_if = None
+        del tr.region.lines[last["start"]:]
+        then_changed = last["then"]
+        for v, old, _ in then_changed:
+            v.name = old
+        snap = tr.begin()
+        try:
+            yield
+        except BaseException:
+            tr.end(snap)
+            raise
+        body, changed = tr.end(snap)
+        else_changed = [(v, old, v.name) for v, old in changed]
+        self._emit_if(last["cond"], last["where"], last["body"], body, then_changed,
+                      else_changed)
+
+    def _emit_if(self, cond, where, then_body, else_body, then_changed, else_changed=()):
+        tr = self._tr
+        region = tr.region
+        start = len(region.lines)
+        ind = "  " * region.indent
+        handles, olds, then_vals, else_vals = [], [], {}, {}
+        for v, old, new in list(then_changed) + list(else_changed):
+            if id(v) not in then_vals:
+                handles.append(v)
+                olds.append(old)
+                then_vals[id(v)] = old
+                else_vals[id(v)] = old
+        for v, _, new in then_changed:
+            then_vals[id(v)] = new
+        for v, _, new in else_changed:
+            else_vals[id(v)] = new
+        loc = _loc_text(where)
+        if not handles:
+            region.lines.append(f"{ind}scf.if {cond.name} {{")
+            region.lines += then_body
+            if else_body:
+                region.lines.append(f"{ind}}} else {{")
+                region.lines += else_body
+            region.lines.append(f"{ind}}} " + loc)
+        else:
+            types = ", ".join(_type_text(v.type) for v in handles)
+            results = [tr.fresh() for _ in handles]
+            region.lines.append(f"{ind}{', '.join(results)} = scf.if {cond.name} -> ({types}) {{")
+            region.lines += then_body
+            region.lines.append(f"{ind}  scf.yield {', '.join(then_vals[id(v)] for v in handles)}"
+                                f" : {types} " + loc)
+            region.lines.append(f"{ind}}} else {{")
+            region.lines += else_body
+            region.lines.append(f"{ind}  scf.yield {', '.join(else_vals[id(v)] for v in handles)}"
+                                f" : {types} " + loc)
+            region.lines.append(f"{ind}}} " + loc)
+            for v, r in zip(handles, results):
+                v.name = r
+        tr.last_if = {"region": region, "start": start, "end": len(region.lines), "cond": cond,
+                      "where": where, "body": then_body, "then": list(then_changed)}
 
 
 def _last_line(fn):
