@@ -185,14 +185,11 @@ class Value:
                        "use self.if_then(cond) for run-time conditions")
 
 
-def _is_index_like(dt):
-    return isinstance(dt, IntDType)
-
-
 class Scalar(Value):
     """A scalar (index, integer or float). Arithmetic emits arith ops:
-    + - * // % (index and unsigned: divui/remui; signed: divsi/remsi) and
-    / for floats; < <= > >= give an i1 Scalar."""
+    + - * // % (index and unsigned: divui/remui; signed: floordivsi/remsi),
+    / of floats; < <= > >= and .eq() .ne() give an i1 Scalar (index and
+    unsigned compare unsigned)."""
 
     @property
     def dtype(self):
