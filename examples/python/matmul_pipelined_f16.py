@@ -4,34 +4,57 @@ in the kernel DSL: C[M, N] = A[M, K] x B[K, N], f32 accumulation, one
 three-stage cp.async pipeline (see the .mlir for the design). The 16 k steps
 of a tile are unrolled while tracing (self.range(..., unroll=True)); the
 accumulator and the next step's fragments are carried by the K loop through
-assign(). Its artifact is byte-identical to the .mlir's
-(python-bindings/tests/test_dsl.py).
+assign(). Its artifact is byte-identical to the .mlir's, and for the tile
+configurations of bench/gemm/gemm-kernels.sh to that generator's
+(python-bindings/tests/test_dsl.py): this class is the generator written in
+the DSL.
 
     PYTHONPATH=python-bindings python3 examples/python/matmul_pipelined_f16.py
+    PYTHONPATH=python-bindings python3 examples/python/matmul_pipelined_f16.py OUT_DIR \
+        [NAME BM BN BK WM WN STAGES]...
 """
 
 import tilus
 
 
+def _log_step(row_bytes):
+    """Swizzle step for rows of `row_bytes`: 8 consecutive rows XOR 8
+    different 16-byte chunks of one 128-byte bank period."""
+    return 0 if row_bytes >= 128 else (128 // row_bytes).bit_length() - 1
+
+
 class MatmulPipelined(tilus.Kernel):
-    def __init__(self, block_m=16, block_n=32, block_k=256, warps=4, stages=3):
+    """A block of warps_m x warps_n warps computes a block_m x block_n tile
+    of C, K in tiles of block_k through `stages` shared buffers per operand
+    (the parameters of bench/gemm/gemm-kernels.sh: BM BN BK WM WN STAGES)."""
+
+    def __init__(self, block_m=16, block_n=32, block_k=256, warps_m=1, warps_n=4, stages=3):
         super().__init__()
         self.bm, self.bn, self.bk = block_m, block_n, block_k
-        self.warps, self.stages = warps, stages
-        w = warps
+        self.warps, self.stages = warps_m * warps_n, stages
+        wm, wn, S = warps_m, warps_n, stages
+        mt, nt = block_m // wm // 16, block_n // wn // 8     # mma tiles per warp
         # Shared stages: 16-byte chunks swizzled with the row (no bank conflicts).
-        self.shared_a = (f"local({stages},1,1).swizzle(local({block_m},{block_k // 8}), dim=1, "
-                         f"log_step=0).local(1,8)")
-        self.shared_b = (f"local({stages},1,1).swizzle(local({block_k},{block_n // 8}), dim=1, "
-                         f"log_step=1).local(1,8)")
-        self.shared_c = f"swizzle(local({block_m},{block_n // 8}), dim=1, log_step=1).local(1,8)"
-        # mma.sync fragments; warps split N, A is replicated in all of them.
-        self.reg_a = (f"reduce(spatial(1,1,{w}), dims=[2]).local(1,1).column_local(2,2)"
+        self.shared_a = (f"local({S},1,1).swizzle(local({block_m},{block_k // 8}), dim=1, "
+                         f"log_step={_log_step(block_k * 2)}).local(1,8)")
+        self.shared_b = (f"local({S},1,1).swizzle(local({block_k},{block_n // 8}), dim=1, "
+                         f"log_step={_log_step(block_n * 2)}).local(1,8)")
+        self.shared_c = (f"swizzle(local({block_m},{block_n // 8}), dim=1, "
+                         f"log_step={_log_step(block_n * 2)}).local(1,8)")
+        # mma.sync fragments: A replicated across the warps along N, B across
+        # the warps along M.
+        self.reg_a = (f"reduce(spatial({wm},1,{wn}), dims=[2]).local({mt},1).column_local(2,2)"
                       f".spatial(8,4).local(1,2)")
-        self.reg_b = (f"reduce(spatial(1,1,{w}), dims=[0]).local(1,1).local(2,1)"
+        self.reg_b = (f"reduce(spatial({wm},1,{wn}), dims=[0]).local(1,{nt}).local(2,1)"
                       f".column_spatial(4,8).local(2,1)")
-        self.reg_c = f"spatial(1,{w}).local(1,1).local(2,1).spatial(8,4).local(1,2)"
-        self.reg_out = "local(1,1).spatial(16,8).local(1,4)"
+        self.reg_c = f"spatial({wm},{wn}).local({mt},{nt}).local(2,1).spatial(8,4).local(1,2)"
+        # The epilogue's coalesced store: up to 8 f16 (16 bytes) per thread and row.
+        threads = 32 * self.warps
+        per_thread = block_m * block_n // threads
+        v = min(per_thread, 8)
+        cols = block_n // v
+        rows = threads // cols
+        self.reg_out = f"local({block_m // rows},1).spatial({rows},{cols}).local(1,{v})"
 
     def __call__(self, a: tilus.pointer(tilus.float16), b: tilus.pointer(tilus.float16),
                  c: tilus.pointer(tilus.float16), m: tilus.int32, nt: tilus.int32,
@@ -97,5 +120,29 @@ class MatmulPipelined(tilus.Kernel):
         self.store_global(self.load_shared(sC, [0, 0], [bm, bn], self.reg_out), gC, [om, on])
 
 
+# The configurations bench/gemm/gemm-kernels.sh generates by default:
+# name: (BM, BN, BK, WM, WN, STAGES).
+CONFIGS = {
+    "matmul_f16_decode": (16, 64, 256, 1, 8, 3),
+    "matmul_f16_large": (256, 128, 32, 4, 2, 4),
+    "matmul_f16_medium": (128, 128, 32, 2, 2, 4),
+}
+
+
 if __name__ == "__main__":
-    print(MatmulPipelined().mlir(), end="")
+    # matmul_pipelined_f16.py                     prints the example's MLIR
+    # matmul_pipelined_f16.py OUT [NAME BM BN BK WM WN STAGES]...
+    #     writes OUT/NAME.mlir for each configuration, as gemm-kernels.sh does
+    #     (with none, its default ones)
+    import os
+    import sys
+    if len(sys.argv) == 1:
+        print(MatmulPipelined().mlir(), end="")
+    else:
+        out, rest = sys.argv[1], sys.argv[2:]
+        configs = {rest[i]: tuple(int(v) for v in rest[i + 1:i + 7])
+                   for i in range(0, len(rest), 7)} if rest else CONFIGS
+        os.makedirs(out, exist_ok=True)
+        for name, config in configs.items():
+            with open(os.path.join(out, name + ".mlir"), "w") as f:
+                f.write(MatmulPipelined(*config).mlir())

@@ -6,6 +6,7 @@ byte-identical to their examples/*.mlir."""
 import importlib.util
 import inspect
 import re
+import subprocess
 
 import pytest
 
@@ -463,3 +464,16 @@ def test_if_then_otherwise():
     B("ok").compile(ptx_only=True)
     with pytest.raises(DSLError, match="must follow"):
         B("stray").mlir()
+
+
+@pytest.mark.parametrize("name", ["matmul_f16_decode", "matmul_f16_large",
+                                  "matmul_f16_medium"])
+def test_gemm_generator_configurations_are_byte_identical(name, tmp_path):
+    """examples/python/matmul_pipelined_f16.py with the tile configurations of
+    bench/gemm/gemm-kernels.sh gives that shell generator's artifacts."""
+    mod = load_example("matmul_pipelined_f16")
+    config = mod.CONFIGS[name]
+    subprocess.run(["bash", str(REPO / "bench" / "gemm" / "gemm-kernels.sh"), str(tmp_path),
+                    name, *map(str, config)], check=True)
+    ref = tilus.compile(tmp_path / f"{name}.mlir")
+    assert mod.MatmulPipelined(*config).compile().data == ref.data
