@@ -68,10 +68,13 @@ EXAMPLES = [
     ("rmsnorm", "RmsNorm", "rmsnorm.mlir"),
     ("matmul_f16_i6", "Matmul", "matmul_f16_i6.mlir"),
     ("matmul_pipelined_f16", "MatmulPipelined", "matmul_pipelined_f16.mlir"),
+    ("norms", "Softmax", "softmax.mlir"),
+    ("norms", "LayerNorm", "layernorm.mlir"),
+    ("norms", "SiluMul", "silu_mul.mlir"),
 ]
 
 
-@pytest.mark.parametrize("module,cls,mlir", EXAMPLES, ids=[e[0] for e in EXAMPLES])
+@pytest.mark.parametrize("module,cls,mlir", EXAMPLES, ids=[e[2].split("/")[-1][:-5] for e in EXAMPLES])
 def test_example_artifact_is_byte_identical(module, cls, mlir):
     kernel = getattr(load_example(module), cls)()
     dsl = kernel.compile(target="sm_90a")
