@@ -480,3 +480,16 @@ def test_gemm_generator_configurations_are_byte_identical(name, tmp_path):
                     name, *map(str, config)], check=True)
     ref = tilus.compile(tmp_path / f"{name}.mlir")
     assert mod.MatmulPipelined(*config).compile().data == ref.data
+
+
+def test_launch_through_the_runtime(fake_runtime, fake_driver):
+    import numpy as np
+    kernel = load_example("axpy").Axpy()
+    x = fake_runtime.empty(1000, np.float32)
+    y = fake_runtime.empty(1000, np.float32)
+    kernel.launch(fake_runtime, x, y, 2.0, 1000)
+    assert fake_driver.launch_count == 1
+    assert fake_driver.grid == (2, 1, 1) and fake_driver.block == (128, 1, 1)
+    kernel.launch(fake_runtime, x, y, 2.0, 1025, target="sm_90a")   # compiled once
+    assert fake_driver.grid == (3, 1, 1)
+    assert list(kernel._artifacts) == ["sm_90a"]
