@@ -493,3 +493,29 @@ def test_launch_through_the_runtime(fake_runtime, fake_driver):
     kernel.launch(fake_runtime, x, y, 2.0, 1025, target="sm_90a")   # compiled once
     assert fake_driver.grid == (3, 1, 1)
     assert list(kernel._artifacts) == ["sm_90a"]
+
+
+def test_while_loop():
+    class W(tilus.Kernel):
+        """acc = acc * 2, k times (test/gpu/kernels/loops_f32.mlir's scf.while)."""
+
+        def __call__(self, x: tilus.pointer(tilus.float32), k: tilus.int32):
+            self.attrs.warps = 4
+            g = self.view_global(x, [256])
+            acc = self.load_global(g, [0], [256], F)
+            count = self.const(0, tilus.int32)
+            with self.while_loop(lambda: count < k):
+                count.assign(count + 1)
+                acc.assign(acc * 2.0)
+            self.store_global(acc, g, [0])
+
+    text = W().mlir()
+    m = re.search(r"(%\w+), (%\w+) = scf.while \((%\w+) = %\w+, (%\w+) = %\w+\) : "
+                  r"\(!tilus.register.*, i32\) -> \(", text)
+    assert m, text
+    # count < k (Python asks the parameter's reflected k > count first)
+    arg = re.escape(m.group(4))
+    assert re.search(rf"arith.cmpi (slt, {arg}, %k|sgt, %k, {arg}) : i32", text), text
+    assert re.search(r"scf.condition\(%\w+\) " + re.escape(m.group(3)), text)
+    assert "^bb0(" in text
+    W().compile(ptx_only=True)

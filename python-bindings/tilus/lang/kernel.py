@@ -1300,6 +1300,64 @@ class Kernel:
             v.name = r
 
     @contextmanager
+    def while_loop(self, cond):
+        """`with self.while_loop(lambda: count < k):` an scf.while: `cond`
+        (a function returning an i1 Scalar, traced once into the loop's
+        condition region) is tested before each run of the body. Handles
+        rebound in the body (assign, out=) are carried and hold the loop's
+        results after it; the condition sees their current values."""
+        where = _caller()
+        tr = self._tr
+        snap = tr.begin()
+        c = cond()
+        if not isinstance(c, Scalar) or c.dtype != _types.boolean:
+            tr.end(snap)
+            raise DSLError(f"while_loop's condition must return an i1 Scalar, not {c!r}", where)
+        before, changed = tr.end(snap)
+        if changed:
+            raise DSLError("while_loop's condition must not rebind handles", where)
+        snap = tr.begin()
+        try:
+            yield
+        except BaseException:
+            tr.end(snap)
+            raise
+        body, changed = tr.end(snap)
+        ind = "  " * tr.region.indent
+        loc = _loc_text(where)
+        bargs, aargs, inits, types, yields = [], [], [], [], []
+        for v, old in changed:
+            b, a = tr.fresh(), tr.fresh()
+            before = _rename(before, old, b)
+            body = _rename(body, old, a)
+            bargs.append(b)
+            aargs.append(a)
+            inits.append(old)
+            types.append(_type_text(v.type))
+            yields.append(v.name)
+        cname = c.name
+        for (v, old), b in zip(changed, bargs):
+            if cname == old:
+                cname = b
+        results = [tr.fresh() for _ in changed]
+        tl = ", ".join(types)
+        lhs = f"{', '.join(results)} = " if results else ""
+        iters = ", ".join(f"{b} = {i}" for b, i in zip(bargs, inits))
+        out = [f"{ind}{lhs}scf.while ({iters}) : ({tl}) -> ({tl}) {{"]
+        out += before
+        out.append(f"{ind}  scf.condition({cname})" +
+                   (f" {', '.join(bargs)} : {tl}" if bargs else "") + " " + loc)
+        out.append(f"{ind}}} do {{")
+        out.append(f"{ind}^bb0({', '.join(f'{a}: {t}' for a, t in zip(aargs, types))}):")
+        out += body
+        out.append(f"{ind}  scf.yield" + (f" {', '.join(yields)} : {tl}" if yields else "") +
+                   " " + loc)
+        out.append(f"{ind}}} " + loc)
+        tr.region.lines += out
+        for (v, _), r in zip(changed, results):
+            v.name = r
+
+    @contextmanager
     def if_then(self, cond):
         """`with self.if_then(cond):` an scf.if on an i1 Scalar. Handles
         rebound inside become the if's results (the old value otherwise).
