@@ -519,3 +519,32 @@ def test_while_loop():
     assert re.search(r"scf.condition\(%\w+\) " + re.escape(m.group(3)), text)
     assert "^bb0(" in text
     W().compile(ptx_only=True)
+
+
+class LoopsF32(tilus.Kernel):
+    """test/gpu/kernels/loops_f32.mlir: register tensors carried through
+    scf.for, scf.while and scf.if."""
+
+    def __call__(self, src: tilus.pointer(tilus.float32), dst: tilus.pointer(tilus.float32),
+                 rows: tilus.int32, k: tilus.int32):
+        self.attrs.blocks = [1]
+        self.attrs.warps = 4
+        R = self.index(rows)
+        gs = self.view_global(src, [R, 256])
+        gd = self.view_global(dst, [256])
+        acc = self.allocate_register(tilus.float32, [256], F, init=0.0)
+        for i in self.range(R):                         # acc[j] = sum over rows of src[i, j]
+            acc.assign(acc + self.load_global(gs, [i, 0], [256], F))
+        count = self.const(0, tilus.int32)
+        with self.while_loop(lambda: count < k):        # acc = acc * 2, k times
+            count.assign(count + 1)
+            acc.assign(acc * 2.0)
+        with self.if_then(rows > 3):                    # rows > 3 ? -acc : acc
+            acc.assign(-acc)
+        self.store_global(acc, gd, [0])
+
+
+def test_control_flow_is_byte_identical_to_loops_f32():
+    assert tilus.lang.kernel._snake("LoopsF32") == "loops_f32"
+    ref = tilus.compile(REPO / "test" / "gpu" / "kernels" / "loops_f32.mlir")
+    assert LoopsF32().compile().data == ref.data

@@ -480,7 +480,7 @@ class _Attrs:
 
 
 def _snake(name):
-    return re.sub(r"(?<!^)(?=[A-Z][a-z])", "_", name).lower()
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
 
 
 _ARITH = {
