@@ -548,3 +548,23 @@ def test_control_flow_is_byte_identical_to_loops_f32():
     assert tilus.lang.kernel._snake("LoopsF32") == "loops_f32"
     ref = tilus.compile(REPO / "test" / "gpu" / "kernels" / "loops_f32.mlir")
     assert LoopsF32().compile().data == ref.data
+
+
+@pytest.fixture(scope="module")
+def dequant_generated(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dequant")
+    subprocess.run(["bash", str(REPO / "bench" / "dequant" / "dequant-kernels.sh"), str(out)],
+                   check=True)
+    return out
+
+
+@pytest.mark.parametrize("name", ["u1", "u2", "u3", "u4", "i4", "u5", "i6", "f6e3m2", "u7",
+                                  "u8", "e4m3", "e2m1"])
+def test_dequant_generator_is_byte_identical(name, dequant_generated):
+    """examples/python/dequant.py gives bench/dequant/dequant-kernels.sh's
+    artifact for each of its weight types."""
+    mod = load_example("dequant")
+    assert set(mod.TYPES) == {"u1", "u2", "u3", "u4", "i4", "u5", "i6", "f6e3m2", "u7", "u8",
+                              "e4m3", "e2m1"}
+    ref = tilus.compile(dequant_generated / f"dequant_{name}.mlir")
+    assert mod.Dequant(mod.TYPES[name]).compile().data == ref.data
