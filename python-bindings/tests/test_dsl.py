@@ -568,3 +568,18 @@ def test_dequant_generator_is_byte_identical(name, dequant_generated):
                               "e4m3", "e2m1"}
     ref = tilus.compile(dequant_generated / f"dequant_{name}.mlir")
     assert mod.Dequant(mod.TYPES[name]).compile().data == ref.data
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+def test_non_finite_constants(dtype):
+    class K(tilus.Kernel):
+        def __call__(self, x: tilus.pointer(getattr(tilus, dtype))):
+            self.attrs.warps = 4
+            g = self.view_global(x, [256])
+            v = self.load_global(g, [0], [256], F)
+            v = self.max(self.min(v, float("inf")), float("-inf"))
+            self.store_global(v, g, [0])
+
+    text = K().mlir()
+    assert text.count("arith.constant 0x") == 2
+    K().compile(ptx_only=True)

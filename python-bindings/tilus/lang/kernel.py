@@ -376,10 +376,17 @@ class Attr:
         self.text = text
 
 
-def _float_text(v):
+def _float_text(v, mlir_type="f64"):
+    """A float literal; infinities and NaN as the bit pattern of the type."""
     v = float(v)
     if math.isfinite(v):
         return "%.17e" % v if v != 0 else ("-0.0" if math.copysign(1, v) < 0 else "0.0")
+    if mlir_type == "f32":
+        return "0x%08X" % struct.unpack("<I", struct.pack("<f", v))[0]
+    if mlir_type == "f16":
+        return "0x%04X" % struct.unpack("<H", struct.pack("<e", v))[0]
+    if mlir_type == "bf16":
+        return "0x%04X" % (struct.unpack("<I", struct.pack("<f", v))[0] >> 16)
     return "0x%016X" % struct.unpack("<Q", struct.pack("<d", v))[0]
 
 
@@ -651,8 +658,8 @@ class Kernel:
                                                       _types.float32, _types.float64):
             if dtype.mlir.startswith("!"):
                 raise DSLError(f"no arith.constant of {dtype.name}: use allocate_register(value=)")
-            text = _float_text(value)
             mtype = dtype.mlir
+            text = _float_text(value, mtype)
         else:
             if isinstance(value, float) and not value.is_integer():
                 raise DSLError(f"{value} is not an integer of {dtype.name}")
