@@ -26,10 +26,12 @@ from .artifact import (Artifact, KernelInfo, Param, LaunchConfig, TilusRuntimeEr
                        TilusArgumentError)
 from .compiler import (compile, compile_many, CompileError, Diagnostic, cache_dir,
                        clear_cache)
-from .runtime import Runtime, Kernel, DeviceArray
+from .runtime import Runtime, LoadedKernel, DeviceArray
 from .weight_pack import (weight_pack, weight_unpack, weight_packed_layout, compact_bits,
                           expand_bits)
 from . import lang
+# tilus.Kernel is the DSL's base class; the runtime's loaded kernel (what
+# Runtime.kernel returns) is tilus.LoadedKernel (tilus.runtime.Kernel).
 from .lang import Kernel, pointer, cdiv, DSLError
 
 # float8_e4m3, float8_e5m2, float6_e3m2, float6_e2m3, float4_e2m1, ...: every

@@ -623,8 +623,8 @@ class Kernel:
     def launch(self, runtime, *args, target=None, stream=None, workspace=None,
                workspace_bytes=None):
         """Compiles (once per target; tilus.compile's cache across processes)
-        and launches on `runtime` (a tilus.Runtime) with `args` as
-        tilus.Kernel's runtime kernels take them. `target` defaults to the
+        and launches on `runtime` (a tilus.Runtime) with `args` as the
+        runtime's kernels (tilus.LoadedKernel) take them. `target` defaults to the
         device's: sm_90a for 9.x, sm_89 for 8.9, sm_80 for other 8.x."""
         if target is None:
             major, minor = runtime.compute_capability
