@@ -583,3 +583,25 @@ def test_non_finite_constants(dtype):
     text = K().mlir()
     assert text.count("arith.constant 0x") == 2
     K().compile(ptx_only=True)
+
+
+def test_attrs_set_in_init_are_defaults():
+    class K(tilus.Kernel):
+        def __init__(self, grid_from_n):
+            super().__init__()
+            self.attrs.warps = 2
+            self.attrs.blocks = [4, 2]
+            self.grid_from_n = grid_from_n
+
+        def __call__(self, x: tilus.pointer(tilus.float32), n: tilus.int32):
+            if self.grid_from_n:
+                self.attrs.blocks = [n // 64]
+            g = self.view_global(x, [self.index(n)])
+            self.store_global(self.load_global(g, [0], [64], "spatial(64)"), g, [0])
+
+    k = K(False)
+    assert "tilus.block_size = 64 : i64" in k.mlir()
+    assert "-> (4, 2)>" in k.mlir()
+    k2 = K(True)
+    assert "-> (s1 floordiv 64)>" in k2.mlir() and "-> (s1 floordiv 64)>" in k2.mlir()
+    k2.compile(ptx_only=True)

@@ -24,6 +24,7 @@ import os
 import re
 import struct
 import contextlib
+import copy
 from contextlib import contextmanager
 
 from .. import types as _types
@@ -552,7 +553,10 @@ class Kernel:
         params = list(sig.parameters.values())[1:]
         code = fn.__code__
         fwhere = (code.co_filename, code.co_firstlineno, 1)
-        self.__dict__["_attrs"] = _Attrs()
+        # Attributes set in __init__ (ints) are the defaults of every trace.
+        if "_init_attrs" not in self.__dict__:
+            self.__dict__["_init_attrs"] = copy.copy(self.__dict__.get("_attrs") or _Attrs())
+        self.__dict__["_attrs"] = copy.copy(self.__dict__["_init_attrs"])
         tr = self.__dict__["_tracer"] = _Tracer()
         try:
             args, decls = [], []
