@@ -7,9 +7,9 @@ Without libTilus.so the package runs in runtime-only mode: artifacts and the
 runtime work; compile, layouts, float formats and weight packing raise
 tilus.LibraryNotFoundError.
 
-Modules: types, layout, compiler, artifact, runtime, weight_pack. A kernel
-DSL will be a further module (tilus.lang) that builds MLIR text for
-tilus.compile; nothing here depends on it.
+Modules: types, layout, compiler, artifact, runtime, weight_pack, and the
+kernel DSL tilus.lang (tilus.Kernel, tilus.pointer, tilus.cdiv), which builds
+MLIR text for tilus.compile; nothing else depends on it.
 """
 
 from ._version import __version__
@@ -26,9 +26,13 @@ from .artifact import (Artifact, KernelInfo, Param, LaunchConfig, TilusRuntimeEr
                        TilusArgumentError)
 from .compiler import (compile, compile_many, CompileError, Diagnostic, cache_dir,
                        clear_cache)
-from .runtime import Runtime, Kernel, DeviceArray
+from .runtime import Runtime, LoadedKernel, DeviceArray
 from .weight_pack import (weight_pack, weight_unpack, weight_packed_layout, compact_bits,
                           expand_bits)
+from . import lang
+# tilus.Kernel is the DSL's base class; the runtime's loaded kernel (what
+# Runtime.kernel returns) is tilus.LoadedKernel (tilus.runtime.Kernel).
+from .lang import Kernel, pointer, cdiv, DSLError
 
 # float8_e4m3, float8_e5m2, float6_e3m2, float6_e2m3, float4_e2m1, ...: every
 # format of 3 to 8 bits.

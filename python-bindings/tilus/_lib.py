@@ -209,6 +209,9 @@ COMPILER_FUNCTIONS = {
     "tilusWeightPackedLayout": (_p, [ctypes.POINTER(TilusWeightPacking), _LErr]),
     "tilusWeightPack": (_b, [ctypes.POINTER(TilusWeightPacking), _p, _p, _LErr]),
     "tilusWeightUnpack": (_b, [ctypes.POINTER(TilusWeightPacking), _p, _p, _LErr]),
+    # Ops.h: the op schema (a constant table; tilus.lang reads it)
+    "tilusOpSchemaGetNumOps": (ctypes.c_ssize_t, []),
+    "tilusOpSchemaGetAt": (_p, [ctypes.c_ssize_t]),
 }
 
 

@@ -27,7 +27,7 @@ import sys
 from . import _lib
 from .artifact import (Artifact, TilusArgumentError, TilusRuntimeError, raise_for)
 
-__all__ = ["Runtime", "Kernel", "DeviceArray"]
+__all__ = ["Runtime", "Kernel", "LoadedKernel", "DeviceArray"]
 
 
 # --- argument conversion -----------------------------------------------------
@@ -397,7 +397,12 @@ class Kernel:
         raise_for(code, err)
 
     def __repr__(self):
-        return f"<tilus.Kernel {self.name}>"
+        return f"<tilus.LoadedKernel {self.name}>"
+
+
+# Exported by the package as tilus.LoadedKernel (tilus.Kernel is the DSL's
+# base class).
+LoadedKernel = Kernel
 
 
 def _workspace(kernel, workspace, nbytes, device):

@@ -1,0 +1,607 @@
+"""tilus.lang, the kernel DSL: the op schema it reads, the IR it emits
+(parsed, verified and lowered through tilus.compile), errors located at the
+Python line, and the examples/python programs whose artifacts are
+byte-identical to their examples/*.mlir."""
+
+import importlib.util
+import inspect
+import re
+import subprocess
+
+import pytest
+
+import tilus
+from tilus.lang import schema, DSLError, Attr
+
+from conftest import REPO, requires_compiler
+
+pytestmark = requires_compiler
+
+F = "spatial(128).local(2)"
+HERE = __file__
+
+
+def line_of(marker):
+    """The line of this file holding `marker` (in a comment)."""
+    for i, line in enumerate(open(HERE), 1):
+        if marker in line and "line_of" not in line:
+            return i
+    raise AssertionError(marker)
+
+
+def load_example(name):
+    path = REPO / "examples" / "python" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"dsl_example_{name}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# --- The op schema ------------------------------------------------------------
+
+
+def test_schema_is_read_from_the_library():
+    ops = schema.schemas()
+    assert len(ops) >= 50
+    lg = ops["tilus.load_global"]
+    assert [(g.name, g.kind) for g in lg.operands] == [
+        ("src", "single"), ("offsets", "variadic"), ("fill", "optional"), ("out", "optional")]
+    assert lg.needs_segment_sizes
+    assert not ops["tilus.dot"].needs_segment_sizes
+    assert ops["tilus.copy_async_wait_group"].attributes == ("n",)
+    assert schema.lookup("reduce").name == "tilus.reduce"
+    assert schema.lookup("nonsense") is None
+    needing = sorted(n for n, s in ops.items() if s.needs_segment_sizes)
+    assert needing == ["tilus.copy_async", "tilus.load_global", "tilus.load_shared"]
+
+
+def test_every_op_has_a_method():
+    for name, s in schema.schemas().items():
+        short = s.short_name
+        assert hasattr(tilus.Kernel, short) or hasattr(tilus.Kernel, short + "_"), name
+
+
+# --- Byte-identical examples ----------------------------------------------------
+
+EXAMPLES = [
+    ("axpy", "Axpy", "tutorial/axpy.mlir"),
+    ("rmsnorm", "RmsNorm", "rmsnorm.mlir"),
+    ("matmul_f16_i6", "Matmul", "matmul_f16_i6.mlir"),
+    ("matmul_pipelined_f16", "MatmulPipelined", "matmul_pipelined_f16.mlir"),
+    ("norms", "Softmax", "softmax.mlir"),
+    ("norms", "LayerNorm", "layernorm.mlir"),
+    ("norms", "SiluMul", "silu_mul.mlir"),
+]
+
+
+@pytest.mark.parametrize("module,cls,mlir", EXAMPLES, ids=[e[2].split("/")[-1][:-5] for e in EXAMPLES])
+def test_example_artifact_is_byte_identical(module, cls, mlir):
+    kernel = getattr(load_example(module), cls)()
+    dsl = kernel.compile(target="sm_90a")
+    ref = tilus.compile(REPO / "examples" / mlir, target="sm_90a")
+    assert dsl.data == ref.data
+    assert [k.name for k in dsl.kernels] == [k.name for k in ref.kernels]
+
+
+def test_axpy_text_and_locations():
+    mod = load_example("axpy")
+    text = mod.Axpy().mlir()
+    assert text.count('"tilus.load_global"') == 2
+    assert "operandSegmentSizes = array<i32: 1, 1, 0, 0>" in text
+    assert "tilus.grid = affine_map<()[s0, s1, s2, s3] -> (s3 ceildiv 512)>" in text
+    assert "tilus.block_size = 128 : i64" in text
+    src = open(mod.__file__).read().splitlines()
+    store_line = next(i for i, l in enumerate(src, 1) if "self.store_global" in l)
+    assert re.search(r'"tilus.store_global".*loc\(".*axpy.py":%d:\d+\)' % store_line, text)
+    # A different compile-time parameter gives a different kernel.
+    other = mod.Axpy(tile=1024, warps=8).mlir()
+    assert "ceildiv 1024" in other and "tilus.block_size = 256" in other
+    assert "spatial(256).local(4)" in other
+
+
+# --- Every op, compiled -----------------------------------------------------------
+
+
+class Zoo(tilus.Kernel):
+    """Every typed instruction once (and the operators, out=, loops, ifs)."""
+
+    def __call__(self, x: tilus.pointer(tilus.float32), o: tilus.pointer(tilus.float32),
+                 q: tilus.pointer(tilus.int32), cnt: tilus.pointer(tilus.int32),
+                 n: tilus.int32):
+        self.attrs.blocks = [tilus.cdiv(n, 256)]
+        self.attrs.warps = 4
+        f32, i32 = tilus.float32, tilus.int32
+        N = self.index(n)
+        b = self.block_indices()
+        gx = self.view_global(x, [N])
+        go = self.view_global(o, [N])
+        gq = self.view_global(q, [N])
+        gc = self.view_global(cnt, [4])
+        off = b * 256
+        v = self.load_global(gx, [off], [256], F, fill_value=1.0)
+        w = self.load_global(gx, [off], [256], F, fill=2.0)
+        r = (v + w - 1.5) * w / 3.0
+        r = -self.min(self.max(r, v), 10.0)
+        for fn in (self.abs, self.exp, self.exp2, self.log, self.log2, self.sqrt, self.rsqrt,
+                   self.tanh, self.sin, self.cos):
+            r = fn(r)
+        r = self.clamp(r, 0.0, w)
+        r = self.where(self.cmp(r, v, "lt"), r, 0.5)
+        self.add(r, v, out=r)
+        iv = self.load_global(gq, [off], [256], F)
+        iv = self.not_(self.mod(self.shr(self.shl(self.xor(self.or_(self.and_(iv, 7), 1), 3),
+                                                  1), 1), 5))
+        self.store_global(iv, gq, [off])
+        t = self.reshape(r, [2, 128], "spatial(2,64).local(1,2)")
+        s = self.reduce(t, [1], "max")
+        am = self.reduce(t, [1], "argmax")
+        t2 = self.convert_layout(t, "local(1,2).spatial(2,64)")
+        self.permute(t2, [1, 0], "local(2,1).spatial(64,2)")
+        self.store_global(self.reshape(s, [2], "reduce(spatial(2,64),dims=[1])"), go, [off])
+        self.store_global(self.reshape(am, [2], "reduce(spatial(2,64),dims=[1])"), gq, [off])
+        sh = self.allocate_shared(f32, [256], "local(256)")
+        self.store_shared(r, sh, [0])
+        self.synchronize()
+        r2 = self.load_shared(sh, [0], [256], F)
+        old = self.atomic_rmw(gc, [0], 1, "add")
+        self.atomic_cas(gc, [1], 0, old)
+        self.atomic_add_global(r2, go, [off])
+        self.semaphore_wait(gc, [2], 0)
+        self.semaphore_signal(gc, [2], 1)
+        acc = self.allocate_register(f32, [256], F, value=0.0)
+        for i in self.range(4):
+            self.add(acc, r2, out=acc)
+        with self.if_then(b < 3):
+            acc.assign(acc * 2.0)
+        self.store_global(acc + self.cast(self.cast(acc, tilus.float16), f32), go, [off])
+        ws = self.allocate_global(f32, [256])
+        self.store_global(r2, ws, [0])
+        sa = self.allocate_shared(f32, [256], "local(256)")
+        self.copy_async(sa, gx, [0], [off], [256])
+        self.copy_async_commit_group()
+        self.copy_async_wait_group(0)
+        vv = self.view(self.load_shared(sa, [0], [256], F), i32, [256], F)
+        self.store_global(vv, gq, [off])
+        self.print(vv)
+        # Dot in the mma.sync fragment layouts of examples/matmul_pipelined_f16.mlir.
+        da = self.allocate_register(tilus.float16, [16, 16], "reduce(spatial(1,1,4), dims=[2])"
+                                    ".column_local(2,2).spatial(8,4).local(1,2)", value=1.0)
+        db = self.allocate_register(tilus.float16, [16, 32], "reduce(spatial(1,1,4), dims=[0])"
+                                    ".local(2,1).column_spatial(4,8).local(2,1)", value=0.5)
+        dc = self.allocate_register(f32, [16, 32], "spatial(1,4).local(2,1).spatial(8,4)"
+                                    ".local(1,2)", value=0.0)
+        self.dot(da, db, dc, out=dc)
+        self.store_global(dc, self.view_global(o, [16, 32]), [0, 0])
+        with self.if_then(b > 1000):
+            self.exit()
+
+
+def test_every_instruction_compiles():
+    k = Zoo()
+    text = k.mlir()
+    used = set(re.findall(r'"(tilus\.\w+)"', text))
+    assert used == set(schema.schemas()), set(schema.schemas()) - used
+    ptx = k.compile(ptx_only=True)
+    assert ".entry zoo" in ptx
+    art = k.compile()
+    (info,) = art.kernels
+    assert info.name == "zoo" and info.block == (128, 1, 1)
+    assert [p.describe() for p in info.params] == ["ptr f32", "ptr f32", "ptr i32", "ptr i32",
+                                                   "i32"]
+
+
+# --- The generic op and the operand groups ----------------------------------------
+
+
+class Generic(tilus.Kernel):
+    def __init__(self, mode):
+        super().__init__()
+        self.mode = mode
+
+    def __call__(self, x: tilus.pointer(tilus.float32), n: tilus.int32):
+        self.attrs.warps = 4
+        g = self.view_global(x, [self.index(n)])
+        t = tilus.lang.TensorType("register", tilus.float32, [256], F)
+        if self.mode == "positional":
+            r = self.op("tilus.load_global", g, [0], result=t)
+        elif self.mode == "named":
+            r = self.op("load_global", src=g, offsets=[0], fill=None, result=t)
+        elif self.mode == "bad-group":
+            r = self.op("load_global", g, [0], bogus=1, result=t)
+        elif self.mode == "segments":
+            r = self.op("load_global", g, [0], result=t,
+                        attrs={"operandSegmentSizes": Attr("array<i32: 1, 1, 0, 0>")})
+        elif self.mode == "missing-attr":
+            self.op("tilus.copy_async_wait_group")
+            return
+        elif self.mode == "unknown":
+            self.op("tilus.frobnicate")
+            return
+        self.op("tilus.store_global", r, g, [0])
+
+
+@pytest.mark.parametrize("mode", ["positional", "named"])
+def test_generic_op_fills_segment_sizes(mode):
+    text = Generic(mode).mlir()
+    assert '"tilus.load_global"(%_2, %_3) {operandSegmentSizes = array<i32: 1, 1, 0, 0>}' in text
+    assert "operandSegmentSizes" not in text.split('"tilus.store_global"')[1]
+    Generic(mode).compile(ptx_only=True)
+
+
+@pytest.mark.parametrize("mode,message", [
+    ("bad-group", "has no operand group 'bogus' (it has src, offsets, fill, out)"),
+    ("segments", "operandSegmentSizes is set from the op schema"),
+    ("missing-attr", "tilus.copy_async_wait_group needs the attribute(s) n"),
+    ("unknown", "'tilus.frobnicate' is not a Tilus op"),
+])
+def test_generic_op_misuse(mode, message):
+    with pytest.raises(DSLError) as e:
+        Generic(mode).mlir()
+    assert message in str(e.value)
+    assert e.value.file == HERE
+
+
+# --- Located errors ------------------------------------------------------------------
+
+
+class Broken(tilus.Kernel):
+    def __init__(self, mode):
+        super().__init__()
+        self.mode = mode
+
+    def __call__(self, x: tilus.pointer(tilus.float32), n: tilus.int32):
+        self.attrs.warps = 4
+        g = self.view_global(x, [self.index(n)])
+        g2 = self.view_global(x, [2, 128])
+        if self.mode == "layout-shape":
+            self.allocate_register(tilus.float32, [512], F)  # MARK layout-shape
+        elif self.mode == "layout-text":
+            self.allocate_register(tilus.float32, [256], "spatial(128).lokal(2)")  # MARK layout-text
+        elif self.mode == "threads":
+            self.allocate_register(tilus.float32, [128], "spatial(64).local(2)")  # MARK threads
+        elif self.mode == "broadcast":
+            a = self.load_global(g2, [0, 0], [2, 128], "spatial(2,64).local(1,2)")
+            b = self.load_global(g2, [0, 0], [2, 64], "spatial(2,64)")
+            a + b  # MARK broadcast
+        elif self.mode == "offsets":
+            self.load_global(g, [0, 0], [256], F)  # MARK offsets
+        elif self.mode == "dot":
+            a = self.allocate_register(tilus.float32, [256], F)
+            self.dot(a, a, a)  # MARK dot
+        elif self.mode == "dtype":
+            a = self.allocate_register(tilus.float32, [256], F)
+            self.add(a, self.cast(a, tilus.float16))  # MARK dtype
+        elif self.mode == "assign":
+            a = self.allocate_register(tilus.float32, [256], F)
+            a.assign(self.cast(a, tilus.float16))  # MARK assign
+        elif self.mode == "unroll":
+            for i in self.range(self.index(n), unroll=True):  # MARK unroll
+                pass
+        elif self.mode == "bool":
+            if self.index(n) < 4:  # MARK bool
+                pass
+        elif self.mode == "wrong-reduce-layout":
+            # Passes the DSL's checks (shape, threads), fails the verifier.
+            a = self.load_global(g2, [0, 0], [2, 128], "spatial(2,64).local(1,2)")
+            r = self.reduce(a, [1], layout="reduce(spatial(1,128),dims=[1]).local(2)")  # MARK wrong-reduce-layout
+            self.store_global(r, g, [0])
+        elif self.mode == "wrong-cast-layout":
+            a = self.load_global(g, [0], [256], F)
+            c = self.cast(a, tilus.float16, layout="local(2).spatial(128)")  # MARK wrong-cast-layout
+            self.store_global(self.cast(c, tilus.float32), g, [0])
+
+
+@pytest.mark.parametrize("mode,message", [
+    ("layout-shape", "has shape [256], but the register tensor has shape [512]"),
+    ("layout-text", "bad layout 'spatial(128).lokal(2)'"),
+    ("threads", "has 64 threads, but the register tensor needs 128"),
+    ("broadcast", "shapes [2, 128] and [2, 64] do not broadcast"),
+    ("offsets", "2 offsets for a tensor of rank 1"),
+    ("dot", "needs [M, K] x [K, N] + [M, N]"),
+    ("dtype", "add of float32 and float16 tensors"),
+    ("assign", "is not of type"),
+    ("unroll", "unroll=True needs int bounds"),
+    ("bool", "no truth value at trace time"),
+])
+def test_misuse_is_located_at_the_python_line(mode, message):
+    with pytest.raises(DSLError) as e:
+        Broken(mode).mlir()
+    assert message in e.value.message
+    assert (e.value.file, e.value.line) == (HERE, line_of(f"MARK {mode}"))
+    assert str(e.value).startswith(f"{HERE}:{e.value.line}:")
+
+
+@pytest.mark.parametrize("mode", ["wrong-reduce-layout", "wrong-cast-layout"])
+def test_compile_error_points_at_the_python_line(mode):
+    with pytest.raises(tilus.CompileError) as e:
+        Broken(mode).compile(ptx_only=True, cache=False)
+    errors = [d for d in e.value.diagnostics if d.severity == "error"]
+    assert errors, e.value.diagnostics
+    assert errors[0].file == HERE
+    assert errors[0].line == line_of(f"MARK {mode}")
+    assert errors[0].col > 1
+    assert HERE in str(e.value)
+
+
+def test_kernel_declaration_errors():
+    class NoWarps(tilus.Kernel):
+        def __call__(self, n: tilus.int32):
+            pass
+
+    class NoAnnotation(tilus.Kernel):
+        def __call__(self, n):
+            pass
+
+    class NoCall(tilus.Kernel):
+        pass
+
+    with pytest.raises(DSLError, match="set self.attrs.warps"):
+        NoWarps().mlir()
+    with pytest.raises(DSLError, match="parameter 'n' needs an annotation"):
+        NoAnnotation().mlir()
+    with pytest.raises(DSLError, match="defines no __call__"):
+        NoCall().mlir()
+    with pytest.raises(DSLError, match="only be called while the kernel is traced"):
+        NoWarps().synchronize()
+
+
+# --- Control flow, scalars and the grid --------------------------------------------------
+
+
+class Loops(tilus.Kernel):
+    def __call__(self, x: tilus.pointer(tilus.float32), rows: tilus.int32, k: tilus.int32):
+        self.attrs.blocks = [(rows + 15) // 16, 2, k % 4]
+        self.attrs.warps = 4
+        R = self.index(rows)
+        g = self.view_global(x, [R, 256])
+        acc = self.allocate_register(tilus.float32, [256], F, init=0.0)
+        cnt = self.allocate_register(tilus.int32, [256], F, value=0)
+        for i in self.range(R):
+            v = self.load_global(g, [i, 0], [256], F)
+            self.add(acc, v, out=acc)
+            for j in self.range(0, i, 2):
+                cnt.assign(cnt + 1)
+        with self.if_then(self.index(k) > 3):
+            acc.assign(-acc)
+        for u in self.range(2, unroll=True):
+            acc.assign(acc * float(u + 1))
+        self.store_global(acc, g, [0, 0])
+        self.store_global(self.cast(cnt, tilus.float32), g, [1, 0])
+        self.store_global(acc, g, [k * 2, 0])   # an expression of a parameter as an operand
+
+
+def test_loops_carry_rebound_handles():
+    text = Loops().mlir()
+    assert "affine_map<()[s0, s1, s2] -> ((s1 + 15) floordiv 16, 2, s2 mod 4)>" in text
+    # The outer loop carries acc and cnt (rebound inside, cnt in the inner loop).
+    outer = re.search(r"(%\w+), (%\w+) = scf.for (%\w+) = %\w+ to %\w+ step %\w+ "
+                      r"iter_args\((%\w+) = (%\w+), (%\w+) = (%\w+)\)", text)
+    assert outer, text
+    inner = re.search(r"= scf.for %\w+ = %\w+ to " + re.escape(outer.group(3)) +
+                      r" step %\w+ iter_args\((%\w+) = " + re.escape(outer.group(6)), text)
+    assert inner, text
+    assert re.search(r"= scf.if %\w+ -> \(!tilus.register<f32", text)
+    assert text.count("scf.for") == 2            # the unrolled loop is not an scf.for
+    assert "arith.muli %k, " in text              # k * 2 emitted as i32 ops
+    Loops().compile(ptx_only=True)
+
+
+def test_scalar_arithmetic():
+    class S(tilus.Kernel):
+        def __call__(self, x: tilus.pointer(tilus.float32), n: tilus.int32, s: tilus.float32):
+            self.attrs.warps = 1
+            N = self.index(n)
+            a = (N + 3) * 2 - 1
+            b = a // 4 + a % 4 + tilus.cdiv(a, 8)
+            f = s * 2.0 / s + 1.0
+            g = self.view_global(x, [b])
+            r = self.allocate_register(tilus.float32, [32], "spatial(32)", init=f)
+            self.store_global(r, g, [N])
+
+    text = S().mlir()
+    for op in ("arith.addi", "arith.muli", "arith.subi", "arith.divui", "arith.remui",
+               "arith.ceildivui", "arith.mulf", "arith.divf", "arith.addf"):
+        assert op in text, op
+    assert text.count("arith.constant 2 : index") == 1     # constants are shared
+    S().compile(ptx_only=True)
+
+
+def test_partial_unroll_and_scalar_equality():
+    class U(tilus.Kernel):
+        def __init__(self, unroll):
+            super().__init__()
+            self.unroll = unroll
+
+        def __call__(self, x: tilus.pointer(tilus.float32), n: tilus.int32):
+            self.attrs.warps = 4
+            g = self.view_global(x, [self.index(n), 256])
+            acc = self.allocate_register(tilus.float32, [256], F, value=0.0)
+            for i in self.range(0, 12, 2, unroll=self.unroll):
+                acc.assign(acc + self.load_global(g, [i, 0], [256], F))
+            with self.if_then(self.index(n).eq(7)):
+                acc.assign(acc * 0.5)
+            self.store_global(acc, g, [0, 0])
+
+    text = U(3).mlir()
+    assert re.search(r"scf.for %\w+ = %\w+ to %\w+ step %(\w+) iter_args", text)
+    assert "arith.constant 6 : index" in text           # the step: 3 * 2
+    assert text.count('"tilus.load_global"') == 3      # the body traced 3 times
+    assert "arith.cmpi eq" in text
+    U(3).compile(ptx_only=True)
+    with pytest.raises(DSLError, match="trip count 6 is not a multiple"):
+        U(4).mlir()
+    with pytest.raises(DSLError, match="unroll=2.5"):
+        U(2.5).mlir()
+
+
+def test_if_then_otherwise():
+    class B(tilus.Kernel):
+        def __init__(self, mode):
+            super().__init__()
+            self.mode = mode
+
+        def __call__(self, x: tilus.pointer(tilus.float32), n: tilus.int32):
+            self.attrs.warps = 4
+            g = self.view_global(x, [self.index(n)])
+            a = self.load_global(g, [0], [256], F)
+            b = self.load_global(g, [256], [256], F)
+            c = self.index(n) < 100
+            with self.if_then(c):
+                a.assign(a * 2.0)
+            if self.mode == "stray":
+                self.synchronize()
+            with self.otherwise():
+                b.assign(-b)
+                self.synchronize()
+            self.store_global(a + b, g, [0])
+
+    text = B("ok").mlir()
+    m = re.search(r"(%\w+), (%\w+) = scf.if %\w+ -> \(!tilus.register.*, !tilus.register", text)
+    assert m, text
+    yields = re.findall(r"scf.yield (%\w+), (%\w+) :", text)
+    assert len(yields) == 2
+    (ta, tb), (ea, eb) = yields
+    assert ta != ea and tb != eb      # a changes in then, b in else
+    assert f'"tilus.add"({m.group(1)}, {m.group(2)})' in text
+    assert text.count("scf.if") == 1
+    B("ok").compile(ptx_only=True)
+    with pytest.raises(DSLError, match="must follow"):
+        B("stray").mlir()
+
+
+@pytest.mark.parametrize("name", ["matmul_f16_decode", "matmul_f16_large",
+                                  "matmul_f16_medium"])
+def test_gemm_generator_configurations_are_byte_identical(name, tmp_path):
+    """examples/python/matmul_pipelined_f16.py with the tile configurations of
+    bench/gemm/gemm-kernels.sh gives that shell generator's artifacts."""
+    mod = load_example("matmul_pipelined_f16")
+    config = mod.CONFIGS[name]
+    subprocess.run(["bash", str(REPO / "bench" / "gemm" / "gemm-kernels.sh"), str(tmp_path),
+                    name, *map(str, config)], check=True)
+    ref = tilus.compile(tmp_path / f"{name}.mlir")
+    assert mod.MatmulPipelined(*config).compile().data == ref.data
+
+
+def test_launch_through_the_runtime(fake_runtime, fake_driver):
+    import numpy as np
+    kernel = load_example("axpy").Axpy()
+    x = fake_runtime.empty(1000, np.float32)
+    y = fake_runtime.empty(1000, np.float32)
+    kernel.launch(fake_runtime, x, y, 2.0, 1000)
+    assert fake_driver.launch_count == 1
+    assert fake_driver.grid == (2, 1, 1) and fake_driver.block == (128, 1, 1)
+    kernel.launch(fake_runtime, x, y, 2.0, 1025, target="sm_90a")   # compiled once
+    assert fake_driver.grid == (3, 1, 1)
+    assert list(kernel._artifacts) == ["sm_90a"]
+
+
+def test_while_loop():
+    class W(tilus.Kernel):
+        """acc = acc * 2, k times (test/gpu/kernels/loops_f32.mlir's scf.while)."""
+
+        def __call__(self, x: tilus.pointer(tilus.float32), k: tilus.int32):
+            self.attrs.warps = 4
+            g = self.view_global(x, [256])
+            acc = self.load_global(g, [0], [256], F)
+            count = self.const(0, tilus.int32)
+            with self.while_loop(lambda: count < k):
+                count.assign(count + 1)
+                acc.assign(acc * 2.0)
+            self.store_global(acc, g, [0])
+
+    text = W().mlir()
+    m = re.search(r"(%\w+), (%\w+) = scf.while \((%\w+) = %\w+, (%\w+) = %\w+\) : "
+                  r"\(!tilus.register.*, i32\) -> \(", text)
+    assert m, text
+    # count < k (Python asks the parameter's reflected k > count first)
+    arg = re.escape(m.group(4))
+    assert re.search(rf"arith.cmpi (slt, {arg}, %k|sgt, %k, {arg}) : i32", text), text
+    assert re.search(r"scf.condition\(%\w+\) " + re.escape(m.group(3)), text)
+    assert "^bb0(" in text
+    W().compile(ptx_only=True)
+
+
+class LoopsF32(tilus.Kernel):
+    """test/gpu/kernels/loops_f32.mlir: register tensors carried through
+    scf.for, scf.while and scf.if."""
+
+    def __call__(self, src: tilus.pointer(tilus.float32), dst: tilus.pointer(tilus.float32),
+                 rows: tilus.int32, k: tilus.int32):
+        self.attrs.blocks = [1]
+        self.attrs.warps = 4
+        R = self.index(rows)
+        gs = self.view_global(src, [R, 256])
+        gd = self.view_global(dst, [256])
+        acc = self.allocate_register(tilus.float32, [256], F, init=0.0)
+        for i in self.range(R):                         # acc[j] = sum over rows of src[i, j]
+            acc.assign(acc + self.load_global(gs, [i, 0], [256], F))
+        count = self.const(0, tilus.int32)
+        with self.while_loop(lambda: count < k):        # acc = acc * 2, k times
+            count.assign(count + 1)
+            acc.assign(acc * 2.0)
+        with self.if_then(rows > 3):                    # rows > 3 ? -acc : acc
+            acc.assign(-acc)
+        self.store_global(acc, gd, [0])
+
+
+def test_control_flow_is_byte_identical_to_loops_f32():
+    assert tilus.lang.kernel._snake("LoopsF32") == "loops_f32"
+    ref = tilus.compile(REPO / "test" / "gpu" / "kernels" / "loops_f32.mlir")
+    assert LoopsF32().compile().data == ref.data
+
+
+@pytest.fixture(scope="module")
+def dequant_generated(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dequant")
+    subprocess.run(["bash", str(REPO / "bench" / "dequant" / "dequant-kernels.sh"), str(out)],
+                   check=True)
+    return out
+
+
+@pytest.mark.parametrize("name", ["u1", "u2", "u3", "u4", "i4", "u5", "i6", "f6e3m2", "u7",
+                                  "u8", "e4m3", "e2m1"])
+def test_dequant_generator_is_byte_identical(name, dequant_generated):
+    """examples/python/dequant.py gives bench/dequant/dequant-kernels.sh's
+    artifact for each of its weight types."""
+    mod = load_example("dequant")
+    assert set(mod.TYPES) == {"u1", "u2", "u3", "u4", "i4", "u5", "i6", "f6e3m2", "u7", "u8",
+                              "e4m3", "e2m1"}
+    ref = tilus.compile(dequant_generated / f"dequant_{name}.mlir")
+    assert mod.Dequant(mod.TYPES[name]).compile().data == ref.data
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+def test_non_finite_constants(dtype):
+    class K(tilus.Kernel):
+        def __call__(self, x: tilus.pointer(getattr(tilus, dtype))):
+            self.attrs.warps = 4
+            g = self.view_global(x, [256])
+            v = self.load_global(g, [0], [256], F)
+            v = self.max(self.min(v, float("inf")), float("-inf"))
+            self.store_global(v, g, [0])
+
+    text = K().mlir()
+    assert text.count("arith.constant 0x") == 2
+    K().compile(ptx_only=True)
+
+
+def test_attrs_set_in_init_are_defaults():
+    class K(tilus.Kernel):
+        def __init__(self, grid_from_n):
+            super().__init__()
+            self.attrs.warps = 2
+            self.attrs.blocks = [4, 2]
+            self.grid_from_n = grid_from_n
+
+        def __call__(self, x: tilus.pointer(tilus.float32), n: tilus.int32):
+            if self.grid_from_n:
+                self.attrs.blocks = [n // 64]
+            g = self.view_global(x, [self.index(n)])
+            self.store_global(self.load_global(g, [0], [64], "spatial(64)"), g, [0])
+
+    k = K(False)
+    assert "tilus.block_size = 64 : i64" in k.mlir()
+    assert "-> (4, 2)>" in k.mlir()
+    k2 = K(True)
+    assert "-> (s1 floordiv 64)>" in k2.mlir() and "-> (s1 floordiv 64)>" in k2.mlir()
+    k2.compile(ptx_only=True)
