@@ -347,6 +347,27 @@ static void checkAlgebra(const TilusLayout *f, const TilusLayout *g,
     checkLayout(reduced, p);
     tilusLayoutDestroy(reduced);
   }
+  // The broadcast queries of the elementwise ops: the source layout for
+  // those dims must be readable by f's threads in place, and f by itself
+  // with every slot its own.
+  TilusLayout *source = tilusLayoutBroadcastSource(f, numDims, dims, &err);
+  int64_t m = tilusLayoutGetLocalSize(f);
+  int64_t *slots = m > 0 && m <= (1 << 20) ? malloc(sizeof(int64_t) * (size_t)m)
+                                           : NULL;
+  if (slots) {
+    if (source) {
+      REQUIRE(tilusLayoutBroadcastSlots(f, source, slots, &err),
+              "broadcast source: not readable in place", f, source);
+      for (int64_t i = 0; i < m; ++i)
+        REQUIRE(slots[i] >= 0 && slots[i] < tilusLayoutGetLocalSize(source),
+                "broadcast source: slot out of range", f, source);
+    }
+    if (tilusLayoutBroadcastSlots(f, f, slots, &err))
+      for (int64_t i = 0; i < m; ++i)
+        REQUIRE(slots[i] == i, "broadcast of itself: not the identity", f, f);
+    free(slots);
+  }
+  tilusLayoutDestroy(source);
   int64_t dim = (int64_t)(next(p) % 10), logStep = (int64_t)(next(p) % 8);
   TilusLayout *swizzled = tilusLayoutSwizzle(f, dim, logStep, &err);
   if (swizzled) {
