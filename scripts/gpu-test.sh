@@ -6,6 +6,10 @@
 # test. Without a GPU every test reports skipped (exit 77).
 #
 #   scripts/gpu-test.sh [ARTIFACT_DIR]     (default build/gpu-artifacts)
+#
+# SANITIZERS (default "memcheck racecheck synccheck") names the
+# compute-sanitizer tools to run the suite under; empty runs none, so that a
+# time-limited session can split the runs over several calls.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 artifacts=${1:-$root/build/gpu-artifacts}
@@ -44,7 +48,7 @@ for target in sm_80 sm_90a; do
 done
 sanitizer=${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer
 if [ $status -eq 0 ] && [ -x "$sanitizer" ]; then
-  for tool in memcheck racecheck synccheck; do
+  for tool in ${SANITIZERS-memcheck racecheck synccheck}; do
     echo "=== compute-sanitizer --tool $tool"
     # A bound on each tool's run (SANITIZER_TIMEOUT seconds, default 900):
     # the split-K test's blocks spin on each other, and a tool that ran
