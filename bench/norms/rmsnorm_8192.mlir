@@ -17,6 +17,8 @@ func.func @rmsnorm_8192(%x: !tilus.ptr<f16>, %w: !tilus.ptr<f16>, %y: !tilus.ptr
   %gw = "tilus.view_global"(%w) : (!tilus.ptr<f16>) -> !gw
   %xh = "tilus.load_global"(%gx, %row, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!gx, index, index) -> !xh
   %xf = "tilus.cast"(%xh) : (!xh) -> !xf
+  %wh = "tilus.load_global"(%gw, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!gw, index, index) -> !xh
+  %wf = "tilus.cast"(%wh) : (!xh) -> !xf
   %sq = "tilus.mul"(%xf, %xf) : (!xf, !xf) -> !xf
   %ss = "tilus.reduce"(%sq) {dims = array<i64: 1>, kind = "sum"} : (!xf) -> !s1
   %inv = arith.constant 1.220703125e-04 : f32
@@ -25,8 +27,6 @@ func.func @rmsnorm_8192(%x: !tilus.ptr<f16>, %w: !tilus.ptr<f16>, %y: !tilus.ptr
   %r = "tilus.rsqrt"(%ms2) : (!s1) -> !s1
   %r2 = "tilus.reshape"(%r) : (!s1) -> !s2
   %yf = "tilus.mul"(%xf, %r2) : (!xf, !s2) -> !xf
-  %wh = "tilus.load_global"(%gw, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!gw, index, index) -> !xh
-  %wf = "tilus.cast"(%wh) : (!xh) -> !xf
   %yw = "tilus.mul"(%yf, %wf) : (!xf, !xf) -> !xf
   %yh = "tilus.cast"(%yw) : (!xf) -> !xh
   "tilus.store_global"(%yh, %gy, %row, %c0) : (!xh, !gx, index, index) -> ()

@@ -29,10 +29,11 @@ class RmsNorm(tilus.Kernel):
         gy = self.view_global(y, [R, self.cols])
         gw = self.view_global(w, [1, self.cols])
         xf = self.load_global(gx, [row, 0], [1, self.cols], row_layout).to(tilus.float32)
+        # The weight is loaded with x, so that its latency overlaps the reduction.
+        wf = self.load_global(gw, [0, 0], [1, self.cols], row_layout).to(tilus.float32)
         ss = self.sum(xf * xf, dims=[1])                 # [1]: reduce(spatial(1,128),dims=[1])
         r = self.rsqrt(ss * (1.0 / self.cols) + eps)
         yf = xf * self.reshape(r, [1, 1], sum_layout)    # broadcast over the row
-        wf = self.load_global(gw, [0, 0], [1, self.cols], row_layout).to(tilus.float32)
         self.store_global((yf * wf).to(tilus.float16), gy, [row, 0])
 
 

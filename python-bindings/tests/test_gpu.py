@@ -4,6 +4,8 @@ without torch built with CUDA). On a machine without libTilus.so (runtime
 only), the artifacts come from $TILUS_TEST_ARTIFACT_DIR, written by
 tests/make_artifacts.py."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -127,3 +129,70 @@ def test_weight_pack_with_torch_uint8(gpu):
     torch.cuda.synchronize()
     assert torch.equal(dst.cpu(), tilus.weight_pack(values, tilus.int6, (16, 8),
                                                     FIG2_LAYOUT).reshape(-1))
+
+
+def test_custom_op_eager_and_under_torch_compile(gpu):
+    """tilus.custom_op: the tutorial's axpy as a torch operator, called
+    eagerly, inside a torch.compile'd function (fullgraph: no graph break),
+    and refusing names that do not fit the kernel."""
+    torch = cuda_torch()
+    k = gpu.kernel(artifact_for("tutorial/axpy.mlir", target_of(gpu)), "axpy")
+    op = tilus.custom_op("tilus_test::axpy", k, names=("x", "y", "a", "n"),
+                         mutates_args=("y",))
+    schema = str(torch.ops.tilus_test.axpy.default._schema)
+    # y is written (an alias annotation with "!"); torch spells int as SymInt.
+    assert re.fullmatch(r"tilus_test::axpy\(Tensor x, Tensor\(a\d+!\) y, float a, "
+                        r"(Sym)?[Ii]nt n\) -> \(\)", schema), schema
+    n = 3000
+    x = torch.randn(n, device="cuda")
+    y = torch.randn(n, device="cuda")
+    want = 1.5 * x + y
+    op(x, y, 1.5, n)
+    torch.cuda.synchronize()
+    assert torch.allclose(y, want)
+
+    def f(x, y):
+        z = y * 2                      # a torch op before and after the kernel
+        op(x, z, -0.5, x.numel())
+        return z + 1
+
+    compiled = torch.compile(f, fullgraph=True)
+    y = torch.randn(n, device="cuda")
+    got = compiled(x, y)
+    torch.cuda.synchronize()
+    assert torch.allclose(got, 2 * y - 0.5 * x + 1, rtol=1e-5, atol=1e-5)
+    with pytest.raises(tilus.TilusArgumentError, match="not a pointer parameter"):
+        tilus.custom_op("tilus_test::bad1", k, names=("x", "y", "a", "n"), mutates_args=("a",))
+    with pytest.raises(tilus.TilusArgumentError, match="3 names for kernel 'axpy'"):
+        tilus.custom_op("tilus_test::bad2", k, names=("x", "y", "a"), mutates_args=())
+    # A wrong tensor inside the operator is the launch's own error.
+    with pytest.raises(tilus.TilusArgumentError, match="parameter 0 has type 'ptr f32'"):
+        op(x.half(), y, 1.0, n)
+
+
+def test_dlpack_object_over_a_torch_tensor(gpu):
+    """An argument known only through __dlpack__ (here delegating to a torch
+    tensor, as JAX or CuPy arrays would give one)."""
+    torch = cuda_torch()
+    k = gpu.kernel(artifact_for("tutorial/axpy.mlir", target_of(gpu)), "axpy")
+
+    class Only:
+        def __init__(self, t):
+            self.t = t
+
+        def __dlpack__(self, stream=None):
+            return self.t.__dlpack__()
+
+        def __dlpack_device__(self):
+            return self.t.__dlpack_device__()
+
+    n = 777
+    x = torch.randn(n, device="cuda")
+    y = torch.randn(2 * n, device="cuda")
+    want = y.clone()
+    want[n:] += 3.0 * x
+    k(Only(x), Only(y[n:]), 3.0, n)                  # a view: DLPack's byte_offset or data
+    torch.cuda.synchronize()
+    assert torch.allclose(y, want)
+    with pytest.raises(tilus.TilusArgumentError, match="DLPack tensor on device"):
+        k(Only(x.cpu()), Only(y), 1.0, n)

@@ -1,6 +1,7 @@
 """Artifacts and the launch path, end to end through the recording fake
 libcuda (tests/fake_libcuda.c): no GPU needed."""
 
+import ctypes
 import pickle
 import struct
 
@@ -120,6 +121,27 @@ def test_launch_records_grid_block_and_parameter_bytes(fake_runtime, fake_driver
     assert fake_driver.module_loads == 1
 
 
+def test_plain_python_arguments_take_the_fast_path(fake_runtime, fake_driver):
+    """ints and floats only: Kernel._fast_pack packs them (one struct call);
+    the bytes that reach cuLaunchKernel are the general path's."""
+    a = tilus.Artifact(PARAMS)
+    k = fake_runtime.kernel(a, "scalars")
+    args = (130, 255, -8, 0.5, 1.5, 2.5, -0.25, -(1 << 40), 7, 1)
+    assert k._fast_pack(args) is not None
+    assert k._fast_pack(args[:-1]) is None                     # a count the runtime refuses
+    assert k._fast_pack((1.5,) + args[1:]) is None             # a float for i32: explained
+    sizes = [p.byte_size for p in k.params]
+    fake_driver.set_param_sizes(sizes)
+    k(*args, stream=0x40)
+    fast = [fake_driver.param_bytes(i, n) for i, n in enumerate(sizes)]
+    assert fast[0] == struct.pack("<i", 130) and fast[1] == b"\xff" and fast[2] == b"\xf8"
+    assert fast[3] == struct.pack("<H", 0x3800)                # 0.5 in f16
+    assert fast[7] == struct.pack("<q", -(1 << 40)) and fast[9] == b"\x01"
+    k(*[np.int64(v) if type(v) is int else np.float64(v) for v in args], stream=0x40)
+    assert [fake_driver.param_bytes(i, n) for i, n in enumerate(sizes)] == fast
+    assert fake_driver.launch_count == 2 and fake_driver.stream == 0x40
+
+
 def test_pointer_arguments(fake_runtime, fake_driver):
     a = tilus.Artifact(PARAMS)
     k = fake_runtime.kernel(a, "pointers")
@@ -132,6 +154,60 @@ def test_pointer_arguments(fake_runtime, fake_driver):
     assert got[:6] == [0x1000, 0x2000, 0x3000, 0x4000, 0x5000, 0x6000]
     assert got[6] == args[6].ptr and got[6] % 256 == 0
     assert fake_driver.stream == 0   # the default stream
+
+
+class DLPackObject:
+    """An object with only __dlpack__/__dlpack_device__, over a DLTensor built
+    here (dlpack.h's layout), so that the DLPack path runs without a GPU."""
+
+    def __init__(self, data, device, code, bits, shape, strides=None, byte_offset=0):
+        from tilus.runtime import _DLTensor
+        self.shape = (ctypes.c_int64 * len(shape))(*shape)
+        self.strides = (ctypes.c_int64 * len(shape))(*strides) if strides else None
+        self.t = _DLTensor(data, device, len(shape), (code, bits, 1), self.shape,
+                           self.strides, byte_offset)
+        self.device = device
+
+    def __dlpack_device__(self):
+        return self.device
+
+    def __dlpack__(self, stream=None):
+        new = ctypes.pythonapi.PyCapsule_New
+        new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p,
+                                                       ctypes.c_void_p]
+        return new(ctypes.addressof(self.t), b"dltensor", None)
+
+
+def test_dlpack_arguments(fake_runtime, fake_driver):
+    a = tilus.Artifact(PARAMS)
+    k = fake_runtime.kernel(a, "pointers")
+    fake_driver.set_param_sizes([8] * 7)
+    f16 = DLPackObject(0x1000, (2, 0), 2, 16, (4, 8), strides=(8, 1))
+    bf16 = DLPackObject(0x2000, (2, 0), 4, 16, (4,), byte_offset=64)
+    u8 = DLPackObject(0x4000, (2, 0), 1, 8, (3, 1, 5), strides=(5, 99, 1))  # size-1 dim
+    k(f16, bf16, 0x3000, u8, 0x5000, 0x6000, 0x7000)
+    got = [struct.unpack("<Q", fake_driver.param_bytes(i, 8))[0] for i in range(4)]
+    assert got == [0x1000, 0x2040, 0x3000, 0x4000]
+    good = [f16, bf16, 0x3000, u8, 0x5000, 0x6000, 0x7000]
+
+    def refused(index, value):
+        args = list(good)
+        args[index] = value
+        with pytest.raises(tilus.TilusArgumentError) as info:
+            k(*args)
+        return info.value.message
+
+    assert refused(0, DLPackObject(0x1000, (1, 0), 2, 16, (4,))) == (
+        "argument 0 of kernel 'pointers' is a DLPack tensor on device (1, 0), but parameter 0 "
+        "has type 'ptr f16'; pass one on CUDA device 0 (DLPack device type 2)")
+    assert "on device (2, 1)" in refused(0, DLPackObject(0x1000, (2, 1), 2, 16, (4,)))
+    assert "a DLPack tensor of type (code 2, 16 bits, 1 lanes), but parameter 2 has type " \
+        "'ptr f32'" in refused(2, DLPackObject(0x1, (2, 0), 2, 16, (4,)))
+    assert "non-contiguous DLPack tensor (strides (1, 4) elements)" in refused(
+        0, DLPackObject(0x1000, (2, 0), 2, 16, (4, 8), strides=(1, 4)))
+    if hasattr(np.empty(1), "__dlpack__"):       # numpy's own: a CPU tensor
+        assert "on device (1, 0)" in refused(3, np.zeros(4, np.uint8))
+    assert fake_driver.launch_count == 1
 
 
 def test_argument_errors_name_the_parameter(fake_runtime, fake_driver):

@@ -7,7 +7,8 @@ Without libTilus.so the package runs in runtime-only mode: artifacts and the
 runtime work; compile, layouts, float formats and weight packing raise
 tilus.LibraryNotFoundError.
 
-Modules: types, layout, compiler, artifact, runtime, weight_pack, and the
+Modules: types, layout, compiler, artifact, runtime, weight_pack, torch_op
+(torch.library custom operators; imports torch only when called), and the
 kernel DSL tilus.lang (tilus.Kernel, tilus.pointer, tilus.cdiv), which builds
 MLIR text for tilus.compile; nothing else depends on it.
 """
@@ -29,6 +30,7 @@ from .compiler import (compile, compile_many, CompileError, Diagnostic, cache_di
 from .runtime import Runtime, LoadedKernel, DeviceArray
 from .weight_pack import (weight_pack, weight_unpack, weight_packed_layout, compact_bits,
                           expand_bits)
+from .torch_op import custom_op
 from . import lang
 # tilus.Kernel is the DSL's base class; the runtime's loaded kernel (what
 # Runtime.kernel returns) is tilus.LoadedKernel (tilus.runtime.Kernel).

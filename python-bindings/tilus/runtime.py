@@ -9,7 +9,8 @@ Arguments, per kernel parameter:
 - pointer (`ptr DTYPE`): a torch tensor (on the runtime's CUDA device,
   contiguous, of a dtype that matches DTYPE: float16 for f16, bfloat16 for
   bf16, float32 for f32, int8/uint8 for packed sub-byte weights, ...), an
-  object with `__cuda_array_interface__` (checked the same way), or an int
+  object with `__cuda_array_interface__` or `__dlpack__` (checked the same
+  way), or an int
   (the device address, unchecked; 0 is refused by the runtime).
 - integer: a Python or numpy integer (range checked by the runtime).
 - float: a Python or numpy number; numpy.float16 values pass their exact bits
@@ -117,11 +118,71 @@ def _interface_pointer(info, param, x):
     return ptr
 
 
+# DLPack (dlpack.h, v0.8 and later; the layout of DLTensor is stable): the
+# tensor is only borrowed for the launch, so the capsule stays unconsumed and
+# its deleter runs when it is collected.
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+_DL_CUDA = 2
+_DL_CODES = {0: "int", 1: "uint", 2: "float", 4: "bfloat"}
+
+
+def _dlpack_pointer(info, param, x, device):
+    """The device address of an object with __dlpack__, checked like a torch
+    tensor: on CUDA (on the runtime's device), contiguous, of a dtype the
+    parameter accepts."""
+    dev = x.__dlpack_device__() if hasattr(x, "__dlpack_device__") else None
+    if dev is not None and (int(dev[0]) != _DL_CUDA
+                            or (device is not None and int(dev[1]) != device)):
+        raise TilusArgumentError(_describe(info.name, param,
+                                           f"a DLPack tensor on device {tuple(dev)}")
+                                 + f"; pass one on CUDA device {device} (DLPack device type 2)")
+    capsule = x.__dlpack__()
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    # DLManagedTensor begins with its DLTensor.
+    t = _DLTensor.from_address(get(capsule, b"dltensor"))
+    if t.device.device_type != _DL_CUDA or (device is not None and t.device.device_id != device):
+        raise TilusArgumentError(_describe(info.name, param, "a DLPack tensor on device "
+                                           f"({t.device.device_type}, {t.device.device_id})")
+                                 + f"; pass one on CUDA device {device}")
+    code = _DL_CODES.get(t.dtype.code)
+    name = f"{code}{t.dtype.bits}" if code and t.dtype.lanes == 1 else None   # "bfloat16"
+    if name is None or not _accepts(name, param.element_type):
+        raise TilusArgumentError(_describe(info.name, param, "a DLPack tensor of type "
+                                           f"(code {t.dtype.code}, {t.dtype.bits} bits, "
+                                           f"{t.dtype.lanes} lanes)"))
+    if t.strides:
+        step = 1
+        for d in reversed(range(t.ndim)):
+            if t.shape[d] > 1 and t.strides[d] != step:
+                strides = tuple(t.strides[i] for i in range(t.ndim))
+                raise TilusArgumentError(_describe(info.name, param,
+                                                   f"a non-contiguous DLPack tensor "
+                                                   f"(strides {strides} elements)"))
+            step *= t.shape[d]
+    return (t.data or 0) + t.byte_offset
+
+
 def _pointer_value(info, param, x, device):
     if _is_torch_tensor(x):
         return _tensor_pointer(info, param, x, device), x.is_cuda
     if hasattr(x, "__cuda_array_interface__"):
         return _interface_pointer(info, param, x), False
+    if hasattr(x, "__dlpack__"):
+        return _dlpack_pointer(info, param, x, device), False
     if isinstance(x, bool):
         raise TilusArgumentError(_describe(info.name, param, "a bool"))
     try:
@@ -147,7 +208,8 @@ def _convert_args(info, args, device):
             a.value.pointer, cuda = _pointer_value(info, param, x, device)
             on_cuda = on_cuda or cuda
             continue
-        if _is_torch_tensor(x) or hasattr(x, "__cuda_array_interface__"):
+        if (_is_torch_tensor(x) or hasattr(x, "__cuda_array_interface__")
+                or hasattr(x, "__dlpack__")):
             # A tensor for a scalar parameter: the runtime says so.
             a.kind = _lib.ARG_POINTER
             a.value.pointer = x.data_ptr() if _is_torch_tensor(x) else 1
