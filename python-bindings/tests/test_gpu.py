@@ -196,3 +196,17 @@ def test_dlpack_object_over_a_torch_tensor(gpu):
     assert torch.allclose(y, want)
     with pytest.raises(tilus.TilusArgumentError, match="DLPack tensor on device"):
         k(Only(x.cpu()), Only(y), 1.0, n)
+
+
+@requires_compiler
+def test_tutorial_torch_example(gpu):
+    """examples/python/axpy_torch.py (docs/tutorial.md, section 9) runs: it
+    compiles in-process and asserts against torch itself."""
+    cuda_torch()
+    import importlib.util
+    from conftest import REPO
+    spec = importlib.util.spec_from_file_location(
+        "axpy_torch", REPO / "examples" / "python" / "axpy_torch.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.main()
