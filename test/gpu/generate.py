@@ -14,6 +14,7 @@ import importlib.util
 import os
 import sys
 
+sys.dont_write_bytecode = True     # nothing written into the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
