@@ -2,6 +2,7 @@
 # the C unit tests (unit/*.test run the unit-test executables).
 import os
 import shutil
+import subprocess
 
 import lit.formats
 
@@ -10,8 +11,7 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".test"]
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs",
                    "kernels", "suite", "RuntimeSmokeTest.c", "kernels.cu",
-                   "build-artifacts.sh", "float-kernels.sh",
-                   "matmul-kernels.sh", "subbyte-kernels.sh", "check-layers.py"]
+                   "build-artifacts.sh", "check-layers.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilus_obj_root, "test")
 
@@ -40,6 +40,21 @@ if getattr(config, "tilus_sanitize", False):
 
 config.substitutions.append(("%tilus_src_root", config.tilus_src_root))
 config.substitutions.append(("%tilus_obj_root", config.tilus_obj_root))
+# %tilus_python: a python3 with numpy (the first on PATH, else Debian's) that
+# imports this checkout's package over the build's libTilus.so, for the DSL
+# programs (test/gpu/generate.py writes the generated kernels). A sanitized
+# libTilus.so cannot load into it: such tests are UNSUPPORTED: asan.
+def _has_numpy(python):
+    return subprocess.run([python, "-c", "import numpy"], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0
+
+
+tilus_python = next((p for p in (shutil.which("python3"), "/usr/bin/python3")
+                     if p and os.path.isfile(p) and _has_numpy(p)), "python3")
+config.substitutions.append(("%tilus_python", " ".join([
+    "env", "TILUS_LIBRARY_DIR=" + os.path.join(config.tilus_obj_root, "lib", "Shared"),
+    "PYTHONPATH=" + os.path.join(config.tilus_src_root, "python-bindings"),
+    "PYTHONDONTWRITEBYTECODE=1", tilus_python])))
 config.substitutions.append(("%irdl", os.path.join(config.tilus_src_root, "dialect", "tilus.irdl.mlir")))
 
 # ptxas from the CUDA toolkit validates the PTX the compiler emits: the one

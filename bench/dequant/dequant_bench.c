@@ -2,8 +2,8 @@
 //
 //   dequant_bench ARTIFACT_DIR ELEMENTS RUNS
 //
-// For each weight type, runs dequant_<type>.sm_90a.tilus (bench/dequant/
-// dequant-kernels.sh) on ELEMENTS packed weights RUNS times, flushing L2
+// For each weight type, runs dequant_<type>.sm_90a.tilus (examples/python/
+// dequant.py) on ELEMENTS packed weights RUNS times, flushing L2
 // before each run, and prints the median time and the bandwidth counting
 // bytes read plus bytes written. bench/dequant/bench.py adds torch's copy.
 //

@@ -2,7 +2,7 @@
 //
 //   gemm_bench ARTIFACT BM BN BK M N K RUNS
 //
-// Runs `matmul` of ARTIFACT (bench/gemm/gemm-kernels.sh, or
+// Runs `matmul` of ARTIFACT (examples/python/matmul_pipelined_f16.py, or
 // examples/matmul_pipelined_f16.mlir) on M x N x K with f16 inputs of small
 // integers RUNS times, flushing L2 (a 256 MiB fill) before each, and prints
 // the median time (CUDA events) and TFLOP/s. bench/gemm/bench.py runs it

@@ -4,10 +4,12 @@ in the kernel DSL: C[M, N] = A[M, K] x B[K, N], f32 accumulation, one
 three-stage cp.async pipeline (see the .mlir for the design). The 16 k steps
 of a tile are unrolled while tracing (self.range(..., unroll=True)); the
 accumulator and the next step's fragments are carried by the K loop through
-assign(). Its artifact is byte-identical to the .mlir's, and for the tile
-configurations of bench/gemm/gemm-kernels.sh to that generator's
-(python-bindings/tests/test_dsl.py): this class is the generator written in
-the DSL.
+assign(). Its artifact is byte-identical to the .mlir's
+(python-bindings/tests/test_dsl.py). Other tile configurations make the
+benchmark's kernels (CONFIGS, written by test/gpu/generate.py for the GPU
+suite and bench/gemm). Kernel arguments: a, b, c, M, N / BN, K / BK (the tile
+counts make the row alignment of the 16-byte copies provable); grid: (M / BM
+rounded up, N / BN).
 
     PYTHONPATH=python-bindings python3 examples/python/matmul_pipelined_f16.py
     PYTHONPATH=python-bindings python3 examples/python/matmul_pipelined_f16.py OUT_DIR \
@@ -26,7 +28,7 @@ def _log_step(row_bytes):
 class MatmulPipelined(tilus.Kernel):
     """A block of warps_m x warps_n warps computes a block_m x block_n tile
     of C, K in tiles of block_k through `stages` shared buffers per operand
-    (the parameters of bench/gemm/gemm-kernels.sh: BM BN BK WM WN STAGES)."""
+    (BM BN BK WM WN STAGES)."""
 
     def __init__(self, block_m=16, block_n=32, block_k=256, warps_m=1, warps_n=4, stages=3):
         super().__init__()
@@ -120,7 +122,7 @@ class MatmulPipelined(tilus.Kernel):
         self.store_global(self.load_shared(sC, [0, 0], [bm, bn], self.reg_out), gC, [om, on])
 
 
-# The configurations bench/gemm/gemm-kernels.sh generates by default:
+# The benchmark's and the GPU suite's configurations (test/gpu/generate.py):
 # name: (BM, BN, BK, WM, WN, STAGES).
 CONFIGS = {
     "matmul_f16_decode": (16, 64, 256, 1, 8, 3),
@@ -132,8 +134,7 @@ CONFIGS = {
 if __name__ == "__main__":
     # matmul_pipelined_f16.py                     prints the example's MLIR
     # matmul_pipelined_f16.py OUT [NAME BM BN BK WM WN STAGES]...
-    #     writes OUT/NAME.mlir for each configuration, as gemm-kernels.sh does
-    #     (with none, its default ones)
+    #     writes OUT/NAME.mlir for each configuration (with none, CONFIGS)
     import os
     import sys
     if len(sys.argv) == 1:

@@ -1,12 +1,16 @@
 """tilus.lang, the kernel DSL: the op schema it reads, the IR it emits
 (parsed, verified and lowered through tilus.compile), errors located at the
-Python line, and the examples/python programs whose artifacts are
-byte-identical to their examples/*.mlir."""
+Python line, the examples/python programs whose artifacts are
+byte-identical to their examples/*.mlir, and the generated kernels of the GPU
+suite and the benchmarks (test/gpu/generate.py)."""
 
 import importlib.util
 import inspect
+import math
+import os
 import re
 import subprocess
+import sys
 
 import pytest
 
@@ -469,19 +473,6 @@ def test_if_then_otherwise():
         B("stray").mlir()
 
 
-@pytest.mark.parametrize("name", ["matmul_f16_decode", "matmul_f16_large",
-                                  "matmul_f16_medium"])
-def test_gemm_generator_configurations_are_byte_identical(name, tmp_path):
-    """examples/python/matmul_pipelined_f16.py with the tile configurations of
-    bench/gemm/gemm-kernels.sh gives that shell generator's artifacts."""
-    mod = load_example("matmul_pipelined_f16")
-    config = mod.CONFIGS[name]
-    subprocess.run(["bash", str(REPO / "bench" / "gemm" / "gemm-kernels.sh"), str(tmp_path),
-                    name, *map(str, config)], check=True)
-    ref = tilus.compile(tmp_path / f"{name}.mlir")
-    assert mod.MatmulPipelined(*config).compile().data == ref.data
-
-
 def test_launch_through_the_runtime(fake_runtime, fake_driver):
     import numpy as np
     kernel = load_example("axpy").Axpy()
@@ -550,26 +541,6 @@ def test_control_flow_is_byte_identical_to_loops_f32():
     assert LoopsF32().compile().data == ref.data
 
 
-@pytest.fixture(scope="module")
-def dequant_generated(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dequant")
-    subprocess.run(["bash", str(REPO / "bench" / "dequant" / "dequant-kernels.sh"), str(out)],
-                   check=True)
-    return out
-
-
-@pytest.mark.parametrize("name", ["u1", "u2", "u3", "u4", "i4", "u5", "i6", "f6e3m2", "u7",
-                                  "u8", "e4m3", "e2m1"])
-def test_dequant_generator_is_byte_identical(name, dequant_generated):
-    """examples/python/dequant.py gives bench/dequant/dequant-kernels.sh's
-    artifact for each of its weight types."""
-    mod = load_example("dequant")
-    assert set(mod.TYPES) == {"u1", "u2", "u3", "u4", "i4", "u5", "i6", "f6e3m2", "u7", "u8",
-                              "e4m3", "e2m1"}
-    ref = tilus.compile(dequant_generated / f"dequant_{name}.mlir")
-    assert mod.Dequant(mod.TYPES[name]).compile().data == ref.data
-
-
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
 def test_non_finite_constants(dtype):
     class K(tilus.Kernel):
@@ -605,3 +576,176 @@ def test_attrs_set_in_init_are_defaults():
     k2 = K(True)
     assert "-> (s1 floordiv 64)>" in k2.mlir() and "-> (s1 floordiv 64)>" in k2.mlir()
     k2.compile(ptx_only=True)
+
+
+# --- The generated kernels (test/gpu/generate.py) -------------------------------
+#
+# The GPU suite (test/gpu/suite) and the benchmarks load these modules by name
+# and launch their kernels by name with these parameters; the expectations are
+# written out here, not taken from the generators.
+
+P8, P16, P32, I32 = "ptr ui8", "ptr f16", "ptr f32", "i32"
+LOW_PRECISION = ([f"u{b}" for b in range(1, 9)] + [f"i{b}" for b in range(2, 9)] +
+                 ["e4m3", "e5m2", "e3m4", "e3m3", "e2m4", "e3m2", "e2m3", "e2m2", "e1m3",
+                  "e2m1", "e1m2", "e1m1", "e6m1"])
+FLOAT_FORMATS = LOW_PRECISION[15:27]                 # issue 5's 12 formats, not e6m1
+MATMUL_WEIGHTS = ["u1", "u2", "u3", "u4", "i4", "u5", "f6e3m2", "u7", "u8"]
+SUBBYTE = ["i4", "u3", "u1", "f6e3m2"]
+DEQUANT = ["u1", "u2", "u3", "u4", "i4", "u5", "i6", "f6e3m2", "u7", "u8", "e4m3", "e2m1"]
+GEMM = {"matmul_f16_decode": (16, 64, 256, 1, 8, 3),       # BM BN BK WM WN STAGES
+        "matmul_f16_large": (256, 128, 32, 4, 2, 4),
+        "matmul_f16_medium": (128, 128, 32, 2, 2, 4)}
+WEIGHT_LAYOUT = "local(2,2).column_spatial(4,8).local(2,1)"   # LowPrecisionTests.c's
+
+
+def _expected_modules():
+    """Module name -> [(kernel, parameters)] in order."""
+    mods = {}
+    for t in FLOAT_FORMATS:
+        mods[f"float_{t}"] = [("decode", [P8, P32, I32, I32]), ("encode", [P32, P8, I32, I32])]
+    for t in MATMUL_WEIGHTS:
+        mods[f"matmul_f16_{t}"] = [("matmul", [P16, P8, P16, I32, I32, I32])]
+    for t in SUBBYTE:
+        mods[f"load_{t}"] = [("load", [P8, P32, I32, I32]), ("store", [P32, P8, I32, I32]),
+                             ("shared", [P8, P8, I32, I32])]
+    for t in LOW_PRECISION:
+        mods[f"widen_{t}"] = [("to_f16", [P8, P16, I32]), ("to_bf16", [P8, "ptr bf16", I32]),
+                              ("to_f32", [P8, P32, I32])]
+        mods[f"pack_{t}"] = [("pack", [P8, P8, I32, I32]), ("unpack", [P8, P8, I32, I32])]
+    for name in GEMM:
+        mods[name] = [("matmul", [P16, P16, P16, I32, I32, I32])]
+    for t in DEQUANT:
+        mods[f"dequant_{t}"] = [("dequant", [P8, P16, I32])]
+    return mods
+
+
+def _type_of(suffix):
+    """The element type a module name's suffix stands for (u3, i6, e2m1, f6e3m2)."""
+    if suffix == "f6e3m2":
+        return tilus.float6_e3m2
+    if suffix[0] == "e":
+        e, m = suffix[1:].split("m")
+        return tilus.float_(int(e), int(m))
+    return tilus.dtype(("ui" if suffix[0] == "u" else "i") + suffix[1:])
+
+
+@pytest.fixture(scope="module")
+def generate():
+    path = REPO / "test" / "gpu" / "generate.py"
+    spec = importlib.util.spec_from_file_location("tilus_gpu_generate", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def generated(generate):
+    """Every generated module: name -> (MLIR text, sm_90a artifact)."""
+    mods = generate.modules()
+    texts = {name: generate.module_text(kernels) for name, kernels in mods.items()}
+    arts = tilus.compile_many(list(texts.values()), processes=2, target="sm_90a")
+    return {name: (texts[name], art) for name, art in zip(texts, arts)}
+
+
+def test_generated_modules_kernels_and_parameters(generated):
+    expected = _expected_modules()
+    assert len(expected) == 96
+    assert sorted(generated) == sorted(expected)
+    for name, (_, art) in generated.items():
+        got = [(k.name, [p.describe() for p in k.params]) for k in art.kernels]
+        assert got == expected[name], name
+
+
+def test_generated_modules_element_types(generated):
+    """Each module views its bytes (ui8) as the type its name says, and as
+    no other low-precision type."""
+    low = {_type_of(s).mlir for s in LOW_PRECISION}
+    for name, (text, _) in generated.items():
+        if name in GEMM:
+            continue
+        t = _type_of(name.rsplit("_", 1)[1])
+        regs = set(re.findall(r"!tilus\.register<(!tilus\.float<\d+, \d+>|\w+), array", text))
+        assert t.mlir in regs, (name, regs)
+        assert regs & low <= {t.mlir, "ui8"}, (name, regs)
+
+
+def _grid(art, name, *args):
+    cfg = art.check_launch(name, *args)
+    return cfg.grid, cfg.block, cfg.shared_bytes
+
+
+def test_generated_grids_and_blocks(generated):
+    ptr = 0x10000
+    for name, (_, art) in generated.items():
+        suffix = name.rsplit("_", 1)[1]
+        if name.startswith("float_"):
+            # 768 elements: every format's blocks cover 32 threads of the
+            # fewest elements of whole bytes (k), as decode and encode agree.
+            bits = _type_of(suffix).bits
+            per_block = 32 * (8 // math.gcd(bits, 8))
+            want = ((768 // per_block, 1, 1), (32, 1, 1), 0)
+            assert _grid(art, "decode", ptr, ptr, 768 * bits // 8, 768) == want, name
+            assert _grid(art, "encode", ptr, ptr, 768, 768 * bits // 8) == want, name
+        elif name in GEMM:
+            bm, bn, bk, wm, wn, stages = GEMM[name]
+            # M = 100 (edges masked), N = 8 tiles, K = 4 tiles; the shared
+            # stages of A and B in f16.
+            assert _grid(art, "matmul", ptr, ptr, ptr, 100, 8, 4) == (
+                (-(-100 // bm), 8, 1), (32 * wm * wn, 1, 1),
+                stages * (bm * bk + bk * bn) * 2), name
+        elif name.startswith("matmul_f16_"):
+            assert _grid(art, "matmul", ptr, ptr, ptr, 40, 48, 64) == ((3, 3, 1), (32, 1, 1), 0)
+        elif name.startswith("load_"):
+            bits = _type_of(suffix).bits
+            assert _grid(art, "load", ptr, ptr, 40, 50) == ((3, 3, 1), (32, 1, 1), 0), name
+            assert _grid(art, "store", ptr, ptr, 40, 50) == ((3, 3, 1), (32, 1, 1), 0), name
+            # The shared tile is compact: 16 x 24 elements of `bits` bits.
+            assert _grid(art, "shared", ptr, ptr, 40, 50) == (
+                (3, 3, 1), (32, 1, 1), 16 * 24 * bits // 8), name
+        elif name.startswith("widen_"):
+            for k in ("to_f16", "to_bf16", "to_f32"):
+                assert _grid(art, k, ptr, ptr, 3000) == ((3, 1, 1), (32, 1, 1), 0), name
+        elif name.startswith("pack_"):
+            for k in ("pack", "unpack"):
+                assert _grid(art, k, ptr, ptr, 64, 96) == ((4, 6, 1), (32, 1, 1), 0), name
+        else:
+            assert name.startswith("dequant_")
+            assert _grid(art, "dequant", ptr, ptr, 10000) == ((3, 1, 1), (128, 1, 1), 0), name
+
+
+def test_generated_packed_tiles_are_weight_packs(generated):
+    """The Figure 2 matmuls and the pre-transform read and write B's packed
+    tiles in the layout of tilusWeightPack (the host's pre-transform, which
+    the GPU suite packs with and compares against)."""
+    checked = 0
+    for name, (text, _) in generated.items():
+        family, suffix = name.rsplit("_", 1)
+        if family not in ("matmul_f16", "pack") or name in GEMM:
+            continue
+        t = _type_of(suffix)
+        assert f'!tilus.register<{t.mlir}, array<i64: 16, 16>, #tilus.layout<"{WEIGHT_LAYOUT}">>' \
+            in text, name
+        want = tilus.weight_packed_layout(t, (16, 16), WEIGHT_LAYOUT)
+        tiles = re.findall(r'!tilus\.register<ui8, array<i64: (\d+)>, #tilus\.layout<"([^"]+)">>',
+                           text)
+        assert tiles, name
+        for size, layout in tiles:
+            assert int(size) == 32 * t.bits, name
+            assert tilus.Layout.parse(layout) == want, (name, layout, str(want))
+        checked += 1
+    assert checked == len(MATMUL_WEIGHTS) + len(LOW_PRECISION)
+
+
+def test_generate_writes_the_named_modules(generate, tmp_path):
+    out = tmp_path / "gen"
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    script = str(REPO / "test" / "gpu" / "generate.py")
+    subprocess.run([sys.executable, script, str(out), "load_u3", "dequant_i6"], check=True, env=env)
+    assert sorted(p.name for p in out.iterdir()) == ["dequant_i6.mlir", "load_u3.mlir"]
+    mods = generate.modules()
+    text = (out / "load_u3.mlir").read_text()
+    assert text == generate.module_text(mods["load_u3"])
+    assert [k for k in re.findall(r"func\.func @(\w+)\(", text)] == ["load", "store", "shared"]
+    bad = subprocess.run([sys.executable, script, str(out), "load_u9"], env=env,
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and "no generated module load_u9" in bad.stderr

@@ -4,18 +4,32 @@
 # low-precision matmul kernels, the widening casts, the pre-transform, and
 # the dequantization and matmul benchmarks' kernels)
 # with the tilus-opt on PATH into OUT_DIR/<name>.<target>.tilus, for sm_80
-# and sm_90a.
+# and sm_90a. The generated kernels are DSL programs (test/gpu/generate.py)
+# traced with the libTilus.so of tilus-opt's build tree (or BUILD_DIR's, or
+# TILUS_LIBRARY_DIR), by $PYTHON or the first python3 with numpy.
 set -euo pipefail
 root=$1
 out=$2
+tilus_opt=$(command -v tilus-opt) || { echo "build-artifacts.sh: no tilus-opt on PATH" >&2; exit 2; }
+# tilus-opt is <build>/tools/tilus-opt/tilus-opt.
+build=${BUILD_DIR:-$(cd "$(dirname "$tilus_opt")/../.." && pwd)}
+python=${PYTHON:-}
+if [ -z "$python" ]; then
+  for candidate in python3 /usr/bin/python3; do
+    if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import numpy' >/dev/null 2>&1; then
+      python=$candidate
+      break
+    fi
+  done
+fi
+if [ -z "$python" ]; then
+  echo "build-artifacts.sh: no python3 with numpy (scripts/setup.sh installs python3-numpy)" >&2
+  exit 2
+fi
 mkdir -p "$out/generated"
-bash "$root/test/gpu/float-kernels.sh" "$out/generated"
-bash "$root/test/gpu/matmul-kernels.sh" "$out/generated"
-bash "$root/test/gpu/subbyte-kernels.sh" "$out/generated"
-bash "$root/test/gpu/widen-kernels.sh" "$out/generated"
-bash "$root/test/gpu/pack-kernels.sh" "$out/generated"
-bash "$root/bench/gemm/gemm-kernels.sh" "$out/generated"
-bash "$root/bench/dequant/dequant-kernels.sh" "$out/generated"
+TILUS_LIBRARY_DIR=${TILUS_LIBRARY_DIR:-$build/lib/Shared} \
+  PYTHONPATH=$root/python-bindings${PYTHONPATH:+:$PYTHONPATH} PYTHONDONTWRITEBYTECODE=1 \
+  "$python" "$root/test/gpu/generate.py" "$out/generated"
 for kernel in "$root"/test/gpu/kernels/*.mlir "$root"/examples/*.mlir \
     "$root"/examples/tutorial/*.mlir "$root"/bench/norms/*.mlir \
     "$out"/generated/*.mlir; do

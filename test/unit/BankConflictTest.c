@@ -5,8 +5,8 @@
 // time, 128 bytes per phase; a phase is free of bank conflicts when its 8
 // chunks fall in 8 different 16-byte bank groups ((byte address / 16) % 8).
 // The addresses come from the layout function itself (tilusLayoutLocate),
-// for the layouts bench/gemm/gemm-kernels.sh generates (the example
-// examples/matmul_pipelined_f16.mlir and the 128 x 128 x 32 kernel):
+// for the layouts examples/python/matmul_pipelined_f16.py generates (the
+// example examples/matmul_pipelined_f16.mlir and the 128 x 128 x 32 kernel):
 //   - ldmatrix of A (x4: rows 0-7 / 8-15, columns k and k + 8 of a 16 x 16
 //     tile) and of B (.trans: rows k .. k + 7 of the warp's 8 columns);
 //   - the cp.async stores of whole tiles (chunk c of the tile goes to

@@ -156,11 +156,11 @@ void testDotPaths(Suite *s, const char *target) {
   tilusArtifactDestroy(artifact);
 }
 
-// The pipelined f16 matmul (bench/gemm/gemm-kernels.sh; the paper's Figure
-// 14 with an f16 B, and the naive examples/matmul_naive_f16.mlir) on
-// M x N x K, M not a multiple of the tile (zero-filled copies, masked
-// stores): integers in [-2, 2], so the f32 sums are exact and their f16
-// values are exact below 2048.
+// The pipelined f16 matmul (examples/python/matmul_pipelined_f16.py; the
+// paper's Figure 14 with an f16 B, and the naive
+// examples/matmul_naive_f16.mlir) on M x N x K, M not a multiple of the tile
+// (zero-filled copies, masked stores): integers in [-2, 2], so the f32 sums
+// are exact and their f16 values are exact below 2048.
 void testGemm(Suite *s, const char *target, const char *stem, int64_t BM,
               int64_t BN, int64_t BK, int64_t M, int64_t N, int64_t K) {
   // The kernel's grid comes from M (its rows per block are BM, documented in
