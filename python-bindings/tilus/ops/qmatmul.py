@@ -1,0 +1,135 @@
+"""The weight-only quantized matmul template (issue 14; docs/quantized-matmul.md):
+C[M, N] (f16) = A[M, K] (f16) x dequant(W)[K, N], W of any 1-8-bit type with
+f16 scales per group of G rows of K (G a multiple of 128, or K: per channel).
+
+The weight format does not depend on the configuration: W is cut into tiles
+of 128 (K) x 8 (N), each packed (tilus.weight_pack) so that lane l of a warp
+finds its 32 elements -- those of the mma.sync m16n8k16 B fragments of the
+tile's 8 k steps -- as 4*b contiguous bytes at l*4*b; the tiles are stored
+[K/128, N/8, 128*b] (bytes). Any configuration reads the same bytes.
+
+A block of `warps` warps computes a 16 x (warps * n_tiles * 8) tile of C;
+each warp owns n_tiles n-tiles of 8 columns and runs the whole K range (of
+its split, with split_k > 1). K goes by tiles of 128 through a `stages`-deep
+cp.async pipeline into shared memory (A's rows past M are zero-filled): per
+k tile, A [16, 128] by ldmatrix, the warp's packed bytes by one 4b-byte
+shared load per n-tile, View as the weight type, Cast to f16 (less the
+offset), one Dot over the 8 k steps into a fresh f32 tile, and that tile
+times the group's scales (broadcast over the rows) added to the accumulator.
+With split_k > 1 the blocks of a column tile add their f16 results into C
+atomically (C must be zeroed first).
+"""
+
+import tilus
+
+TILE_K = 128
+TILE_N = 8
+# The register layout of one packed tile (the mma.sync B fragments of its 8 k steps).
+TILE_LAYOUT = "local(8,1).local(2,1).column_spatial(4,8).local(2,1)"
+
+
+def _log_step(row_bytes):
+    return 0 if row_bytes >= 128 else (128 // row_bytes).bit_length() - 1
+
+
+class QuantizedMatmul(tilus.Kernel):
+    def __init__(self, wtype, group_size=128, offset=0, warps=4, n_tiles=1, stages=4,
+                 split_k=1, k_tiles=1):
+        super().__init__()
+        self.wtype, self.group, self.offset = wtype, group_size, offset
+        self.warps, self.nt, self.stages, self.split_k = warps, n_tiles, stages, split_k
+        self.kpt = k_tiles                                    # k tiles per pipeline stage
+        W, nt, b = warps, n_tiles, wtype.bits
+        self.bn = W * nt * TILE_N
+        self.tile_bytes = TILE_K * TILE_N * b // 8          # 128 * b
+        bk = TILE_K * k_tiles
+        self.shared_a = (f"local({stages},1,1).swizzle(local(16,{bk // 8}), dim=1, "
+                         f"log_step={_log_step(bk * 2)}).local(1,8)")
+        self.shared_w = f"local({stages},{k_tiles},{W * nt * self.tile_bytes})"
+        self.reg_a = (f"reduce(spatial(1,1,{W}), dims=[2]).local(1,{TILE_K // 16})"
+                      f".column_local(2,2).spatial(8,4).local(1,2)")
+        # How each lane's bytes of a packed tile lie (16-byte chunks of all
+        # lanes in turn, for coalescing), as a row.
+        packed = str(tilus.weight_packed_layout(wtype, (TILE_K, TILE_N), TILE_LAYOUT))
+        self.reg_raw = f"spatial(1,{W}).local(1,{nt})." + _as_row(packed)
+        self.reg_w = f"spatial(1,{W}).local(1,{nt}).{TILE_LAYOUT}"
+        self.reg_c = f"spatial(1,{W}).local(1,{nt}).local(2,1).spatial(8,4).local(1,2)"
+        self.reg_s = f"spatial(1,{W}).local(1,{nt}).reduce(spatial(1,8,4),dims=[1]).local(1,2)"
+
+    @property
+    def shared_bytes(self):
+        """The pipeline's shared memory: per stage, A [16, 128 * k_tiles] f16
+        and the block's packed tiles."""
+        return self.stages * self.kpt * (16 * TILE_K * 2 + self.warps * self.nt * self.tile_bytes)
+
+    def __call__(self, a: tilus.pointer(tilus.float16), w: tilus.pointer(tilus.uint8),
+                 scales: tilus.pointer(tilus.float16), c: tilus.pointer(tilus.float16),
+                 m: tilus.int32, n: tilus.int32, k: tilus.int32):
+        S, W, nt, bn, tb = self.stages, self.warps, self.nt, self.bn, self.tile_bytes
+        f16, f32 = tilus.float16, tilus.float32
+        self.attrs.name = "qmatmul"
+        self.attrs.blocks = [tilus.cdiv(m, 16), n // bn, self.split_k]
+        self.attrs.warps = W
+
+        # N and K as multiples of the tile (which they must be), so that the
+        # compiler can prove rows 16-byte aligned and copy 16 bytes at a time.
+        M = self.index(m)
+        KT, NT = self.index(k) // TILE_K, self.index(n) // TILE_N
+        K, N = KT * TILE_K, NT * TILE_N
+        bi, bj, bs = self.block_indices()
+        om, on = bi * 16, bj * bn
+        per_split = KT // self.split_k
+        k0 = bs * per_split                                   # in steps of kpt k tiles
+        gA = self.view_global(a, [M, K])
+        gW = self.view_global(w, [KT, NT * tb])
+        gS = self.view_global(scales, [K // self.group, N])
+        gC = self.view_global(c, [M, N])
+        kpt, bk = self.kpt, TILE_K * self.kpt
+        sA = self.allocate_shared(f16, [S, 16, bk], self.shared_a)
+        sW = self.allocate_shared(tilus.uint8, [S, kpt, W * nt * tb], self.shared_w)
+        acc = self.allocate_register(f32, [16, bn], self.reg_c, init=0.0)
+        zero = self.allocate_register(f32, [16, bn], self.reg_c, init=0.0)
+        ow = bj * (W * nt * tb)
+
+        def fill(stage, step):
+            self.copy_async(sA, gA, [stage, 0, 0], [om, step * bk], [16, bk])
+            self.copy_async(sW, gW, [stage, 0, 0], [step * kpt, ow], [kpt, W * nt * tb])
+            self.copy_async_commit_group()
+
+        for s in self.range(S - 1):
+            fill(s, k0 + s)
+        for i in self.range(per_split):
+            self.copy_async_wait_group(S - 2)
+            self.synchronize()
+            # The buffer read in the previous iteration is free: refill it.
+            fill((i + (S - 1)) % S, k0 + i + (S - 1))
+            cur = i % S
+            for j in self.range(kpt, unroll=True):
+                kt = (k0 + i) * kpt + j
+                ra = self.load_shared(sA, [cur, 0, j * TILE_K], [16, TILE_K], self.reg_a)
+                raw = self.load_shared(sW, [cur, j, 0], [1, W * nt * tb], self.reg_raw)
+                wf = self.view(raw, self.wtype, [TILE_K, bn], self.reg_w).to(f16)
+                if self.offset:
+                    wf = wf - float(self.offset)
+                sc = self.load_global(gS, [kt * TILE_K // self.group, on], [1, bn], self.reg_s)
+                part = self.dot(ra, wf, zero)
+                acc.assign(acc + part * sc.to(f32))
+        self.copy_async_wait_group(0)
+        out = acc.to(f16)
+        if self.split_k == 1:
+            self.store_global(out, gC, [om, on])
+        else:
+            self.atomic_add_global(out, gC, [om, on])
+
+
+def _as_row(layout):
+    """A rank-1 layout of local/spatial factors as the same layout of a [1, n]
+    row: local(2).spatial(32).local(16) -> local(1,2).spatial(1,32).local(1,16)."""
+    import re
+    return re.sub(r"(local|spatial)\((\d+)\)", r"\1(1,\2)", layout)
+
+
+def pack(codes, wtype):
+    """uint8 [K/128, N/8, 128*b]: the format above, from [K, N] element codes
+    (integers; float types: their encodings, e.g. tilus.float6_e3m2.encode)."""
+    return tilus.weight_pack(codes, wtype, (TILE_K, TILE_N), TILE_LAYOUT)
