@@ -148,6 +148,14 @@ static TilusStatus packArgument(const TilusKernel *k, int i,
       return tilusSetError(err, TilusStatusArgumentMismatch,
                            "argument %d of kernel '%s' is a null pointer", i,
                            k->name);
+    if (arg->value.pointer % TILUS_POINTER_ALIGNMENT != 0)
+      return tilusSetError(
+          err, TilusStatusArgumentMismatch,
+          "argument %d of kernel '%s' is the address 0x%llx, which is not "
+          "%d-byte aligned (kernels assume aligned pointers; pass the start of "
+          "an allocation or an aligned view)",
+          i, k->name, (unsigned long long)arg->value.pointer,
+          TILUS_POINTER_ALIGNMENT);
     slot->u64 = arg->value.pointer;
     return TilusStatusSuccess;
 

@@ -96,7 +96,7 @@ def main():
             else:
                 lo, hi = (-(1 << (b - 1)), 1 << (b - 1)) if dt.signed else (0, 1 << b)
                 codes = torch.randint(lo, hi, (K, N), generator=g)
-            packed = torch.from_numpy(qmatmul.pack(codes.numpy(), dt).reshape(-1)).cuda()
+            packed = torch.from_numpy(qmatmul.pack(codes.numpy(), dt, off).reshape(-1)).cuda()
             a = torch.randn(M, K, generator=g).half()
             s = (torch.rand(K // GROUP, N, generator=g) * 0.02 + 0.01).half()
             want = reference(torch, a, codes, s, dt, off)

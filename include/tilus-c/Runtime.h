@@ -275,6 +275,14 @@ static inline TilusRuntimeOptions tilusRuntimeOptionsDefault(void) {
  * holds 512 pointers at most. */
 #define TILUS_MAX_KERNEL_PARAMS 256
 
+/* The alignment every pointer argument must have, in bytes: the compiler
+ * assumes it of kernel pointers (docs/lowering.md) to access 16 bytes at a
+ * time, so a launch refuses a pointer that lacks it (TilusStatusArgumentMismatch)
+ * rather than let the kernel fault on a misaligned address, which would
+ * leave the context unusable. cuMemAlloc returns 256-byte aligned memory; a
+ * view into it (a tensor slice) may not be aligned. */
+#define TILUS_POINTER_ALIGNMENT 16
+
 /* The alignment a caller-supplied workspace must have, in bytes: the
  * compiler places each workspace tensor at a multiple of it from the base.
  * cuMemAlloc (and so tilusRuntimeMalloc) returns addresses aligned to it. */

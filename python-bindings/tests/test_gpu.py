@@ -186,14 +186,19 @@ def test_dlpack_object_over_a_torch_tensor(gpu):
         def __dlpack_device__(self):
             return self.t.__dlpack_device__()
 
-    n = 777
+    n = 1000
     x = torch.randn(n, device="cuda")
-    y = torch.randn(2 * n, device="cuda")
+    y = torch.randn(2 * 1024, device="cuda")
     want = y.clone()
-    want[n:] += 3.0 * x
-    k(Only(x), Only(y[n:]), 3.0, n)                  # a view: DLPack's byte_offset or data
+    want[1024:1024 + n] += 3.0 * x
+    k(Only(x), Only(y[1024:]), 3.0, n)               # an aligned view: DLPack's data/byte_offset
     torch.cuda.synchronize()
     assert torch.allclose(y, want)
+    # A view 4 bytes in is refused before the launch (the kernel would fault).
+    with pytest.raises(tilus.TilusRuntimeError, match="not 16-byte aligned"):
+        k(Only(x), Only(y[1:]), 3.0, n)
+    with pytest.raises(tilus.TilusRuntimeError, match="not 16-byte aligned"):
+        k(x, y[1:], 3.0, n)
     with pytest.raises(tilus.TilusArgumentError, match="DLPack tensor on device"):
         k(Only(x.cpu()), Only(y), 1.0, n)
 

@@ -228,6 +228,8 @@ def test_argument_errors_name_the_parameter(fake_runtime, fake_driver):
                        match="kernel 'pointers' takes 7 arguments, but 6 were given"):
         k(*good[:6])
     assert call(2, 0) == "argument 2 of kernel 'pointers' is a null pointer"
+    assert call(2, 0x1008).startswith(
+        "argument 2 of kernel 'pointers' is the address 0x1008, which is not 16-byte aligned")
     assert call(1, Cai(0, "<V2", (0,))) == "argument 1 of kernel 'pointers' is a null pointer"
     # dtypes checked here, in the runtime's words.
     assert call(0, Cai(0x10, "<f4", (4,))) == (

@@ -7,17 +7,25 @@
 
 !g8 = !tilus.global<ui8, array<i64: 256>, #tilus.row_major>
 
-// uint4 -> f16: two fields per 32-bit word ORed into 0x6400 (1024.0) halves,
-// then one f16x2 subtraction of 1024; no vector of i4 and no conversion.
+// uint4 -> f16: per pair of elements (one byte), a byte permute puts the
+// byte and the byte of the word shifted right by 4 in the two halves (1026:
+// byte 2 / byte 6 of {w, w >> 4}), the low nibbles are kept and ORed into
+// 0x6400 (1024.0) halves, then one f16x2 subtraction of 1024; no vector of i4
+// and no conversion.
 // CHECK-LABEL: gpu.func @u4_f16
 // CHECK: %[[MAGIC:.*]] = arith.constant dense<1.024000e+03> : vector<8xf16>
 // CHECK-NOT: xi4>
+// CHECK: %[[HIGH:.*]] = arith.shrui %[[WORD:.*]], %c4_i32 : i32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.prmt"(%[[WORD]], %[[HIGH]], %c1024_i32)
+// CHECK: arith.andi %{{.*}}, %c983055_i32 : i32
 // CHECK: arith.ori %{{.*}}, %c1677747200_i32 : i32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.prmt"(%[[WORD]], %[[HIGH]], %c1281_i32)
 // CHECK: %[[W:.*]] = llvm.bitcast %{{.*}} : vector<4xi32> to vector<8xf16>
 // CHECK-NEXT: arith.subf %[[W]], %[[MAGIC]] : vector<8xf16>
 // CHECK-NOT: itofp
 // PTX-LABEL: .entry u4_f16(
 // PTX-NOT: cvt.rn
+// PTX: prmt.b32
 // PTX: add.rn.f16x2
 func.func @u4_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
     attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
@@ -31,11 +39,12 @@ func.func @u4_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
   return
 }
 
-// int4 -> f16: the sign bits are flipped (0x00080008), and 1024 + 8 is
-// subtracted.
+// int4 -> f16: the sign bits of the word are flipped (0x88888888), and
+// 1024 + 8 is subtracted.
 // CHECK-LABEL: gpu.func @i4_f16
 // CHECK: %[[MAGIC:.*]] = arith.constant dense<1.032000e+03> : vector<8xf16>
-// CHECK: arith.xori %{{.*}}, %c524296_i32 : i32
+// CHECK: arith.xori %{{.*}}, %c-2004318072_i32 : i32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.prmt"
 // CHECK: arith.ori %{{.*}}, %c1677747200_i32 : i32
 // CHECK: arith.subf %{{.*}}, %[[MAGIC]] : vector<8xf16>
 // CHECK-NOT: itofp
@@ -51,6 +60,30 @@ func.func @i4_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
   %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>) -> !tilus.register<si4, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
   %w = "tilus.cast"(%t) : (!tilus.register<si4, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
   "tilus.store_global"(%w, %o, %c0) : (!tilus.register<f16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, !tilus.global<f16, array<i64: 256>, #tilus.row_major>, index) -> ()
+  return
+}
+
+// uint8 -> f16: two bytes under the magic byte 0x64 by one permute each
+// (0x5140: bytes 0, 4, 1, 5 of {w, 0x64646464}; 0x7362 for bytes 2 and 3),
+// then one f16x2 subtraction of 1024.
+// CHECK-LABEL: gpu.func @u8_f16
+// CHECK: %[[MAGIC:.*]] = arith.constant dense<1.024000e+03> : vector<4xf16>
+// CHECK: llvm.call_intrinsic "llvm.nvvm.prmt"(%{{.*}}, %c1684300900_i32, %c20800_i32)
+// CHECK: llvm.call_intrinsic "llvm.nvvm.prmt"(%{{.*}}, %c1684300900_i32, %c29538_i32)
+// CHECK: %[[W:.*]] = llvm.bitcast %{{.*}} : vector<2xi32> to vector<4xf16>
+// CHECK-NEXT: arith.subf %[[W]], %[[MAGIC]] : vector<4xf16>
+// PTX-LABEL: .entry u8_f16(
+// PTX-NOT: cvt.rn
+// PTX: prmt.b32
+// PTX: add.rn.f16x2
+func.func @u8_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !g8
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 128>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g8, index) -> !tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>
+  %w = "tilus.cast"(%b) : (!tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>) -> !tilus.register<f16, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<f16, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>, !tilus.global<f16, array<i64: 128>, #tilus.row_major>, index) -> ()
   return
 }
 

@@ -314,3 +314,28 @@ void tilusOpListRelease(TilusOpList *list) {
   list->size = list->capacity = 0;
   list->outOfMemory = false;
 }
+
+// An LLVM intrinsic through llvm.call_intrinsic, with the `afn` flag. The
+// llvm.intr.* ops and arith's maxnumf/minnumf are not used: convert-gpu-to-
+// nvvm turns them into libdevice calls (__nv_fminf, ...), which the
+// artifacts do not link.
+MlirValue tilusEmitCallIntrinsic(TilusEmitter *e, const char *intrinsic,
+                                 intptr_t numOperands, const MlirValue *operands,
+                                 MlirType type) {
+  int32_t segments[2] = {(int32_t)numOperands, 0};
+  MlirNamedAttribute attrs[4] = {
+      tilusNamedAttr(
+          e->ctx, "intrin",
+          mlirStringAttrGet(e->ctx, mlirStringRefCreateFromCString(intrinsic))),
+      tilusNamedAttr(
+          e->ctx, "fastmathFlags",
+          mlirAttributeParseGet(
+              e->ctx, mlirStringRefCreateFromCString("#llvm.fastmath<afn>"))),
+      tilusNamedAttr(e->ctx, "op_bundle_sizes",
+                     mlirDenseI32ArrayGet(e->ctx, 0, NULL)),
+      tilusNamedAttr(e->ctx, "operandSegmentSizes",
+                     mlirDenseI32ArrayGet(e->ctx, 2, segments)),
+  };
+  return tilusEmitValue(e, "llvm.call_intrinsic", numOperands, operands, type,
+                        4, attrs);
+}

@@ -58,6 +58,12 @@ MlirValue tilusEmitIndex(TilusEmitter *e, int64_t value);
 MlirValue tilusEmitIntConstant(TilusEmitter *e, MlirType type, int64_t value);
 MlirValue tilusEmitFloatConstant(TilusEmitter *e, MlirType type, double value);
 
+// An LLVM intrinsic (e.g. "llvm.nvvm.prmt") through llvm.call_intrinsic,
+// with the `afn` fast-math flag; `type` is its result type.
+MlirValue tilusEmitCallIntrinsic(TilusEmitter *e, const char *intrinsic,
+                                 intptr_t numOperands, const MlirValue *operands,
+                                 MlirType type);
+
 // `arith.<op>` on two values of one type (result type = operand type).
 MlirValue tilusEmitArith(TilusEmitter *e, const char *op, MlirValue lhs,
                          MlirValue rhs);

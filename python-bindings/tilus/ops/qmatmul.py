@@ -36,7 +36,8 @@ class QuantizedMatmul(tilus.Kernel):
     def __init__(self, wtype, group_size=128, offset=0, warps=4, n_tiles=1, stages=4,
                  split_k=1, k_tiles=1):
         super().__init__()
-        self.wtype, self.group, self.offset = wtype, group_size, offset
+        self.wtype, self.group = _stored_type(wtype, offset), group_size
+        self.offset = 0 if self.wtype is not wtype else offset
         self.warps, self.nt, self.stages, self.split_k = warps, n_tiles, stages, split_k
         self.kpt = k_tiles                                    # k tiles per pipeline stage
         W, nt, b = warps, n_tiles, wtype.bits
@@ -129,7 +130,23 @@ def _as_row(layout):
     return re.sub(r"(local|spatial)\((\d+)\)", r"\1(1,\2)", layout)
 
 
-def pack(codes, wtype):
+def _stored_type(wtype, offset):
+    """The type the weights are stored as: unsigned b-bit codes with the
+    symmetric offset 2^(b-1) are stored as the signed values code - offset
+    (the same bits with the top one flipped), whose cast to f16 subtracts the
+    offset for free (FastCast's magic number absorbs it)."""
+    if (isinstance(wtype, tilus.IntDType) and not wtype.signed and wtype.bits >= 2
+            and offset == 1 << (wtype.bits - 1)):
+        return tilus.int_(wtype.bits)
+    return wtype
+
+
+def pack(codes, wtype, offset=0):
     """uint8 [K/128, N/8, 128*b]: the format above, from [K, N] element codes
-    (integers; float types: their encodings, e.g. tilus.float6_e3m2.encode)."""
-    return tilus.weight_pack(codes, wtype, (TILE_K, TILE_N), TILE_LAYOUT)
+    (integers; float types: their encodings, e.g. tilus.float6_e3m2.encode)
+    of weights whose values are (code - offset) * scale."""
+    import numpy as np
+    stored = _stored_type(wtype, offset)
+    if stored is not wtype:
+        codes = np.asarray(codes).astype(np.int64) - offset
+    return tilus.weight_pack(codes, stored, (TILE_K, TILE_N), TILE_LAYOUT)

@@ -42,6 +42,19 @@ void testCheckLaunch(void) {
   CHECK_ERROR(err, TilusStatusArgumentMismatch,
               "argument 0 of kernel 'matmul' is a null pointer");
 
+  // A view 8 bytes into an allocation: kernels assume 16-byte alignment.
+  matmulArgs(args, 100, 64, 32);
+  args[2] = tilusArgPointer(0x7f0000001008);
+  CHECK(tilusArtifactCheckLaunch(a, "matmul", args, 6, &c, &err) ==
+        TilusStatusArgumentMismatch);
+  CHECK_ERROR(err, TilusStatusArgumentMismatch,
+              "argument 2 of kernel 'matmul' is the address 0x7f0000001008, "
+              "which is not 16-byte aligned (kernels assume aligned pointers; "
+              "pass the start of an allocation or an aligned view)");
+  args[2] = tilusArgPointer(0x7f0000001010);
+  CHECK(tilusArtifactCheckLaunch(a, "matmul", args, 6, &c, &err) ==
+        TilusStatusSuccess);
+
   matmulArgs(args, 100, 64, 32);
   args[1] = tilusArgInteger(5);
   tilusArtifactCheckLaunch(a, "matmul", args, 6, &c, &err);

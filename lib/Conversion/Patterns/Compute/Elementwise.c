@@ -217,31 +217,6 @@ static MlirLogicalResult refuseTilusFloat(MlirOperation op) {
                                 "not lowered; cast them to f16 or f32 first");
 }
 
-// An LLVM intrinsic through llvm.call_intrinsic, with the `afn` flag. The
-// llvm.intr.* ops and arith's maxnumf/minnumf are not used: convert-gpu-to-
-// nvvm turns them into libdevice calls (__nv_fminf, ...), which the
-// artifacts do not link.
-static MlirValue emitCallIntrinsic(TilusEmitter *e, const char *intrinsic,
-                                   intptr_t numOperands,
-                                   const MlirValue *operands, MlirType type) {
-  int32_t segments[2] = {(int32_t)numOperands, 0};
-  MlirNamedAttribute attrs[4] = {
-      tilusNamedAttr(
-          e->ctx, "intrin",
-          mlirStringAttrGet(e->ctx, mlirStringRefCreateFromCString(intrinsic))),
-      tilusNamedAttr(
-          e->ctx, "fastmathFlags",
-          mlirAttributeParseGet(
-              e->ctx, mlirStringRefCreateFromCString("#llvm.fastmath<afn>"))),
-      tilusNamedAttr(e->ctx, "op_bundle_sizes",
-                     mlirDenseI32ArrayGet(e->ctx, 0, NULL)),
-      tilusNamedAttr(e->ctx, "operandSegmentSizes",
-                     mlirDenseI32ArrayGet(e->ctx, 2, segments)),
-  };
-  return tilusEmitValue(e, "llvm.call_intrinsic", numOperands, operands, type,
-                        4, attrs);
-}
-
 // `intrinsic` (an LLVM intrinsic on one scalar, e.g.
 // "llvm.nvvm.ex2.approx.f32") on each element of the vector `x`. With `afn`
 // the NVPTX back end selects llvm.sin/cos/tanh.f32 as sin/cos/tanh.approx.f32.
@@ -253,7 +228,7 @@ static MlirValue emitIntrinsic(TilusEmitter *e, const char *intrinsic,
   MlirValue result = tilusEmitSplatConstant(e, type, 0);
   for (int64_t i = 0; i < m; ++i) {
     MlirValue v = tilusEmitExtract(e, x, i);
-    v = emitCallIntrinsic(e, intrinsic, 1, &v, element);
+    v = tilusEmitCallIntrinsic(e, intrinsic, 1, &v, element);
     result = tilusEmitInsert(e, result, v, i);
   }
   return result;
@@ -273,7 +248,7 @@ static MlirValue emitFloatMinMax(TilusEmitter *e, bool isMax, MlirValue lhs,
   snprintf(name, sizeof(name), "llvm.%s.v%lld%s", isMax ? "maxnum" : "minnum",
            (long long)mlirShapedTypeGetDimSize(type, 0), suffix);
   MlirValue operands[2] = {lhs, rhs};
-  return emitCallIntrinsic(e, name, 2, operands, type);
+  return tilusEmitCallIntrinsic(e, name, 2, operands, type);
 }
 
 // Shifts with PTX's semantics for every amount (LLVM's shifts by the bit

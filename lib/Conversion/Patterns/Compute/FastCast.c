@@ -20,6 +20,14 @@
 //  - bf16 keeps the upper half of the exact f32 result (every value of these
 //    types has at most 8 significant bits, so nothing is rounded).
 //
+// 4- and 8-bit integers to f16 move whole bytes instead of cutting out each
+// element: a PRMT (byte permute) places the two elements of a pair in the two
+// halves of a word (a 4-bit pair shares one byte: the byte and, from the word
+// shifted right by 4, its high nibble; an 8-bit pair takes the magic 0x64 as
+// its high bytes), so a pair costs one PRMT, one LOP3 (4-bit) and the HSUB2,
+// instead of shifts and masks per element. This is the inner loop of every
+// 4- and 8-bit weight-only matmul.
+//
 // Floats with e >= 6 do not fit f16; they go to f32 here and round to f16
 // with one truncf (round to nearest even, as the generic path does).
 //
@@ -129,6 +137,32 @@ static MlirValue placeFloat(Packed *p, MlirValue x, TilusFloatFormat f,
   return tilusEmitArith(p->e, "ori", placed, sign);
 }
 
+// PTX prmt.b32 (default mode): byte k of the result is byte (selector >>
+// 4k) & 7 of the eight bytes {a, b} (a's bytes first).
+static MlirValue prmt(Packed *p, MlirValue a, MlirValue b, int64_t selector) {
+  MlirValue operands[3] = {a, b, c32(p, selector)};
+  return tilusEmitCallIntrinsic(p->e, "llvm.nvvm.prmt", 3, operands, p->i32);
+}
+
+// The f16 pairs of the 4- or 8-bit integers of word `w` (unsigned, or signed
+// with the sign bits already flipped), each as 2^10 + v in both halves.
+static int bytePairs(Packed *p, MlirValue w, MlirValue *pairs) {
+  if (p->bits == 4) {
+    MlirValue high = opc(p, "shrui", w, 4);
+    for (int i = 0; i < 4; ++i) {
+      // Byte i of w (low nibble: the first element) and of w >> 4 (low
+      // nibble: the second).
+      MlirValue t = prmt(p, w, high, i | (4 + i) << 8);
+      pairs[i] = opc(p, "ori", opc(p, "andi", t, 0x000F000F), 0x64006400);
+    }
+    return 4;
+  }
+  MlirValue magic = c32(p, 0x64646464);
+  pairs[0] = prmt(p, w, magic, 0x5140); // bytes 0, 1 under 0x64
+  pairs[1] = prmt(p, w, magic, 0x7362); // bytes 2, 3
+  return 2;
+}
+
 // vector<k x i32> from `count` scalars.
 static MlirValue gather(Packed *p, MlirValue *scalars, int64_t count) {
   MlirType type = mlirVectorTypeGet(1, &count, p->i32);
@@ -166,6 +200,21 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
   MlirValue *scalars = malloc(sizeof(MlirValue) * (size_t)m);
   MlirValue result;
 
+  if (mlirTypeIsAF16(to) && !isFloat && (n == 4 || n == 8) && p.wordBits == 32) {
+    int64_t numWords = m * n / 32, count = 0;
+    int64_t flips = n == 4 ? (int32_t)0x88888888 : (int32_t)0x80808080;
+    for (int64_t k = 0; k < numWords; ++k) {
+      MlirValue w = word(&p, k);
+      if (flip)
+        w = opc(&p, "xori", w, flips);
+      count += bytePairs(&p, w, scalars + count);
+    }
+    MlirValue words = gather(&p, scalars, count);
+    free(scalars);
+    result = tilusEmitValue(e, "llvm.bitcast", 1, &words, resultType, 0, NULL);
+    return tilusEmitArith(e, "subf", result,
+                          tilusEmitSplatConstant(e, resultType, 1024.0 + (double)flip));
+  }
   if (mlirTypeIsAF16(to) && m % 2 == 0 && (!isFloat || f.exponentBits <= 5)) {
     // Two f16 per 32-bit word.
     for (int64_t i = 0; i < m / 2; ++i) {
