@@ -150,3 +150,137 @@ def pack(codes, wtype, offset=0):
     if stored is not wtype:
         codes = np.asarray(codes).astype(np.int64) - offset
     return tilus.weight_pack(codes, stored, (TILE_K, TILE_N), TILE_LAYOUT)
+
+
+# Configurations (warps, n_tiles, stages, split_k, k_tiles), best first, from
+# bench/qmatmul on the H100 (bench/README.md): the first that divides the
+# shape is taken. Wide N (many column tiles) favours 8 warps of 4 n-tiles;
+# narrow N needs split-K for enough blocks.
+_WIDE = [(8, 4, 3, 4, 1), (8, 2, 4, 2, 1), (4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
+_NARROW = [(8, 1, 4, 4, 1), (4, 2, 4, 4, 1), (4, 1, 3, 4, 1), (4, 1, 4, 2, 1), (1, 1, 3, 1, 1)]
+_WIDE_8BIT = [(4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
+
+
+def choose_config(m, n, k, wtype):
+    """(warps, n_tiles, stages, split_k, k_tiles) for an [m, k] x [k, n]
+    product: the heuristic table above, first entry that divides n and k."""
+    table = _WIDE_8BIT if wtype.bits == 8 and n >= 32768 else _WIDE if n >= 32768 else _NARROW
+    for cfg in table:
+        w, nt, s, sk, kpt = cfg
+        if n % (w * nt * TILE_N) == 0 and (k // TILE_K) % (sk * kpt) == 0:
+            return cfg
+    raise ValueError(f"no configuration for N = {n}, K = {k}")
+
+
+def _check(x, qweight, scales, wtype, group_size):
+    import torch
+    from ..artifact import TilusArgumentError
+    if x.dim() != 2 or x.dtype != torch.float16:
+        raise TilusArgumentError(f"quantized_matmul: x must be a 2-D float16 tensor, "
+                                 f"not {x.dtype} of shape {tuple(x.shape)}")
+    m, k = x.shape
+    if scales.dim() != 2 or scales.dtype != torch.float16:
+        raise TilusArgumentError(f"quantized_matmul: scales must be a 2-D float16 tensor "
+                                 f"[K / group_size, N], not {scales.dtype} of shape "
+                                 f"{tuple(scales.shape)}")
+    n = scales.shape[1]
+    if k % TILE_K or n % TILE_N:
+        raise TilusArgumentError(f"quantized_matmul: K = {k} must be a multiple of {TILE_K} "
+                                 f"and N = {n} of {TILE_N}")
+    if group_size % TILE_K or k % group_size:
+        raise TilusArgumentError(f"quantized_matmul: group_size {group_size} must be a "
+                                 f"multiple of {TILE_K} dividing K = {k} (use K for per-channel "
+                                 f"scales)")
+    if tuple(scales.shape) != (k // group_size, n):
+        raise TilusArgumentError(f"quantized_matmul: scales has shape {tuple(scales.shape)}, "
+                                 f"expected [K / group_size, N] = [{k // group_size}, {n}]")
+    want = k * n * wtype.bits // 8
+    if qweight.dtype != torch.uint8 or qweight.numel() != want:
+        raise TilusArgumentError(f"quantized_matmul: qweight must hold the {want} packed bytes "
+                                 f"of a [{k}, {n}] {wtype} matrix (tilus.ops.pack), not "
+                                 f"{qweight.numel()} {qweight.dtype}")
+    return m, n, k
+
+
+class QuantizedMatmulRunner:
+    """Compiles (once per configuration, through tilus.compile's cache) and
+    launches the template on one runtime."""
+
+    def __init__(self, runtime):
+        self.runtime = runtime
+        self._kernels = {}
+
+    def kernel(self, wtype, group_size, offset, cfg):
+        key = (str(wtype), group_size, offset, cfg)
+        if key not in self._kernels:
+            w, nt, s, sk, kpt = cfg
+            major, minor = self.runtime.compute_capability
+            target = "sm_90a" if (major, minor) == (9, 0) else "sm_80"
+            t = QuantizedMatmul(wtype, group_size=group_size, offset=offset, warps=w,
+                                n_tiles=nt, stages=s, split_k=sk, k_tiles=kpt)
+            self._kernels[key] = self.runtime.kernel(t.compile(target=target), "qmatmul")
+        return self._kernels[key]
+
+    def __call__(self, x, qweight, scales, *, wtype, group_size=128, offset=0, out=None,
+                 config=None):
+        import torch
+        m, n, k = _check(x, qweight, scales, wtype, group_size)
+        cfg = config or choose_config(m, n, k, wtype)
+        kern = self.kernel(wtype, group_size, offset, cfg)
+        if out is None:
+            out = (torch.zeros if cfg[3] > 1 else torch.empty)(m, n, dtype=torch.float16,
+                                                               device=x.device)
+        elif cfg[3] > 1:
+            out.zero_()                 # split-K adds into it
+        kern(x, qweight, scales, out, m, n, k)
+        return out
+
+
+def quantized_matmul(x, qweight, scales, *, wtype, group_size=128, offset=0, out=None,
+                     config=None, runtime=None):
+    """x [M, K] f16 (CUDA) times the weights ((code - offset) * scale, codes
+    packed by tilus.ops.pack from [K, N]) -> [M, N] f16. `scales` is f16
+    [K / group_size, N]; group_size a multiple of 128 dividing K (K: per
+    channel). `config` overrides the heuristic choice (choose_config).
+    Compiles in-process on first use (needs libTilus.so); `runtime` defaults
+    to a tilus.Runtime on x's device, created once and kept by the runner."""
+    if runtime is None:
+        runtime = _default_runner(x.device.index or 0)
+    elif not isinstance(runtime, QuantizedMatmulRunner):
+        runtime = QuantizedMatmulRunner(runtime)
+    return runtime(x, qweight, scales, wtype=wtype, group_size=group_size, offset=offset,
+                   out=out, config=config)
+
+
+_runners = {}
+
+
+def _default_runner(device):
+    # One runner (runtime and loaded kernels) per device for the process, as
+    # torch keeps one context per device.
+    if device not in _runners:
+        _runners[device] = QuantizedMatmulRunner(tilus.Runtime(device))
+    return _runners[device]
+
+
+def quantize(weight, wtype, group_size=128):
+    """Round-to-nearest quantization of a float weight [N, K] (nn.Linear's
+    layout) for tests and demos: (codes [K, N] int64 numpy, scales
+    [K / group_size, N] float32 numpy, offset). Integers are symmetric
+    (unsigned ones with the offset 2^(b-1)); floats scale the group's
+    largest magnitude to the format's largest value."""
+    import numpy as np
+    w = np.asarray(weight, dtype=np.float64).T                     # [K, N]
+    k, n = w.shape
+    g = w.reshape(k // group_size, group_size, n)
+    amax = np.abs(g).max(axis=1)
+    amax[amax == 0] = 1.0
+    if isinstance(wtype, tilus.FloatDType):
+        scales = amax / wtype.max
+        codes = np.asarray(wtype.encode((g / scales[:, None, :]).reshape(k, n)))
+        return codes.reshape(k, n), scales.astype(np.float32), 0
+    qmax = (1 << (wtype.bits - 1)) - 1
+    scales = amax / qmax
+    q = np.clip(np.rint(g / scales[:, None, :]), -qmax - 1, qmax).reshape(k, n).astype(np.int64)
+    offset = 0 if wtype.signed else 1 << (wtype.bits - 1)
+    return q + offset, scales.astype(np.float32), offset

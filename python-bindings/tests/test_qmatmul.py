@@ -1,0 +1,156 @@
+"""The quantized matmul template (tilus.ops.qmatmul, docs/quantized-matmul.md):
+every weight type of the paper's Figure 10 compiles to one kernel with the
+expected launch shape; round-to-nearest quantization; and, on a GPU, results
+against an f64 reference on ragged M for several types, group sizes and
+configurations, bit-exact where every product and sum is representable."""
+
+import numpy as np
+import pytest
+
+import tilus
+from tilus.ops import qmatmul
+
+from conftest import cuda_torch, requires_compiler
+
+FIG10 = ([tilus.uint_(b) for b in range(1, 9)] + [tilus.int_(b) for b in range(2, 9)]
+         + [tilus.float_(e, m) for e, m in [(4, 3), (5, 2), (3, 3), (3, 2), (2, 3), (2, 2),
+                                            (2, 1), (1, 2), (1, 1), (2, 0)]])
+
+
+@requires_compiler
+@pytest.mark.parametrize("wtype", FIG10, ids=str)
+def test_every_figure10_type_compiles(wtype):
+    k = qmatmul.QuantizedMatmul(wtype, warps=4, n_tiles=2, stages=3, split_k=2)
+    art = k.compile(target="sm_90a")
+    (info,) = art.kernels
+    assert info.name == "qmatmul" and info.block == (128, 1, 1)
+    assert info.grid == ("s4 ceildiv 16", "s5 floordiv 64", "2")
+    assert [p.describe() for p in info.params] == ["ptr f16", "ptr ui8", "ptr f16", "ptr f16",
+                                                  "i32", "i32", "i32"]
+    assert info.shared_bytes == k.shared_bytes
+
+
+@requires_compiler
+def test_symmetric_unsigned_codes_are_stored_signed():
+    """uint4 with offset 8 is packed as int4 values code - 8, whose cast
+    absorbs the offset: the same bytes as packing the int4 values."""
+    rng = np.random.default_rng(3)
+    codes = rng.integers(0, 16, size=(256, 16))
+    assert qmatmul.QuantizedMatmul(tilus.uint4, offset=8).wtype == tilus.int4
+    assert qmatmul.QuantizedMatmul(tilus.uint4, offset=3).wtype == tilus.uint4
+    assert np.array_equal(qmatmul.pack(codes, tilus.uint4, 8),
+                          tilus.weight_pack(codes - 8, tilus.int4, (128, 8),
+                                            qmatmul.TILE_LAYOUT))
+
+
+@requires_compiler
+@pytest.mark.parametrize("wtype", [tilus.int4, tilus.uint3, tilus.float6_e3m2], ids=str)
+def test_quantize_round_to_nearest(wtype):
+    rng = np.random.default_rng(4)
+    w = rng.normal(size=(24, 256))                          # [N, K]
+    codes, scales, offset = qmatmul.quantize(w, wtype, 128)
+    assert codes.shape == (256, 24) and scales.shape == (2, 24)
+    if isinstance(wtype, tilus.FloatDType):
+        values = wtype.decode(codes)
+    else:
+        assert codes.min() >= 0 if not wtype.signed else True
+        values = codes - offset
+    back = values * np.repeat(scales, 128, axis=0)
+    step = np.repeat(scales, 128, axis=0)
+    # Within half a step of the grid around each value (a step at most the
+    # largest gap of the format for floats).
+    gap = 0.5 if not isinstance(wtype, tilus.FloatDType) else np.max(np.diff(
+        np.unique(wtype.values()[np.isfinite(wtype.values())])))
+    assert np.all(np.abs(back - w.T) <= gap * step + 1e-12)
+
+
+def test_choose_config_divides_the_shape():
+    for n, k in [(57344, 8192), (8192, 8192), (10240, 8192), (8192, 28672), (256, 1024),
+                 (24, 384)]:
+        w, nt, s, sk, kpt = qmatmul.choose_config(16, n, k, tilus.uint4)
+        assert n % (w * nt * 8) == 0 and (k // 128) % (sk * kpt) == 0
+
+
+# --- on the GPU ---------------------------------------------------------------
+
+def _reference(a, codes, scales, wtype, offset, group):
+    if isinstance(wtype, tilus.FloatDType):
+        w = wtype.decode(codes)
+    else:
+        w = codes.astype(np.float64) - offset
+    w = w * np.repeat(scales.astype(np.float64), group, axis=0)
+    return a.astype(np.float64) @ w
+
+
+def _finite_codes(rng, wtype, shape):
+    if isinstance(wtype, tilus.FloatDType):
+        codes = rng.integers(0, 1 << wtype.bits, size=shape)
+        return np.where(np.isfinite(wtype.decode(codes)), codes, 0)
+    return rng.integers(0, 1 << wtype.bits, size=shape)
+
+
+@pytest.fixture(scope="module")
+def runner():
+    torch = cuda_torch()
+    if not tilus.has_compiler():
+        pytest.skip("runtime-only mode: libTilus.so is not available")
+    return qmatmul.QuantizedMatmulRunner(tilus.Runtime(torch.cuda.current_device()))
+
+
+CASES = [  # wtype, offset, group, config (None: the heuristic)
+    (tilus.uint4, 8, 128, None), (tilus.int4, 0, 128, (4, 2, 3, 2, 1)),
+    (tilus.uint8, 128, 256, None), (tilus.uint3, 4, 128, (8, 1, 4, 4, 1)),
+    (tilus.float6_e3m2, 0, 128, (4, 1, 3, 1, 2)), (tilus.uint2, 1, 1024, None),
+    (tilus.int6, 0, 128, (1, 1, 3, 1, 1)), (tilus.float8_e4m3, 0, 512, None),
+]
+
+
+@pytest.mark.parametrize("wtype,offset,group,config", CASES,
+                         ids=[f"{c[0]}-g{c[2]}-{c[3]}" for c in CASES])
+@pytest.mark.parametrize("m", [1, 5, 16, 33])
+def test_against_f64(runner, wtype, offset, group, config, m):
+    torch = cuda_torch()
+    rng = np.random.default_rng(m * 7 + wtype.bits)
+    n, k = 256, 1024
+    codes = _finite_codes(rng, wtype, (k, n))
+    scales = (rng.random((k // group, n)) * 0.02 + 0.005).astype(np.float16)
+    a = rng.normal(size=(m, k)).astype(np.float16)
+    want = _reference(a, codes, scales, wtype, offset, group)
+    qw = torch.from_numpy(qmatmul.pack(codes, wtype, offset).reshape(-1)).cuda()
+    got = runner(torch.from_numpy(a).cuda(), qw, torch.from_numpy(scales).cuda(),
+                 wtype=wtype, group_size=group, offset=offset, config=config)
+    torch.cuda.synchronize()
+    err = np.abs(got.cpu().numpy().astype(np.float64) - want).max() / np.abs(want).max()
+    assert err <= 1e-3, err
+
+
+def test_bit_exact_when_representable(runner):
+    """Integer activations and weights, scale 1: every product and partial sum
+    is an integer below 2048, so the f16 result is exact."""
+    torch = cuda_torch()
+    rng = np.random.default_rng(5)
+    m, n, k = 7, 64, 256
+    codes = rng.integers(-8, 8, size=(k, n))
+    a = rng.integers(-1, 2, size=(m, k)).astype(np.float16)
+    scales = np.ones((k // 128, n), np.float16)
+    qw = torch.from_numpy(qmatmul.pack(codes, tilus.int4).reshape(-1)).cuda()
+    for config in [None, (4, 2, 3, 1, 1), (4, 1, 4, 2, 1)]:
+        got = runner(torch.from_numpy(a).cuda(), qw, torch.from_numpy(scales).cuda(),
+                     wtype=tilus.int4, config=config)
+        torch.cuda.synchronize()
+        assert np.array_equal(got.cpu().numpy(), (a.astype(np.int64) @ codes).astype(np.float16))
+
+
+def test_argument_errors(runner):
+    torch = cuda_torch()
+    x = torch.zeros(4, 256, dtype=torch.float16, device="cuda")
+    s = torch.ones(2, 64, dtype=torch.float16, device="cuda")
+    qw = torch.zeros(256 * 64 // 2, dtype=torch.uint8, device="cuda")
+    with pytest.raises(tilus.TilusArgumentError, match="x must be a 2-D float16"):
+        runner(x.float(), qw, s, wtype=tilus.int4)
+    with pytest.raises(tilus.TilusArgumentError, match="expected .K / group_size, N. = .1, 64."):
+        runner(x, qw, s, wtype=tilus.int4, group_size=256)
+    with pytest.raises(tilus.TilusArgumentError, match="must hold the 8192 packed bytes"):
+        runner(x, qw[:100], s, wtype=tilus.int4)
+    with pytest.raises(tilus.TilusArgumentError, match="group_size 64 must be a multiple"):
+        runner(x, qw, s, wtype=tilus.int4, group_size=64)
