@@ -86,7 +86,7 @@ def _finite_codes(rng, wtype, shape):
     if isinstance(wtype, tilus.FloatDType):
         codes = rng.integers(0, 1 << wtype.bits, size=shape)
         return np.where(np.isfinite(wtype.decode(codes)), codes, 0)
-    return rng.integers(0, 1 << wtype.bits, size=shape)
+    return rng.integers(wtype.min, wtype.max + 1, size=shape)
 
 
 @pytest.fixture(scope="module")

@@ -382,9 +382,10 @@ int main(int argc, char **argv) {
     }
   }
   // Check everything (grid included) before touching the GPU. Buffers are
-  // not allocated yet, so stand in a non-null placeholder for them.
+  // not allocated yet, so stand in a non-null, aligned placeholder for them.
   for (int i = 0; i < numParams; i++)
-    args[i] = specs[i].mode == ArgScalar ? specs[i].value : tilusArgPointer(1);
+    args[i] = specs[i].mode == ArgScalar ? specs[i].value
+                                          : tilusArgPointer(TILUS_POINTER_ALIGNMENT);
   TilusLaunchConfig config;
   if (tilusArtifactCheckLaunch(artifact, o.kernel, args, numParams, &config,
                                &err) != TilusStatusSuccess) {
