@@ -215,3 +215,16 @@ def test_tutorial_torch_example(gpu):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     mod.main()
+
+
+@requires_compiler
+def test_weight_pack_of_a_cuda_tensor(gpu):
+    """A CUDA tensor is packed (on the host) and comes back on its device,
+    byte for byte the CPU tensor's packing."""
+    torch = cuda_torch()
+    values = torch.randint(-32, 32, (32, 16))
+    on_gpu = tilus.weight_pack(values.cuda(), tilus.int6, (16, 8), FIG2_LAYOUT)
+    assert on_gpu.is_cuda
+    assert torch.equal(on_gpu.cpu(), tilus.weight_pack(values, tilus.int6, (16, 8), FIG2_LAYOUT))
+    back = tilus.weight_unpack(on_gpu, tilus.int6, (32, 16), (16, 8), FIG2_LAYOUT)
+    assert back.is_cuda and torch.equal(back.cpu(), values)

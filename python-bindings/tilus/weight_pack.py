@@ -55,15 +55,26 @@ def expand_bits(data, bits, count, signed=False):
 
 
 def _to_numpy(array):
-    """(numpy array, torch module or None) of a numpy array or CPU torch tensor."""
+    """(numpy array, _Torch or None) of a numpy array or a torch tensor (on
+    any device)."""
     import numpy as np
     t = type(array)
     if t.__module__.startswith("torch"):
-        if array.device.type != "cpu":
-            raise ValueError("weight_pack works on host memory: pass a CPU tensor (.cpu())")
         import torch
-        return array.contiguous().numpy(), torch
+        # A CUDA tensor is packed on the host (a copy each way); the result
+        # goes back to its device.
+        return array.detach().cpu().contiguous().numpy(), _Torch(torch, array.device)
     return np.asarray(array), None
+
+
+class _Torch:
+    """Makes the result a torch tensor on the input's device."""
+
+    def __init__(self, torch, device):
+        self.torch, self.device = torch, device
+
+    def from_numpy(self, out):
+        return self.torch.from_numpy(out).to(self.device)
 
 
 def weight_packed_layout(dtype, tile, layout):
