@@ -20,14 +20,19 @@ class _PackTile(tilus.Kernel):
         self.bytes_layout = packed_layout(dtype.bits)
         self.attrs.warps = 1
 
-
-class Pack(_PackTile):
-    def __call__(self, src: tilus.pointer(tilus.uint8), dst: tilus.pointer(tilus.uint8),
-                 k: tilus.int32, n: tilus.int32):
+    def _tile(self, k, n):
+        """The grid of 16 x 16 tiles over [k, n]; (K, N, k_tiles, n_tiles, bi, bj)."""
         self.attrs.blocks = [tilus.cdiv(k, 16), tilus.cdiv(n, 16)]
         K, N = self.index(k), self.index(n)
         k_tiles, n_tiles = K // 16, N // 16
         bi, bj = self.block_indices()
+        return K, N, k_tiles, n_tiles, bi, bj
+
+
+class Pack(_PackTile):
+    def __call__(self, src: tilus.pointer(tilus.uint8), dst: tilus.pointer(tilus.uint8),
+                 k: tilus.int32, n: tilus.int32):
+        K, N, k_tiles, n_tiles, bi, bj = self._tile(k, n)
         gw = self.view_global(src, [K, N], dtype=self.dtype)
         gp = self.view_global(dst, [k_tiles, n_tiles, self.tile_bytes])
         w = self.load_global(gw, [bi * 16, bj * 16], [16, 16], LAYOUT_B)
@@ -38,10 +43,7 @@ class Pack(_PackTile):
 class Unpack(_PackTile):
     def __call__(self, src: tilus.pointer(tilus.uint8), dst: tilus.pointer(tilus.uint8),
                  k: tilus.int32, n: tilus.int32):
-        self.attrs.blocks = [tilus.cdiv(k, 16), tilus.cdiv(n, 16)]
-        K, N = self.index(k), self.index(n)
-        k_tiles, n_tiles = K // 16, N // 16
-        bi, bj = self.block_indices()
+        K, N, k_tiles, n_tiles, bi, bj = self._tile(k, n)
         gp = self.view_global(src, [k_tiles, n_tiles, self.tile_bytes])
         gw = self.view_global(dst, [K, N], dtype=self.dtype)
         q = self.load_global(gp, [bi, bj, 0], [self.tile_bytes], self.bytes_layout)

@@ -19,17 +19,18 @@ class _Tile(tilus.Kernel):
         self.dtype = dtype
         self.attrs.warps = 1
 
-    def _grid(self, m, n):
+    def _tile(self, m, n):
+        """The grid of 16 x 24 tiles over [m, n]; (M, N, row, col) of this block's tile."""
         self.attrs.blocks = [tilus.cdiv(m, 16), tilus.cdiv(n, 24)]
+        M, N = self.index(m), self.index(n)
+        bi, bj = self.block_indices()
+        return M, N, bi * 16, bj * 24
 
 
 class Load(_Tile):
     def __call__(self, p: tilus.pointer(tilus.uint8), q: tilus.pointer(tilus.float32),
                  m: tilus.int32, n: tilus.int32):
-        self._grid(m, n)
-        M, N = self.index(m), self.index(n)
-        bi, bj = self.block_indices()
-        row, col = bi * 16, bj * 24
+        M, N, row, col = self._tile(m, n)
         g = self.view_global(p, [M, N], dtype=self.dtype)
         gf = self.view_global(q, [M, N])
         r = self.load_global(g, [row, col], [16, 24], TILE)
@@ -39,10 +40,7 @@ class Load(_Tile):
 class Store(_Tile):
     def __call__(self, q: tilus.pointer(tilus.float32), p: tilus.pointer(tilus.uint8),
                  m: tilus.int32, n: tilus.int32):
-        self._grid(m, n)
-        M, N = self.index(m), self.index(n)
-        bi, bj = self.block_indices()
-        row, col = bi * 16, bj * 24
+        M, N, row, col = self._tile(m, n)
         g = self.view_global(p, [M, N], dtype=self.dtype)
         gf = self.view_global(q, [M, N])
         f = self.load_global(gf, [row, col], [16, 24], TILE)
@@ -52,10 +50,7 @@ class Store(_Tile):
 class Shared(_Tile):
     def __call__(self, p: tilus.pointer(tilus.uint8), q: tilus.pointer(tilus.uint8),
                  m: tilus.int32, n: tilus.int32):
-        self._grid(m, n)
-        M, N = self.index(m), self.index(n)
-        bi, bj = self.block_indices()
-        row, col = bi * 16, bj * 24
+        M, N, row, col = self._tile(m, n)
         g = self.view_global(p, [M, N], dtype=self.dtype)
         h = self.view_global(q, [M, N], dtype=self.dtype)
         r = self.load_global(g, [row, col], [16, 24], TILE)
