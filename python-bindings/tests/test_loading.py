@@ -115,6 +115,7 @@ def test_installed_package_finds_its_libraries(tmp_path):
                    check=True, capture_output=True)
     site = prefix / "lib" / "python3" / "dist-packages"
     assert (site / "tilus" / "__init__.py").is_file()
+    assert (site / "tilus" / "ops" / "tuned.json").is_file()      # package data too
     code = f"""
 import tilus
 from tilus import _lib

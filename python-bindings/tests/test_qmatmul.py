@@ -154,3 +154,73 @@ def test_argument_errors(runner):
         runner(x, qw[:100], s, wtype=tilus.int4)
     with pytest.raises(tilus.TilusArgumentError, match="group_size 64 must be a multiple"):
         runner(x, qw, s, wtype=tilus.int4, group_size=64)
+
+
+# --- tuning (tilus.ops.tune) -------------------------------------------------
+
+from tilus.ops import tune  # noqa: E402
+
+
+def test_tuning_space_respects_shape_and_shared_memory():
+    all_u4 = tune.configurations(tilus.uint4)
+    assert len(all_u4) >= 100                                  # the issue's space size
+    assert all(qmatmul.QuantizedMatmul(tilus.uint4, warps=w, n_tiles=nt, stages=s, split_k=sk,
+                                       k_tiles=kpt).shared_bytes <= tune.MAX_SHARED
+               for w, nt, s, sk, kpt in all_u4)
+    u8 = tune.configurations(tilus.uint8)
+    assert (8, 4, 4, 1, 1) in all_u4 and (8, 4, 4, 1, 1) not in u8   # 8-bit tiles are larger
+    narrow = tune.configurations(tilus.uint4, n=96, k=384)     # 96 = 4 x 3 x 8, 3 k tiles
+    assert narrow and all(96 % (w * nt * 8) == 0 and 3 % (sk * kpt) == 0
+                          for w, nt, s, sk, kpt in narrow)
+    assert {c[1] for c in narrow} == {1} and {c[3] for c in narrow} == {1}
+
+
+def test_m_buckets():
+    assert [tune.m_bucket(m) for m in (1, 16, 17, 32, 33, 200, 256, 257)] == [
+        "16", "16", "32", "32", "64", "256", "256", "large"]
+
+
+def test_table_round_trip_and_version(tmp_path):
+    t = tune.Table()
+    t.set("GPU X", (9, 0), 5, 4096, 1024, tilus.uint4, 128, 8, (4, 2, 3, 1, 1), 12.345)
+    assert t.get("GPU X", (9, 0), 16, 4096, 1024, tilus.uint4, 128, 8) == (4, 2, 3, 1, 1)
+    assert t.get("GPU X", (9, 0), 17, 4096, 1024, tilus.uint4, 128, 8) is None   # bucket 32
+    assert t.get("GPU Y", (9, 0), 5, 4096, 1024, tilus.uint4, 128, 8) is None
+    t.save(tmp_path / "t.json")
+    back = tune.Table.load(tmp_path / "t.json")
+    assert back.entries == t.entries and back.version == tilus.__version__
+    stale = tune.Table(t.entries, version="0.0.1")
+    assert stale.get("GPU X", (9, 0), 5, 4096, 1024, tilus.uint4, 128, 8) is None
+    (tmp_path / "bad.json").write_text("[1, 2]")
+    with pytest.raises(ValueError, match="not a tuning table"):
+        tune.Table.load(tmp_path / "bad.json")
+
+
+def test_shipped_table_holds_the_h100_sweep():
+    t = tune.shipped_table()
+    h100 = ("NVIDIA H100 80GB HBM3", (9, 0))
+    cfg = t.get(*h100, 16, 57344, 8192, tilus.uint4, 128, 8)
+    assert cfg is not None and len(cfg) == 5
+    w, nt, s, sk, kpt = cfg
+    assert 57344 % (w * nt * 8) == 0 and 64 % (sk * kpt) == 0
+
+
+@requires_compiler
+def test_two_step_tuning_artifacts(tmp_path):
+    """compile_space saves every candidate; load_space (runtime only) gives
+    the same artifacts back, keyed by configuration."""
+    cfgs = tune.configurations(tilus.int4, n=256, k=1024)[:6]
+    arts = tune.compile_space(tilus.int4, cfgs, out_dir=tmp_path, processes=1)
+    back = tune.load_space(tmp_path, tilus.int4)
+    assert set(back) == set(cfgs)
+    assert all(back[c].data == arts[c].data for c in cfgs)
+    assert tune.load_space(tmp_path, tilus.uint4) == {}
+
+
+@requires_compiler
+def test_tune_cli_build_writes_candidates_and_check_weights(tmp_path):
+    assert tune._main(["build", str(tmp_path), "--types", "uint2"]) == 0
+    cands = [f for f in tmp_path.iterdir() if f.suffix == ".tilus"]
+    assert len(cands) == len(tune.configurations(tilus.uint2))
+    packed = np.load(tmp_path / "check_uint2_o2.npy")
+    assert np.array_equal(packed, qmatmul.pack(tune.check_codes(tilus.uint2), tilus.uint2, 2))

@@ -210,6 +210,13 @@ class QuantizedMatmulRunner:
         self.runtime = runtime
         self._kernels = {}
 
+    def tuned(self, m, n, k, wtype, group_size, offset):
+        """The shipped table's configuration for this GPU and shape, or None."""
+        from .tune import shipped_table
+        rt = self.runtime
+        return shipped_table().get(rt.device_name, rt.compute_capability, m, n, k, wtype,
+                                   group_size, offset)
+
     def kernel(self, wtype, group_size, offset, cfg):
         key = (str(wtype), group_size, offset, cfg)
         if key not in self._kernels:
@@ -225,7 +232,8 @@ class QuantizedMatmulRunner:
                  config=None):
         import torch
         m, n, k = _check(x, qweight, scales, wtype, group_size)
-        cfg = config or choose_config(m, n, k, wtype)
+        cfg = config or self.tuned(m, n, k, wtype, group_size, offset) or choose_config(
+            m, n, k, wtype)
         kern = self.kernel(wtype, group_size, offset, cfg)
         if out is None:
             out = (torch.zeros if cfg[3] > 1 else torch.empty)(m, n, dtype=torch.float16,
@@ -241,7 +249,8 @@ def quantized_matmul(x, qweight, scales, *, wtype, group_size=128, offset=0, out
     """x [M, K] f16 (CUDA) times the weights ((code - offset) * scale, codes
     packed by tilus.ops.pack from [K, N]) -> [M, N] f16. `scales` is f16
     [K / group_size, N]; group_size a multiple of 128 dividing K (K: per
-    channel). `config` overrides the heuristic choice (choose_config).
+    channel). `config` overrides the choice: the shipped tuning table
+    (tilus.ops.tune) for this GPU and shape, else choose_config.
     Compiles in-process on first use (needs libTilus.so); `runtime` defaults
     to a tilus.Runtime on x's device, created once and kept by the runner."""
     if runtime is None:

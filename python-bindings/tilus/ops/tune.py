@@ -1,0 +1,305 @@
+"""Tuning the quantized matmul (docs/quantized-matmul.md, "Tuning").
+
+A tuning space is a dict of parameter lists (SPACE); `configurations` lists
+the points that fit a shape and the shared memory. Candidates are compiled in
+parallel processes (`compile_space`, here or anywhere libTilus.so is) and can
+be saved as artifacts and carried to the GPU machine, which needs only the
+runtime (`load_space`). `measure` checks each candidate once against an f64
+reference on a small shape and times it on the real one (CUDA events, L2
+flushed before each run, median). The best configuration per (GPU, compute
+capability, M bucket, N, K, weight type, group size, offset, library version)
+goes into a JSON `Table`; `quantized_matmul` consults the table shipped with
+the package (tuned.json) before its heuristic.
+
+    python3 -m tilus.ops.tune build OUT_DIR --types uint4,int4 [--group 128]
+    python3 -m tilus.ops.tune run OUT_DIR --shapes 16x57344x8192,1x8192x8192 \\
+        --table tuned.json            # on the GPU machine; progress on stderr
+"""
+
+import itertools
+import json
+import os
+
+import tilus
+
+from . import qmatmul
+
+__all__ = ["SPACE", "configurations", "m_bucket", "Table", "compile_space", "load_space",
+           "measure", "check_codes", "shipped_table"]
+
+# (warps, n_tiles, stages, split_k, k_tiles): 144 points before the shape and
+# shared-memory constraints.
+SPACE = {"warps": [4, 8], "n_tiles": [1, 2, 4], "stages": [3, 4, 6], "split_k": [1, 2, 4, 8],
+         "k_tiles": [1, 2]}
+# Two blocks per SM must fit (2 x 113 KiB of the H100's 227).
+MAX_SHARED = 113 << 10
+# The shapes a small correctness check uses: every block width (<= 8 warps x
+# 4 n-tiles x 8 columns) and split (<= 8 x 2 k-tiles of 128) divides them.
+CHECK_N, CHECK_K = 256, 2048
+
+
+def configurations(wtype, n=None, k=None, space=None, max_shared=MAX_SHARED):
+    """The points of `space` (default SPACE) as (warps, n_tiles, stages,
+    split_k, k_tiles) tuples whose pipeline fits `max_shared` bytes and, when
+    given, whose block width divides n and whose splits divide k."""
+    space = space or SPACE
+    out = []
+    for cfg in itertools.product(space["warps"], space["n_tiles"], space["stages"],
+                                 space["split_k"], space["k_tiles"]):
+        w, nt, s, sk, kpt = cfg
+        kern = qmatmul.QuantizedMatmul(wtype, warps=w, n_tiles=nt, stages=s, split_k=sk,
+                                       k_tiles=kpt)
+        if kern.shared_bytes > max_shared:
+            continue
+        if n is not None and n % (w * nt * qmatmul.TILE_N):
+            continue
+        if k is not None and (k // qmatmul.TILE_K) % (sk * kpt):
+            continue
+        out.append(cfg)
+    return out
+
+
+def m_bucket(m):
+    """The M bucket a tuned entry covers: 16 (one tile of rows) or the next
+    power of two, up to 256, then "large"."""
+    if m <= 16:
+        return "16"
+    for b in (32, 64, 128, 256):
+        if m <= b:
+            return str(b)
+    return "large"
+
+
+def _name(wtype, group, offset, cfg):
+    return "qmm_{}_g{}_o{}_w{}n{}s{}k{}t{}".format(wtype, group, offset, *cfg)
+
+
+class Table:
+    """Tuned configurations: key -> {"config": [...], "us": float}."""
+
+    def __init__(self, entries=None, version=None):
+        self.entries = dict(entries or {})
+        self.version = version or tilus.__version__
+
+    @staticmethod
+    def key(gpu, cc, m, n, k, wtype, group, offset):
+        return f"{gpu}|sm_{cc[0]}{cc[1]}|m{m_bucket(m)}|n{n}|k{k}|{wtype}|g{group}|o{offset}"
+
+    def get(self, gpu, cc, m, n, k, wtype, group, offset):
+        """The tuned configuration (a tuple) or None. Entries from another
+        library version are not used: the template may have changed."""
+        if self.version != tilus.__version__:
+            return None
+        e = self.entries.get(self.key(gpu, cc, m, n, k, wtype, group, offset))
+        return tuple(e["config"]) if e else None
+
+    def set(self, gpu, cc, m, n, k, wtype, group, offset, config, us):
+        self.entries[self.key(gpu, cc, m, n, k, wtype, group, offset)] = {
+            "config": list(config), "us": round(float(us), 2)}
+
+    def save(self, path):
+        with open(path, "w") as f:
+            json.dump({"version": self.version, "entries": self.entries}, f, indent=1,
+                      sort_keys=True)
+            f.write("\n")
+
+    @classmethod
+    def load(cls, path):
+        with open(path) as f:
+            data = json.load(f)
+        if not isinstance(data, dict) or "entries" not in data or "version" not in data:
+            raise ValueError(f"{path}: not a tuning table (no 'version' and 'entries')")
+        return cls(data["entries"], data["version"])
+
+
+_shipped = None
+
+
+def shipped_table():
+    """The table in the package (tuned.json), or an empty one."""
+    global _shipped
+    if _shipped is None:
+        path = os.path.join(os.path.dirname(__file__), "tuned.json")
+        _shipped = Table.load(path) if os.path.exists(path) else Table()
+    return _shipped
+
+
+def compile_space(wtype, configs, *, group=128, offset=0, target="sm_90a", out_dir=None,
+                  processes=None):
+    """{config: Artifact} for every configuration, compiled in parallel
+    processes (through the on-disk cache); saved as OUT_DIR/<name>.tilus too
+    when `out_dir` is given."""
+    kernels = [qmatmul.QuantizedMatmul(wtype, group_size=group, offset=offset, warps=c[0],
+                                       n_tiles=c[1], stages=c[2], split_k=c[3], k_tiles=c[4])
+               for c in configs]
+    arts = tilus.compile_many([k.mlir() for k in kernels], processes, target=target)
+    if out_dir:
+        os.makedirs(out_dir, exist_ok=True)
+        for cfg, a in zip(configs, arts):
+            a.save(os.path.join(out_dir, _name(wtype, group, offset, cfg) + f".{target}.tilus"))
+    return dict(zip(configs, arts))
+
+
+def load_space(out_dir, wtype, *, group=128, offset=0, target="sm_90a"):
+    """The artifacts compile_space saved, for a machine without libTilus.so."""
+    prefix = f"qmm_{wtype}_g{group}_o{offset}_"
+    found = {}
+    for f in sorted(os.listdir(out_dir)):
+        if f.startswith(prefix) and f.endswith(f".{target}.tilus"):
+            digits = f[len(prefix):-len(f".{target}.tilus")]
+            w, rest = digits[1:].split("n", 1)
+            nt, rest = rest.split("s", 1)
+            s, rest = rest.split("k", 1)
+            sk, kpt = rest.split("t", 1)
+            cfg = (int(w), int(nt), int(s), int(sk), int(kpt))
+            found[cfg] = tilus.Artifact.from_file(os.path.join(out_dir, f))
+    return found
+
+
+def _median_ms(torch, run, runs):
+    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+    run()
+    times = []
+    for r in range(runs):
+        flush.fill_(r & 0xFF)
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        run()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    times.sort()
+    return times[len(times) // 2]
+
+
+def measure(runtime, artifacts, m, n, k, wtype, *, group=128, offset=0, runs=30,
+            check_packed=None, progress=None):
+    """{config: microseconds} for the artifacts of compile_space/load_space
+    on an [m, k] x [k, n] product (random packed bytes: any byte is a valid
+    code). Each kernel first runs once on the check shape against an f64
+    reference; `check_packed` is the packed weights of the check codes
+    of check_codes(wtype) (tilus.ops.pack; None packs them here, which needs
+    libTilus.so; the CLI's build step saves them for a runtime-only run). A kernel that fails the check raises
+    AssertionError naming its configuration. `progress(i, total, config, us)`
+    is called after each."""
+    import numpy as np
+    import torch
+    x = torch.randn(m, k, dtype=torch.float16, device="cuda")
+    b = wtype.bits
+    w = torch.randint(0, 256, (k * n * b // 8,), dtype=torch.uint8, device="cuda")
+    s = (torch.rand(k // group, n, device="cuda") * 0.02 + 0.005).half()
+    out = torch.zeros(m, n, dtype=torch.float16, device="cuda")
+    cx, cw, cs, want = _check_inputs(torch, np, wtype, group, offset, m, check_packed)
+    results = {}
+    total = len(artifacts)
+    for i, (cfg, art) in enumerate(sorted(artifacts.items())):
+        kern = runtime.kernel(art, "qmatmul")
+        c = torch.zeros(cx.shape[0], CHECK_N, dtype=torch.float16, device="cuda")
+        kern(cx, cw, cs, c, cx.shape[0], CHECK_N, CHECK_K)
+        torch.cuda.synchronize()
+        err = (c.double().cpu().numpy() - want).__abs__().max() / np.abs(want).max()
+        if not err <= 1e-3:
+            raise AssertionError(f"configuration {cfg}: relative error {err:.2e} on the check")
+        if cfg[3] > 1:
+            run = lambda: (out.zero_(), kern(x, w, s, out, m, n, k))  # noqa: E731
+        else:
+            run = lambda: kern(x, w, s, out, m, n, k)  # noqa: E731
+        us = _median_ms(torch, run, runs) * 1e3
+        results[cfg] = us
+        if progress:
+            progress(i + 1, total, cfg, us)
+    return results
+
+
+def check_codes(wtype):
+    """The [CHECK_K, CHECK_N] codes of the correctness check (fixed seed):
+    finite encodings for floats, the type's range for integers."""
+    import numpy as np
+    rng = np.random.default_rng(0)
+    if isinstance(wtype, tilus.FloatDType):
+        codes = rng.integers(0, 1 << wtype.bits, size=(CHECK_K, CHECK_N))
+        return np.where(np.isfinite(wtype.decode(codes)), codes, 0)
+    return rng.integers(wtype.min, wtype.max + 1, size=(CHECK_K, CHECK_N))
+
+
+def _check_inputs(torch, np, wtype, group, offset, m, packed):
+    codes = check_codes(wtype)
+    if isinstance(wtype, tilus.FloatDType):
+        values = wtype.decode(codes)
+    else:
+        values = codes.astype(np.float64) - offset
+    rng = np.random.default_rng(1)
+    scales = (rng.random((CHECK_K // group, CHECK_N)) * 0.02 + 0.005).astype(np.float16)
+    a = rng.normal(size=(min(m, 17), CHECK_K)).astype(np.float16)
+    want = a.astype(np.float64) @ (values * np.repeat(scales.astype(np.float64), group, axis=0))
+    if packed is None:
+        packed = qmatmul.pack(codes, wtype, offset)
+    return (torch.from_numpy(a).cuda(), torch.from_numpy(np.asarray(packed).reshape(-1)).cuda(),
+            torch.from_numpy(scales).cuda(), want)
+
+
+def _check_file(out_dir, wtype, offset):
+    return os.path.join(out_dir, f"check_{wtype}_o{offset}.npy")
+
+
+def _main(argv=None):
+    import argparse
+    import sys
+    ap = argparse.ArgumentParser(prog="python3 -m tilus.ops.tune")
+    sub = ap.add_subparsers(dest="mode", required=True)
+    b = sub.add_parser("build", help="compile the space's candidates into OUT_DIR")
+    b.add_argument("out")
+    b.add_argument("--types", default="uint4")
+    b.add_argument("--group", type=int, default=128)
+    b.add_argument("--target", default="sm_90a")
+    r = sub.add_parser("run", help="check and time OUT_DIR's candidates; write the table")
+    r.add_argument("out")
+    r.add_argument("--types", default="uint4")
+    r.add_argument("--group", type=int, default=128)
+    r.add_argument("--shapes", required=True, help="MxNxK,...")
+    r.add_argument("--table", required=True)
+    r.add_argument("--runs", type=int, default=30)
+    args = ap.parse_args(argv)
+    types = [(tilus.dtype(t), 0) for t in args.types.split(",")]
+    types = [(t, (1 << (t.bits - 1)) if isinstance(t, tilus.IntDType) and not t.signed else 0)
+             for t, _ in types]
+    if args.mode == "build":
+        for t, off in types:
+            cfgs = configurations(t)
+            compile_space(t, cfgs, group=args.group, offset=off, target=args.target,
+                          out_dir=args.out)
+            # The check's packed weights, for a run without libTilus.so.
+            import numpy as np
+            np.save(_check_file(args.out, t, off), qmatmul.pack(check_codes(t), t, off))
+            print(f"{t}: {len(cfgs)} candidates in {args.out}", file=sys.stderr)
+        return 0
+    import torch
+    rt = tilus.Runtime(torch.cuda.current_device())
+    table = Table.load(args.table) if os.path.exists(args.table) else Table()
+    gpu, cc = rt.device_name, rt.compute_capability
+    target = "sm_90a" if cc == (9, 0) else "sm_80"
+
+    def bar(i, total, cfg, us):
+        done = int(30 * i / total)
+        print(f"\r[{'#' * done}{'.' * (30 - done)}] {i}/{total} {cfg} {us:8.2f} us",
+              end="" if i < total else "\n", file=sys.stderr, flush=True)
+
+    for shape in args.shapes.split(","):
+        m, n, k = (int(v) for v in shape.split("x"))
+        for t, off in types:
+            arts = load_space(args.out, t, group=args.group, offset=off, target=target)
+            arts = {c: a for c, a in arts.items() if c in set(configurations(t, n, k))}
+            import numpy as np
+            packed = np.load(_check_file(args.out, t, off))
+            times = measure(rt, arts, m, n, k, t, group=args.group, offset=off,
+                            runs=args.runs, check_packed=packed, progress=bar)
+            best = min(times, key=times.get)
+            table.set(gpu, cc, m, n, k, t, args.group, off, best, times[best])
+            print(f"{t} {m}x{n}x{k}: {best} {times[best]:.2f} us", file=sys.stderr)
+    table.save(args.table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())
