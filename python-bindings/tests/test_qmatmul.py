@@ -31,6 +31,16 @@ def test_every_figure10_type_compiles(wtype):
 
 
 @requires_compiler
+@pytest.mark.parametrize("wtype", [tilus.uint4, tilus.int8, tilus.float6_e3m2], ids=str)
+def test_bf16_activations_compile(wtype):
+    art = qmatmul.template(wtype, tilus.bfloat16, warps=4, split_k=2).compile(target="sm_90a")
+    assert [p.describe() for p in art.kernels[0].params][:4] == ["ptr bf16", "ptr ui8",
+                                                                "ptr bf16", "ptr bf16"]
+    with pytest.raises(ValueError, match="not supported"):
+        qmatmul.template(wtype, tilus.float32)
+
+
+@requires_compiler
 def test_symmetric_unsigned_codes_are_stored_signed():
     """uint4 with offset 8 is packed as int4 values code - 8, whose cast
     absorbs the offset: the same bytes as packing the int4 values."""
@@ -124,6 +134,30 @@ def test_against_f64(runner, wtype, offset, group, config, m):
     assert err <= 1e-3, err
 
 
+@pytest.mark.parametrize("wtype,offset,config", [(tilus.uint4, 8, None),
+                                                  (tilus.int8, 0, (4, 2, 3, 2, 1)),
+                                                  (tilus.float6_e3m2, 0, (4, 1, 4, 1, 1))],
+                         ids=["uint4", "int8-splitk", "f6e3m2"])
+@pytest.mark.parametrize("m", [1, 19])
+def test_bf16_activations_against_f64(runner, wtype, offset, config, m):
+    """bf16 x, scales and output: within 8e-3 of the largest output (bf16
+    keeps 8 significant bits, so its rounding alone is up to 2^-9 of it)."""
+    torch = cuda_torch()
+    rng = np.random.default_rng(11 + m)
+    n, k, group = 256, 1024, 128
+    codes = _finite_codes(rng, wtype, (k, n))
+    a = torch.from_numpy(rng.normal(size=(m, k))).bfloat16()
+    s = torch.from_numpy(rng.random((k // group, n)) * 0.02 + 0.005).bfloat16()
+    want = _reference(a.double().numpy(), codes, s.double().numpy(), wtype, offset, group)
+    qw = torch.from_numpy(qmatmul.pack(codes, wtype, offset).reshape(-1)).cuda()
+    got = runner(a.cuda(), qw, s.cuda(), wtype=wtype, group_size=group, offset=offset,
+                 config=config)
+    torch.cuda.synchronize()
+    assert got.dtype == torch.bfloat16
+    err = np.abs(got.double().cpu().numpy() - want).max() / np.abs(want).max()
+    assert err <= 8e-3, err
+
+
 def test_bit_exact_when_representable(runner):
     """Integer activations and weights, scale 1: every product and partial sum
     is an integer below 2048, so the f16 result is exact."""
@@ -146,7 +180,9 @@ def test_argument_errors(runner):
     x = torch.zeros(4, 256, dtype=torch.float16, device="cuda")
     s = torch.ones(2, 64, dtype=torch.float16, device="cuda")
     qw = torch.zeros(256 * 64 // 2, dtype=torch.uint8, device="cuda")
-    with pytest.raises(tilus.TilusArgumentError, match="x must be a 2-D float16"):
+    with pytest.raises(tilus.TilusArgumentError, match="scales must be a 2-D torch.float16"):
+        runner(x, qw, s.bfloat16(), wtype=tilus.int4)
+    with pytest.raises(tilus.TilusArgumentError, match="x must be a 2-D float16 or bfloat16"):
         runner(x.float(), qw, s, wtype=tilus.int4)
     with pytest.raises(tilus.TilusArgumentError, match="expected .K / group_size, N. = .1, 64."):
         runner(x, qw, s, wtype=tilus.int4, group_size=256)

@@ -1,6 +1,7 @@
 """The weight-only quantized matmul template (issue 14; docs/quantized-matmul.md):
-C[M, N] (f16) = A[M, K] (f16) x dequant(W)[K, N], W of any 1-8-bit type with
-f16 scales per group of G rows of K (G a multiple of 128, or K: per channel).
+C[M, N] = A[M, K] x dequant(W)[K, N] in f16 (or bf16: QuantizedMatmulBF16), W of
+any 1-8-bit type with scales per group of G rows of K (G a multiple of 128, or
+K: per channel).
 
 The weight format does not depend on the configuration: W is cut into tiles
 of 128 (K) x 8 (N), each packed (tilus.weight_pack) so that lane l of a warp
@@ -34,8 +35,9 @@ def _log_step(row_bytes):
 
 class QuantizedMatmul(tilus.Kernel):
     def __init__(self, wtype, group_size=128, offset=0, warps=4, n_tiles=1, stages=4,
-                 split_k=1, k_tiles=1):
+                 split_k=1, k_tiles=1, activation=None):
         super().__init__()
+        self.atype = activation or tilus.float16         # of A, the scales and C
         self.wtype, self.group = _stored_type(wtype, offset), group_size
         self.offset = 0 if self.wtype is not wtype else offset
         self.warps, self.nt, self.stages, self.split_k = warps, n_tiles, stages, split_k
@@ -66,8 +68,14 @@ class QuantizedMatmul(tilus.Kernel):
     def __call__(self, a: tilus.pointer(tilus.float16), w: tilus.pointer(tilus.uint8),
                  scales: tilus.pointer(tilus.float16), c: tilus.pointer(tilus.float16),
                  m: tilus.int32, n: tilus.int32, k: tilus.int32):
+        if self.atype != tilus.float16:
+            raise ValueError(f"QuantizedMatmul traces f16 activations; use "
+                             f"QuantizedMatmulBF16 for {self.atype}")
+        self._trace(a, w, scales, c, m, n, k)
+
+    def _trace(self, a, w, scales, c, m, n, k):
         S, W, nt, bn, tb = self.stages, self.warps, self.nt, self.bn, self.tile_bytes
-        f16, f32 = tilus.float16, tilus.float32
+        f16, f32 = self.atype, tilus.float32
         self.attrs.name = "qmatmul"
         self.attrs.blocks = [tilus.cdiv(m, 16), n // bn, self.split_k]
         self.attrs.warps = W
@@ -130,6 +138,28 @@ def _as_row(layout):
     return re.sub(r"(local|spatial)\((\d+)\)", r"\1(1,\2)", layout)
 
 
+class QuantizedMatmulBF16(QuantizedMatmul):
+    """The template with bf16 activations, scales and output (bf16 mma.sync)."""
+
+    def __init__(self, wtype, **kwargs):
+        kwargs["activation"] = tilus.bfloat16
+        super().__init__(wtype, **kwargs)
+
+    def __call__(self, a: tilus.pointer(tilus.bfloat16), w: tilus.pointer(tilus.uint8),
+                 scales: tilus.pointer(tilus.bfloat16), c: tilus.pointer(tilus.bfloat16),
+                 m: tilus.int32, n: tilus.int32, k: tilus.int32):
+        self._trace(a, w, scales, c, m, n, k)
+
+
+def template(wtype, activation=None, **kwargs):
+    """The template class for the activation type (float16 or bfloat16)."""
+    if activation in (None, tilus.float16):
+        return QuantizedMatmul(wtype, **kwargs)
+    if activation == tilus.bfloat16:
+        return QuantizedMatmulBF16(wtype, **kwargs)
+    raise ValueError(f"activations of {activation} are not supported (float16, bfloat16)")
+
+
 def _stored_type(wtype, offset):
     """The type the weights are stored as: unsigned b-bit codes with the
     symmetric offset 2^(b-1) are stored as the signed values code - offset
@@ -175,14 +205,14 @@ def choose_config(m, n, k, wtype):
 def _check(x, qweight, scales, wtype, group_size):
     import torch
     from ..artifact import TilusArgumentError
-    if x.dim() != 2 or x.dtype != torch.float16:
-        raise TilusArgumentError(f"quantized_matmul: x must be a 2-D float16 tensor, "
-                                 f"not {x.dtype} of shape {tuple(x.shape)}")
+    if x.dim() != 2 or x.dtype not in (torch.float16, torch.bfloat16):
+        raise TilusArgumentError(f"quantized_matmul: x must be a 2-D float16 or bfloat16 "
+                                 f"tensor, not {x.dtype} of shape {tuple(x.shape)}")
     m, k = x.shape
-    if scales.dim() != 2 or scales.dtype != torch.float16:
-        raise TilusArgumentError(f"quantized_matmul: scales must be a 2-D float16 tensor "
-                                 f"[K / group_size, N], not {scales.dtype} of shape "
-                                 f"{tuple(scales.shape)}")
+    if scales.dim() != 2 or scales.dtype != x.dtype:
+        raise TilusArgumentError(f"quantized_matmul: scales must be a 2-D {x.dtype} tensor "
+                                 f"[K / group_size, N] (x's dtype), not {scales.dtype} of "
+                                 f"shape {tuple(scales.shape)}")
     n = scales.shape[1]
     if k % TILE_K or n % TILE_N:
         raise TilusArgumentError(f"quantized_matmul: K = {k} must be a multiple of {TILE_K} "
@@ -217,14 +247,14 @@ class QuantizedMatmulRunner:
         return shipped_table().get(rt.device_name, rt.compute_capability, m, n, k, wtype,
                                    group_size, offset)
 
-    def kernel(self, wtype, group_size, offset, cfg):
-        key = (str(wtype), group_size, offset, cfg)
+    def kernel(self, wtype, group_size, offset, cfg, activation=None):
+        key = (str(wtype), group_size, offset, cfg, str(activation))
         if key not in self._kernels:
             w, nt, s, sk, kpt = cfg
             major, minor = self.runtime.compute_capability
             target = "sm_90a" if (major, minor) == (9, 0) else "sm_80"
-            t = QuantizedMatmul(wtype, group_size=group_size, offset=offset, warps=w,
-                                n_tiles=nt, stages=s, split_k=sk, k_tiles=kpt)
+            t = template(wtype, activation, group_size=group_size, offset=offset, warps=w,
+                         n_tiles=nt, stages=s, split_k=sk, k_tiles=kpt)
             self._kernels[key] = self.runtime.kernel(t.compile(target=target), "qmatmul")
         return self._kernels[key]
 
@@ -234,9 +264,10 @@ class QuantizedMatmulRunner:
         m, n, k = _check(x, qweight, scales, wtype, group_size)
         cfg = config or self.tuned(m, n, k, wtype, group_size, offset) or choose_config(
             m, n, k, wtype)
-        kern = self.kernel(wtype, group_size, offset, cfg)
+        activation = tilus.bfloat16 if x.dtype == torch.bfloat16 else tilus.float16
+        kern = self.kernel(wtype, group_size, offset, cfg, activation)
         if out is None:
-            out = (torch.zeros if cfg[3] > 1 else torch.empty)(m, n, dtype=torch.float16,
+            out = (torch.zeros if cfg[3] > 1 else torch.empty)(m, n, dtype=x.dtype,
                                                                device=x.device)
         elif cfg[3] > 1:
             out.zero_()                 # split-K adds into it
@@ -246,9 +277,9 @@ class QuantizedMatmulRunner:
 
 def quantized_matmul(x, qweight, scales, *, wtype, group_size=128, offset=0, out=None,
                      config=None, runtime=None):
-    """x [M, K] f16 (CUDA) times the weights ((code - offset) * scale, codes
-    packed by tilus.ops.pack from [K, N]) -> [M, N] f16. `scales` is f16
-    [K / group_size, N]; group_size a multiple of 128 dividing K (K: per
+    """x [M, K] f16 or bf16 (CUDA) times the weights ((code - offset) * scale,
+    codes packed by tilus.ops.pack from [K, N]) -> [M, N] of x's dtype.
+    `scales` is [K / group_size, N] of x's dtype; group_size a multiple of 128 dividing K (K: per
     channel). `config` overrides the choice: the shipped tuning table
     (tilus.ops.tune) for this GPU and shape, else choose_config.
     Compiles in-process on first use (needs libTilus.so); `runtime` defaults
