@@ -4,6 +4,8 @@ expected launch shape; round-to-nearest quantization; and, on a GPU, results
 against an f64 reference on ragged M for several types, group sizes and
 configurations, bit-exact where every product and sum is representable."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -260,3 +262,39 @@ def test_tune_cli_build_writes_candidates_and_check_weights(tmp_path):
     assert len(cands) == len(tune.configurations(tilus.uint2))
     packed = np.load(tmp_path / "check_uint2_o2.npy")
     assert np.array_equal(packed, qmatmul.pack(tune.check_codes(tilus.uint2), tilus.uint2, 2))
+
+
+def test_tuning_in_runtime_only_mode(tmp_path):
+    """The GPU step of two-step tuning needs only libTilusRuntime.so: the space,
+    the saved candidates and the table, with no compiler library."""
+    import shutil
+    import subprocess
+    import sys
+    from tilus import _lib
+    from conftest import REPO
+    libs = tmp_path / "libs"
+    libs.mkdir()
+    shutil.copy(_lib.runtime_path(),
+                libs / f"libTilusRuntime.so.{tilus.__version__.split('.')[0]}")
+    # A copy of the package, away from the build tree it would find otherwise.
+    site = tmp_path / "site"
+    shutil.copytree(REPO / "python-bindings" / "tilus", site / "tilus",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    cands = tmp_path / "cands"
+    cands.mkdir()
+    code = f"""
+import tilus
+from tilus.ops import tune
+assert not tilus.has_compiler()
+cfgs = tune.configurations(tilus.uint4, 57344, 8192)
+print(len(cfgs), len(tune.load_space({str(cands)!r}, tilus.uint4, offset=8)))
+print(tune.shipped_table().get("NVIDIA H100 80GB HBM3", (9, 0), 16, 57344, 8192,
+                               tilus.uint4, 128, 8) is not None)
+"""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("TILUS_LIBRARY_DIR", "TILUS_BUILD_DIR", "PYTHONPATH")}
+    env.update(TILUS_LIBRARY_DIR=str(libs), PYTHONPATH=str(site))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["120", "0", "True"]

@@ -51,13 +51,19 @@ class QuantizedMatmul(tilus.Kernel):
         self.shared_w = f"local({stages},{k_tiles},{W * nt * self.tile_bytes})"
         self.reg_a = (f"reduce(spatial(1,1,{W}), dims=[2]).local(1,{TILE_K // 16})"
                       f".column_local(2,2).spatial(8,4).local(1,2)")
-        # How each lane's bytes of a packed tile lie (16-byte chunks of all
-        # lanes in turn, for coalescing), as a row.
-        packed = str(tilus.weight_packed_layout(wtype, (TILE_K, TILE_N), TILE_LAYOUT))
-        self.reg_raw = f"spatial(1,{W}).local(1,{nt})." + _as_row(packed)
+
         self.reg_w = f"spatial(1,{W}).local(1,{nt}).{TILE_LAYOUT}"
         self.reg_c = f"spatial(1,{W}).local(1,{nt}).local(2,1).spatial(8,4).local(1,2)"
         self.reg_s = f"spatial(1,{W}).local(1,{nt}).reduce(spatial(1,8,4),dims=[1]).local(1,2)"
+
+    @property
+    def reg_raw(self):
+        """How each lane's bytes of the warp's packed tiles lie (16-byte chunks
+        of all lanes in turn, for coalescing), as a row. Asked of the layout
+        library (libTilus.so) only when tracing, so that a runtime-only machine
+        can enumerate configurations."""
+        packed = str(tilus.weight_packed_layout(self.wtype, (TILE_K, TILE_N), TILE_LAYOUT))
+        return f"spatial(1,{self.warps}).local(1,{self.nt})." + _as_row(packed)
 
     @property
     def shared_bytes(self):
@@ -99,6 +105,7 @@ class QuantizedMatmul(tilus.Kernel):
         acc = self.allocate_register(f32, [16, bn], self.reg_c, init=0.0)
         zero = self.allocate_register(f32, [16, bn], self.reg_c, init=0.0)
         ow = bj * (W * nt * tb)
+        reg_raw = self.reg_raw
 
         def fill(stage, step):
             self.copy_async(sA, gA, [stage, 0, 0], [om, step * bk], [16, bk])
@@ -116,7 +123,7 @@ class QuantizedMatmul(tilus.Kernel):
             for j in self.range(kpt, unroll=True):
                 kt = (k0 + i) * kpt + j
                 ra = self.load_shared(sA, [cur, 0, j * TILE_K], [16, TILE_K], self.reg_a)
-                raw = self.load_shared(sW, [cur, j, 0], [1, W * nt * tb], self.reg_raw)
+                raw = self.load_shared(sW, [cur, j, 0], [1, W * nt * tb], reg_raw)
                 wf = self.view(raw, self.wtype, [TILE_K, bn], self.reg_w).to(f16)
                 if self.offset:
                     wf = wf - float(self.offset)
