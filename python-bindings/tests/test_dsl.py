@@ -749,3 +749,87 @@ def test_generate_writes_the_named_modules(generate, tmp_path):
     bad = subprocess.run([sys.executable, script, str(out), "load_u9"], env=env,
                          capture_output=True, text=True)
     assert bad.returncode != 0 and "no generated module load_u9" in bad.stderr
+
+
+# --- Tiles: indexing global and shared tensors ----------------------------------
+
+class AxpyTiles(tilus.Kernel):
+    """The tutorial's axpy with its tiles written as slices."""
+
+    def __call__(self, x: tilus.pointer(tilus.float32), y: tilus.pointer(tilus.float32),
+                 a: tilus.float32, n: tilus.int32):
+        self.attrs.name = "axpy"
+        self.attrs.blocks = [tilus.cdiv(n, 512)]
+        self.attrs.warps = 4
+        layout = tilus.spatial(128).local(4)
+        length = self.index(n)
+        start = self.block_indices() * 512
+        gx = self.view_global(x, [length])
+        gy = self.view_global(y, [length])
+        rx = self.load_global(gx[start:start + 512], layout)
+        ry = self.load_global(gy[start:start + 512], layout)
+        self.store_global(rx * a + ry, gy[start:start + 512])
+
+
+def test_tile_indexing_gives_the_explicit_forms_artifact():
+    ref = tilus.compile(REPO / "examples" / "tutorial" / "axpy.mlir")
+    assert AxpyTiles().compile().data == ref.data
+
+
+class SharedTiles(tilus.Kernel):
+    """A global tile through two shared buffers with copy_async and slices."""
+
+    def __init__(self, tiles):
+        super().__init__()
+        self.tiles = tiles
+
+    def __call__(self, src: tilus.pointer(tilus.float16), dst: tilus.pointer(tilus.float16)):
+        self.attrs.blocks = [1]
+        self.attrs.warps = 1
+        g = self.view_global(src, [32, 64])
+        h = self.view_global(dst, [32, 64])
+        s = self.allocate_shared(tilus.float16, [2, 16, 64], "local(2,16,8).local(1,1,8)")
+        r = self.block_indices() * 16
+        if self.tiles:
+            self.copy_async(s[1, 0:16, 0:64], g[r:r + 16, 0:64])
+        else:
+            self.copy_async(s, g, [1, 0, 0], [r, 0], [16, 64])
+        self.copy_async_commit_group()
+        self.copy_async_wait_group(0)
+        self.synchronize()
+        layout = "local(1,4).spatial(16,2).local(1,8)"
+        if self.tiles:
+            t = self.load_shared(s[1, :, 0:], layout)
+            self.store_global(t, h[r:r + 16, 0:64])
+        else:
+            t = self.load_shared(s, [1, 0, 0], [16, 64], layout)
+            self.store_global(t, h, [r, 0])
+
+
+def test_shared_tiles_and_copy_async_equal_the_explicit_form():
+    assert SharedTiles(True).compile().data == SharedTiles(False).compile().data
+
+
+@pytest.mark.parametrize("body,message", [
+    (lambda k, g, r: k.load_global(g[r:r + 16:2, 0:8], F), "has a step"),
+    (lambda k, g, r: k.load_global(g[r:r * 2, 0:8], F), "the extent must be static"),
+    (lambda k, g, r: k.load_global(g[r:r + 16], F), "rank 2 with 1 indices"),
+    (lambda k, g, r: k.load_global(g[0:0, 0:8], F), "is empty"),
+    (lambda k, g, r: k.load_global(g[r:r + 16, 0:16], [0, 0], None, F), "pass only the layout"),
+    (lambda k, g, r: k.load_global(g[r, 0:256], F)[0], "register tensors are not indexed"),
+    (lambda k, g, r: k.load_global(g[0:1, r], F), "an integer after a slice"),
+    (lambda k, g, r: k.store_global(k.load_global(g, [0, 0], [256], F), g[r, 0:128]),
+     "a tile of shape .256. into a region of shape .128."),
+])
+def test_tile_misuse_is_located(body, message):
+    class K(tilus.Kernel):
+        def __call__(self, p: tilus.pointer(tilus.float32)):
+            self.attrs.warps = 4
+            g = self.view_global(p, [64, 256])
+            body(self, g, self.block_indices() * 16)    # TILE-MISUSE
+
+    with pytest.raises(DSLError, match=message) as info:
+        K().mlir()
+    # Located at the line of the misuse (the lambda above).
+    line = int(re.search(r"test_dsl.py:(\d+):", str(info.value)).group(1))
+    assert "lambda k, g, r" in open(HERE).read().split("\n")[line - 1]

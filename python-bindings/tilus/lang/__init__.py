@@ -8,9 +8,9 @@ libTilus.so (tilus.lang.schema) drives every op's operand groups.
 """
 
 from .kernel import (Kernel, pointer, PointerType, TensorType, Value, Scalar, RegisterTensor,
-                     SharedTensor, GlobalTensor, Pointer, Expr, cdiv, DSLError, Attr)
+                     SharedTensor, GlobalTensor, Pointer, Expr, cdiv, DSLError, Attr, Tile)
 from . import schema
 
 __all__ = ["Kernel", "pointer", "PointerType", "TensorType", "Value", "Scalar",
            "RegisterTensor", "SharedTensor", "GlobalTensor", "Pointer", "Expr", "cdiv",
-           "DSLError", "Attr", "schema"]
+           "DSLError", "Attr", "Tile", "schema"]

@@ -33,7 +33,7 @@ from . import schema as _schema
 
 __all__ = ["Kernel", "pointer", "PointerType", "TensorType", "Value", "Scalar",
            "RegisterTensor", "SharedTensor", "GlobalTensor", "Pointer", "Expr", "cdiv",
-           "DSLError", "Attr"]
+           "DSLError", "Attr", "Tile"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _SKIP = (_HERE, os.path.dirname(os.path.abspath(contextlib.__file__)) + os.sep + "contextlib.py")
@@ -198,9 +198,14 @@ class Scalar(Value):
 
     def _bin(self, other, op, reverse=False):
         k = self._k
+        constant = other if isinstance(other, int) and not isinstance(other, bool) else None
         other = k._scalar_operand(other, self.dtype)
         a, b = (other, self) if reverse else (self, other)
-        return k._arith_binary(op, a, b)
+        r = k._arith_binary(op, a, b)
+        if op == "add" and constant is not None:
+            # For a slice's extent: start:start + 16 spans 16.
+            r._plus = (self, self.name, constant)
+        return r
 
     def __add__(self, o): return self._bin(o, "add")
     def __radd__(self, o): return self._bin(o, "add", True)
@@ -330,11 +335,74 @@ class _Tensor(Value):
         return len(self.type.shape)
 
 
-class GlobalTensor(_Tensor):
+class _Memory(_Tensor):
+    def __getitem__(self, index):
+        """A Tile of this tensor for load_*/store_*/copy_async: one index per
+        dimension, leading ints or Scalars (each drops its dimension, as in
+        numpy) then slices start:stop with a static extent: both ints, stop
+        omitted on a static dimension, or stop = start + constant
+        (`g[om:om + 16, 0:128]`, `s[stage, 0:16, 0:64]`)."""
+        if not isinstance(index, tuple):
+            index = (index,)
+        if len(index) != self.rank:
+            raise DSLError(f"indexing a tensor of rank {self.rank} with {len(index)} indices")
+        offsets, shape = [], []
+        for d, i in enumerate(index):
+            if isinstance(i, slice):
+                start, extent = _slice_extent(i, self.shape[d], d)
+                offsets.append(start)
+                shape.append(extent)
+            elif isinstance(i, (int, Scalar)) and not isinstance(i, bool):
+                # As in numpy, an integer drops its dimension; a tile may
+                # have a lower rank than its tensor only by leading ones.
+                if shape:
+                    raise DSLError(f"index {d} is an integer after a slice: a tile drops "
+                                   f"only leading dimensions (write i:i + 1 to keep it)")
+                offsets.append(i)
+            else:
+                raise DSLError(f"index {d} is {i!r}: an int, a Scalar or a slice")
+        if not shape:
+            raise DSLError("a tile needs at least one slice")
+        return Tile(self, offsets, shape)
+
+
+def _slice_extent(i, size, d):
+    if i.step is not None:
+        raise DSLError(f"slice {d} has a step: tiles are contiguous")
+    start = 0 if i.start is None else i.start
+    stop = i.stop
+    if isinstance(start, int) and isinstance(stop, int):
+        extent = stop - start
+    elif stop is None and isinstance(start, int) and isinstance(size, int) and size >= 0:
+        extent = size - start
+    elif isinstance(stop, Scalar) and getattr(stop, "_plus", None) is not None and \
+            stop._plus[0] is start and stop._plus[1] == start.name:
+        extent = stop._plus[2]
+    else:
+        raise DSLError(f"slice {d}: the extent must be static: ints, or start:start + n "
+                       f"with n an int")
+    if extent <= 0:
+        raise DSLError(f"slice {d} is empty (extent {extent})")
+    return start, extent
+
+
+class Tile:
+    """A region of a global or shared tensor (tensor[...]): offsets and a
+    static shape, for load_global/load_shared, store_global/store_shared and
+    copy_async in place of (tensor, offsets[, shape])."""
+
+    def __init__(self, tensor, offsets, shape):
+        self.tensor, self.offsets, self.shape = tensor, offsets, shape
+
+    def __repr__(self):
+        return f"Tile({self.tensor!r}, shape {self.shape})"
+
+
+class GlobalTensor(_Memory):
     """A tensor in global memory (view_global, allocate_global)."""
 
 
-class SharedTensor(_Tensor):
+class SharedTensor(_Memory):
     """A tensor in shared memory (allocate_shared)."""
 
 
@@ -342,6 +410,11 @@ class RegisterTensor(_Tensor):
     """A register tensor of the whole block. + - * / (with tensors or
     scalars, broadcasting as the verifier does), unary -, and the methods
     below emit the ops."""
+
+    def __getitem__(self, index):
+        raise DSLError("register tensors are not indexed (the VM has no instruction that "
+                       "slices one): index the global or shared tensor the tile is loaded "
+                       "from, or use view/reshape/permute")
 
     def _bin(self, op, other, reverse=False):
         k = self._k
@@ -953,11 +1026,25 @@ class Kernel:
             raise DSLError(f"{what}: a tile of rank {len(shape)} from a tensor of rank {mem.rank}")
         return self._register_type(dtype or mem.dtype, shape, layout)
 
-    def load_global(self, src, offsets, shape=None, layout=None, *, dtype=None, fill=None,
-                    fill_value=None, out=None):
+    @staticmethod
+    def _untile(src, offsets, shape, layout):
+        """(tensor, offsets, shape, layout) of load_*(tile, layout) or of the
+        explicit form load_*(tensor, offsets, shape, layout)."""
+        if not isinstance(src, Tile):
+            return src, offsets, shape, layout
+        if shape is not None or (offsets is not None and layout is not None):
+            raise DSLError("a Tile gives the offsets and the shape: pass only the layout")
+        return src.tensor, src.offsets, src.shape, layout if offsets is None else offsets
+
+    def load_global(self, src, offsets=None, shape=None, layout=None, *, dtype=None,
+                    fill=None, fill_value=None, out=None):
         """LoadGlobal of a tile of `shape` at `offsets` (one per dimension of
-        src) in `layout`; outside the tensor `fill` (a scalar) or the
-        constant `fill_value`, else 0. `out=` is the in-place form."""
+        src) in `layout`, or load_global(g[...], layout); outside the tensor
+        `fill` (a scalar) or the constant `fill_value`, else 0. `out=` is the
+        in-place form."""
+        src, offsets, shape, layout = self._untile(src, offsets, shape, layout)
+        if offsets is None:
+            raise DSLError("load_global needs offsets (or a Tile: g[...])")
         offsets = self._indices(offsets)
         t = self._out(out, self._tile_type(src, offsets, shape, layout, dtype, out,
                                            "load_global"), "load_global")
@@ -967,7 +1054,10 @@ class Kernel:
         r = self.op("tilus.load_global", src, offsets, fill, out, result=t, attrs=attrs)
         return self._rebind(out, r)
 
-    def load_shared(self, src, offsets, shape=None, layout=None, *, dtype=None, out=None):
+    def load_shared(self, src, offsets=None, shape=None, layout=None, *, dtype=None, out=None):
+        src, offsets, shape, layout = self._untile(src, offsets, shape, layout)
+        if offsets is None:
+            raise DSLError("load_shared needs offsets (or a Tile: s[...])")
         offsets = self._indices(offsets)
         t = self._out(out, self._tile_type(src, offsets, shape, layout, dtype, out,
                                            "load_shared"), "load_shared")
@@ -976,6 +1066,15 @@ class Kernel:
 
     def _store(self, opname, value, dst, offsets, kind):
         self._reg(value, f"the value of {opname}")
+        if isinstance(dst, Tile):
+            if offsets is not None:
+                raise DSLError(f"{opname}: a Tile gives the offsets")
+            if len(dst.shape) == value.rank and list(dst.shape) != list(value.shape):
+                raise DSLError(f"{opname}: a tile of shape {list(value.shape)} into a region "
+                               f"of shape {list(dst.shape)}")
+            dst, offsets = dst.tensor, dst.offsets
+        if offsets is None:
+            raise DSLError(f"{opname} needs offsets (or a Tile)")
         cls = GlobalTensor if kind == "global" else SharedTensor
         if not isinstance(dst, cls):
             raise DSLError(f"{opname} writes a {kind} tensor, not {dst!r}")
@@ -987,14 +1086,26 @@ class Kernel:
                            f"{dst.rank}")
         return self.op(f"tilus.{opname}", value, dst, offsets)
 
-    def store_global(self, value, dst, offsets):
+    def store_global(self, value, dst, offsets=None):
         return self._store("store_global", value, dst, offsets, "global")
 
-    def store_shared(self, value, dst, offsets):
+    def store_shared(self, value, dst, offsets=None):
         return self._store("store_shared", value, dst, offsets, "shared")
 
-    def copy_async(self, dst, src, dst_offsets, src_offsets, shape):
-        """CopyAsync of a region of static `shape` from global `src` to shared `dst`."""
+    def copy_async(self, dst, src, dst_offsets=None, src_offsets=None, shape=None):
+        """CopyAsync of a region of static `shape` from global `src` to shared
+        `dst`, or copy_async(s[...], g[...]) with the shape of the global
+        tile (the shared tile's extents are not checked against it: a copy
+        may fill a slice of a larger buffer)."""
+        if isinstance(dst, Tile) or isinstance(src, Tile):
+            if not (isinstance(dst, Tile) and isinstance(src, Tile)) or any(
+                    v is not None for v in (dst_offsets, src_offsets, shape)):
+                raise DSLError("copy_async takes two Tiles (s[...], g[...]) or the explicit "
+                               "form (dst, src, dst_offsets, src_offsets, shape)")
+            dst, dst_offsets = dst.tensor, dst.offsets
+            src, src_offsets, shape = src.tensor, src.offsets, src.shape
+        if shape is None:
+            raise DSLError("copy_async needs a shape")
         if not isinstance(dst, SharedTensor) or not isinstance(src, GlobalTensor):
             raise DSLError("copy_async copies from a global tensor (src) to a shared one (dst)")
         return self.op("tilus.copy_async", dst, src, self._indices(dst_offsets),
