@@ -298,3 +298,34 @@ print(tune.shipped_table().get("NVIDIA H100 80GB HBM3", (9, 0), 16, 57344, 8192,
                        cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["120", "0", "True"]
+
+
+# --- tilus.nn.QuantizedLinear (a torch module over the operator) ---------------
+
+@pytest.mark.parametrize("wtype", [tilus.uint4, tilus.int8, tilus.float6_e3m2], ids=str)
+def test_quantized_linear_matches_its_dequantized_weight(runner, wtype):
+    """from_linear (round to nearest), forward on a 3-D input with bias, against
+    the f64 product with dequantized_weight(); the same under torch.compile
+    (fullgraph: the operator tilus::quantized_matmul is traced, not broken on)."""
+    torch = cuda_torch()
+    import tilus.nn
+    torch.manual_seed(0)
+    linear = torch.nn.Linear(1024, 256, bias=True).half().cuda()
+    q = tilus.nn.QuantizedLinear.from_linear(linear, wtype, group_size=128)
+    w = q.dequantized_weight()
+    # Round to nearest: within half of the format's largest gap (1 for
+    # integers), in units of the group's scale, of the original weights.
+    step = q.scales.float().repeat_interleave(128, dim=0).T
+    gap = 1.0
+    if isinstance(wtype, tilus.FloatDType):
+        v = wtype.values()
+        gap = float(np.max(np.diff(np.unique(v[np.isfinite(v)]))))
+    assert torch.all((w - linear.weight.float()).abs() <= 0.5 * gap * step + 1e-3 * step)
+    x = torch.randn(3, 5, 1024, dtype=torch.float16, device="cuda")
+    want = x.double() @ w.double().T + linear.bias.double()
+    for fn in (q, torch.compile(q, fullgraph=True)):
+        y = fn(x)
+        torch.cuda.synchronize()
+        assert y.shape == (3, 5, 256) and y.dtype == torch.float16
+        err = ((y.double() - want).abs().max() / want.abs().max()).item()
+        assert err <= 1e-3, err

@@ -310,24 +310,63 @@ def _default_runner(device):
     return _runners[device]
 
 
-def quantize(weight, wtype, group_size=128):
+def quantize(weight, wtype, group_size=128, round_scales=None):
     """Round-to-nearest quantization of a float weight [N, K] (nn.Linear's
     layout) for tests and demos: (codes [K, N] int64 numpy, scales
     [K / group_size, N] float32 numpy, offset). Integers are symmetric
     (unsigned ones with the offset 2^(b-1)); floats scale the group's
-    largest magnitude to the format's largest value."""
+    largest magnitude to the format's largest value. `round_scales` maps the
+    scales to the values they will be stored as (e.g. f16), so that the codes
+    are rounded against those."""
     import numpy as np
     w = np.asarray(weight, dtype=np.float64).T                     # [K, N]
     k, n = w.shape
     g = w.reshape(k // group_size, group_size, n)
     amax = np.abs(g).max(axis=1)
     amax[amax == 0] = 1.0
+    top = wtype.max if isinstance(wtype, tilus.FloatDType) else (1 << (wtype.bits - 1)) - 1
+    scales = amax / top
+    if round_scales is not None:
+        scales = np.asarray(round_scales(scales), dtype=np.float64)
+        # A scale rounded down would push the group's largest value past the
+        # format: nudge those up by at least one unit of the stored format
+        # (1/64 > the relative spacing of f16 and bf16) and round again.
+        low = amax / scales > top
+        while np.any(low):
+            scales[low] = np.asarray(round_scales(scales[low] * (1 + 2.0 ** -6)),
+                                     dtype=np.float64)
+            low = amax / scales > top
+    scaled = g / scales[:, None, :]
     if isinstance(wtype, tilus.FloatDType):
-        scales = amax / wtype.max
-        codes = np.asarray(wtype.encode((g / scales[:, None, :]).reshape(k, n)))
+        codes = np.asarray(wtype.encode(np.clip(scaled, -top, top).reshape(k, n)))
         return codes.reshape(k, n), scales.astype(np.float32), 0
-    qmax = (1 << (wtype.bits - 1)) - 1
-    scales = amax / qmax
-    q = np.clip(np.rint(g / scales[:, None, :]), -qmax - 1, qmax).reshape(k, n).astype(np.int64)
+    q = np.clip(np.rint(scaled), -top - 1, top).reshape(k, n).astype(np.int64)
     offset = 0 if wtype.signed else 1 << (wtype.bits - 1)
     return q + offset, scales.astype(np.float32), offset
+
+
+_torch_op = None
+
+
+def torch_op():
+    """quantized_matmul as the torch custom operator tilus::quantized_matmul
+    (registered on first use), so that models calling it trace through
+    torch.compile: (x, qweight, scales, wtype name, group_size, offset) ->
+    [M, N] of x's dtype."""
+    global _torch_op  # the torch registry is process-wide: register once
+    if _torch_op is None:
+        import torch
+
+        @torch.library.custom_op("tilus::quantized_matmul", mutates_args=(),
+                                 device_types="cuda")
+        def op(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, wtype: str,
+               group_size: int, offset: int) -> torch.Tensor:
+            return quantized_matmul(x, qweight, scales, wtype=tilus.dtype(wtype),
+                                    group_size=group_size, offset=offset)
+
+        @op.register_fake
+        def _(x, qweight, scales, wtype, group_size, offset):
+            return x.new_empty(x.shape[0], scales.shape[1])
+
+        _torch_op = op
+    return _torch_op

@@ -246,6 +246,7 @@ def _check_file(out_dir, wtype, offset):
 def _main(argv=None):
     import argparse
     import sys
+    import numpy as np
     ap = argparse.ArgumentParser(prog="python3 -m tilus.ops.tune")
     sub = ap.add_subparsers(dest="mode", required=True)
     b = sub.add_parser("build", help="compile the space's candidates into OUT_DIR")
@@ -270,7 +271,6 @@ def _main(argv=None):
             compile_space(t, cfgs, group=args.group, offset=off, target=args.target,
                           out_dir=args.out)
             # The check's packed weights, for a run without libTilus.so.
-            import numpy as np
             np.save(_check_file(args.out, t, off), qmatmul.pack(check_codes(t), t, off))
             print(f"{t}: {len(cfgs)} candidates in {args.out}", file=sys.stderr)
         return 0
@@ -290,7 +290,6 @@ def _main(argv=None):
         for t, off in types:
             arts = load_space(args.out, t, group=args.group, offset=off, target=target)
             arts = {c: a for c, a in arts.items() if c in set(configurations(t, n, k))}
-            import numpy as np
             packed = np.load(_check_file(args.out, t, off))
             times = measure(rt, arts, m, n, k, t, group=args.group, offset=off,
                             runs=args.runs, check_packed=packed, progress=bar)

@@ -1,0 +1,78 @@
+"""torch.nn modules over tilus.ops (docs/quantized-matmul.md): imports torch.
+
+    q = tilus.nn.QuantizedLinear.from_linear(linear, tilus.uint4, group_size=128)
+    y = q(x)                      # x [..., in_features] f16/bf16 on CUDA
+"""
+
+import torch
+
+from . import types as _types
+from .ops import qmatmul
+
+__all__ = ["QuantizedLinear"]
+
+
+class QuantizedLinear(torch.nn.Module):
+    """y = x W^T + b with W stored as packed codes of `wtype` and scales per
+    group of `group_size` input features (tilus.ops.pack's format), computed
+    by the quantized matmul (the torch operator tilus::quantized_matmul)."""
+
+    def __init__(self, in_features, out_features, wtype, group_size=128, offset=0, bias=True,
+                 dtype=torch.float16, device=None):
+        super().__init__()
+        self.in_features, self.out_features = in_features, out_features
+        self.wtype, self.group_size, self.offset = wtype, group_size, offset
+        nbytes = in_features * out_features * wtype.bits // 8
+        self.register_buffer("qweight", torch.zeros(nbytes, dtype=torch.uint8, device=device))
+        self.register_buffer("scales", torch.zeros(in_features // group_size, out_features,
+                                                   dtype=dtype, device=device))
+        self.register_buffer("bias", torch.zeros(out_features, dtype=dtype, device=device)
+                             if bias else None)
+
+    @classmethod
+    def from_linear(cls, linear, wtype, group_size=128):
+        """Round-to-nearest quantization of an nn.Linear (tilus.ops.quantize),
+        on the linear's device, in its dtype (float16 or bfloat16; others
+        become float16)."""
+        w = linear.weight.detach()
+        dtype = w.dtype if w.dtype in (torch.float16, torch.bfloat16) else torch.float16
+        codes, scales, offset = qmatmul.quantize(
+            w.float().cpu().numpy(), wtype, group_size,
+            round_scales=lambda s: torch.from_numpy(s).to(dtype).double().numpy())
+        q = cls(linear.in_features, linear.out_features, wtype, group_size, offset,
+                linear.bias is not None, dtype, w.device)
+        q.qweight.copy_(torch.from_numpy(qmatmul.pack(codes, wtype, offset).reshape(-1)))
+        q.scales.copy_(torch.from_numpy(scales))
+        if linear.bias is not None:
+            q.bias.copy_(linear.bias.detach())
+        return q
+
+    def dequantized_weight(self):
+        """W [out_features, in_features] in float32 as the kernel computes with
+        it (for references and tests)."""
+        import numpy as np
+        from .weight_pack import weight_unpack
+        stored = qmatmul._stored_type(self.wtype, self.offset)
+        codes = weight_unpack(self.qweight.cpu().numpy().reshape(
+            self.in_features // qmatmul.TILE_K, self.out_features // qmatmul.TILE_N, -1),
+            stored, (self.in_features, self.out_features), (qmatmul.TILE_K, qmatmul.TILE_N),
+            qmatmul.TILE_LAYOUT)
+        if isinstance(self.wtype, _types.FloatDType):
+            values = self.wtype.decode(codes)
+        else:
+            values = codes.astype(np.float64) - (self.offset if stored is self.wtype else 0)
+        s = np.repeat(self.scales.float().cpu().numpy(), self.group_size, axis=0)
+        return torch.from_numpy((values * s).T.astype(np.float32)).to(self.scales.device)
+
+    def forward(self, x):
+        shape = x.shape
+        x2 = x.reshape(-1, self.in_features).contiguous()
+        y = qmatmul.torch_op()(x2, self.qweight, self.scales, self.wtype.name, self.group_size,
+                               self.offset)
+        if self.bias is not None:
+            y = y + self.bias
+        return y.reshape(*shape[:-1], self.out_features)
+
+    def extra_repr(self):
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"wtype={self.wtype.name}, group_size={self.group_size}, offset={self.offset}")
