@@ -818,6 +818,11 @@ def test_shared_tiles_and_copy_async_equal_the_explicit_form():
     (lambda k, g, r: k.load_global(g[r:r + 16, 0:16], [0, 0], None, F), "pass only the layout"),
     (lambda k, g, r: k.load_global(g[r, 0:256], F)[0], "register tensors are not indexed"),
     (lambda k, g, r: k.load_global(g[0:1, r], F), "an integer after a slice"),
+    # A rebound stop no longer spans the constant it was made with.
+    (lambda k, g, r: (lambda e: (e.assign(r + 32), k.load_global(g[r:e, 0:256], F)))(r + 16),
+     "the extent must be static"),
+    (lambda k, g, r: k.store_global(k.load_global(g, [0, 0], [256], F), g[r:r + 1, 0:128]),
+     "a tile of shape .256. into a region of shape .1, 128."),
     (lambda k, g, r: k.store_global(k.load_global(g, [0, 0], [256], F), g[r, 0:128]),
      "a tile of shape .256. into a region of shape .128."),
 ])

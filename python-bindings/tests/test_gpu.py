@@ -163,6 +163,8 @@ def test_custom_op_eager_and_under_torch_compile(gpu):
     assert torch.allclose(got, 2 * y - 0.5 * x + 1, rtol=1e-5, atol=1e-5)
     with pytest.raises(tilus.TilusArgumentError, match="not a pointer parameter"):
         tilus.custom_op("tilus_test::bad1", k, names=("x", "y", "a", "n"), mutates_args=("a",))
+    with pytest.raises(tilus.TilusArgumentError, match="not the string 'y'"):
+        tilus.custom_op("tilus_test::bad3", k, names=("x", "y", "a", "n"), mutates_args="y")
     with pytest.raises(tilus.TilusArgumentError, match="3 names for kernel 'axpy'"):
         tilus.custom_op("tilus_test::bad2", k, names=("x", "y", "a"), mutates_args=())
     # A wrong tensor inside the operator is the launch's own error.

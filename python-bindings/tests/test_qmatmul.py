@@ -192,6 +192,13 @@ def test_argument_errors(runner):
         runner(x, qw[:100], s, wtype=tilus.int4)
     with pytest.raises(tilus.TilusArgumentError, match="group_size 64 must be a multiple"):
         runner(x, qw, s, wtype=tilus.int4, group_size=64)
+    with pytest.raises(tilus.TilusArgumentError, match=r"out must be a contiguous .*\[4, 64\]"):
+        runner(x, qw, s, wtype=tilus.int4, out=torch.empty(4, 32, dtype=torch.float16,
+                                                          device="cuda"))
+    with pytest.raises(tilus.TilusArgumentError, match="does not divide N = 64 by 128"):
+        runner(x, qw, s, wtype=tilus.int4, config=(8, 2, 3, 1, 1))
+    empty = runner(x[:0], qw, s, wtype=tilus.int4)
+    assert empty.shape == (0, 64)
 
 
 # --- tuning (tilus.ops.tune) -------------------------------------------------
@@ -329,3 +336,19 @@ def test_quantized_linear_matches_its_dequantized_weight(runner, wtype):
         assert y.shape == (3, 5, 256) and y.dtype == torch.float16
         err = ((y.double() - want).abs().max() / want.abs().max()).item()
         assert err <= 1e-3, err
+
+
+@requires_compiler
+def test_pipeline_steps_per_split_count_k_tiles_per_stage():
+    """Each of the split_k blocks runs K / 128 / (split_k * k_tiles) pipeline
+    steps: the number of k tiles divided by both (a split of K / 128 / split_k
+    steps of k_tiles tiles each read past K; masked, but twice the work)."""
+    import re
+    text = qmatmul.QuantizedMatmul(tilus.int4, split_k=2, k_tiles=2).mlir()
+    const = dict(re.findall(r"(%\w+) = arith.constant (\d+) : index", text))
+    divs = re.findall(r"(%\w+) = arith.divui (%\w+), (%\w+) : index", text)
+    defs = {r: (a, b) for r, a, b in divs}
+    kt = [r for r, (a, b) in defs.items() if const.get(b) == "128"]
+    assert kt, text
+    by = sorted(int(const[b]) for r, (a, b) in defs.items() if a in kt and b in const)
+    assert by == [4], by

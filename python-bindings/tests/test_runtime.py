@@ -142,6 +142,17 @@ def test_plain_python_arguments_take_the_fast_path(fake_runtime, fake_driver):
     assert fake_driver.launch_count == 2 and fake_driver.stream == 0x40
 
 
+def test_zero_dimensional_arrays_are_scalars(fake_runtime, fake_driver):
+    """A 0-d numpy array has __dlpack__ but passes as the scalar it holds."""
+    a = tilus.Artifact(PARAMS)
+    k = fake_runtime.kernel(a, "scalars")
+    sizes = [p.byte_size for p in k.params]
+    fake_driver.set_param_sizes(sizes)
+    k(np.array(130), 255, -8, np.array(0.5), 1.5, 2.5, -0.25, -(1 << 40), 7, 1)
+    assert fake_driver.param_bytes(0, 4) == struct.pack("<i", 130)
+    assert fake_driver.param_bytes(3, 2) == struct.pack("<H", 0x3800)        # 0.5 in f16
+
+
 def test_pointer_arguments(fake_runtime, fake_driver):
     a = tilus.Artifact(PARAMS)
     k = fake_runtime.kernel(a, "pointers")
@@ -172,6 +183,7 @@ class DLPackObject:
         return self.device
 
     def __dlpack__(self, stream=None):
+        self.streams = getattr(self, "streams", []) + [stream]
         new = ctypes.pythonapi.PyCapsule_New
         new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p,
                                                        ctypes.c_void_p]
@@ -188,6 +200,11 @@ def test_dlpack_arguments(fake_runtime, fake_driver):
     k(f16, bf16, 0x3000, u8, 0x5000, 0x6000, 0x7000)
     got = [struct.unpack("<Q", fake_driver.param_bytes(i, 8))[0] for i in range(4)]
     assert got == [0x1000, 0x2040, 0x3000, 0x4000]
+    # The producer is told the consumer's stream: the legacy default (1), or
+    # the launch's.
+    assert f16.streams == [1]
+    k(f16, bf16, 0x3000, u8, 0x5000, 0x6000, 0x7000, stream=0x5550)
+    assert f16.streams == [1, 0x5550] and fake_driver.stream == 0x5550
     good = [f16, bf16, 0x3000, u8, 0x5000, 0x6000, 0x7000]
 
     def refused(index, value):
@@ -207,7 +224,7 @@ def test_dlpack_arguments(fake_runtime, fake_driver):
         0, DLPackObject(0x1000, (2, 0), 2, 16, (4, 8), strides=(1, 4)))
     if hasattr(np.empty(1), "__dlpack__"):       # numpy's own: a CPU tensor
         assert "on device (1, 0)" in refused(3, np.zeros(4, np.uint8))
-    assert fake_driver.launch_count == 1
+    assert fake_driver.launch_count == 2
 
 
 def test_argument_errors_name_the_parameter(fake_runtime, fake_driver):

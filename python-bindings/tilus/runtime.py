@@ -139,7 +139,7 @@ _DL_CUDA = 2
 _DL_CODES = {0: "int", 1: "uint", 2: "float", 4: "bfloat"}
 
 
-def _dlpack_pointer(info, param, x, device):
+def _dlpack_pointer(info, param, x, device, stream=None):
     """The device address of an object with __dlpack__, checked like a torch
     tensor: on CUDA (on the runtime's device), contiguous, of a dtype the
     parameter accepts."""
@@ -148,8 +148,15 @@ def _dlpack_pointer(info, param, x, device):
                             or (device is not None and int(dev[1]) != device)):
         raise TilusArgumentError(_describe(info.name, param,
                                            f"a DLPack tensor on device {tuple(dev)}")
-                                 + f"; pass one on CUDA device {device} (DLPack device type 2)")
-    capsule = x.__dlpack__()
+                                 + "; pass one on CUDA" + ("" if device is None else
+                                                           f" device {device}")
+                                 + " (DLPack device type 2)")
+    # The consumer's stream (DLPack: 1 is CUDA's legacy default stream), so
+    # that the producer orders its pending work before the launch.
+    try:
+        capsule = x.__dlpack__(stream=stream if stream else 1)
+    except (TypeError, ValueError, BufferError):   # a producer without the keyword
+        capsule = x.__dlpack__()
     get = ctypes.pythonapi.PyCapsule_GetPointer
     get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
     # DLManagedTensor begins with its DLTensor.
@@ -157,7 +164,8 @@ def _dlpack_pointer(info, param, x, device):
     if t.device.device_type != _DL_CUDA or (device is not None and t.device.device_id != device):
         raise TilusArgumentError(_describe(info.name, param, "a DLPack tensor on device "
                                            f"({t.device.device_type}, {t.device.device_id})")
-                                 + f"; pass one on CUDA device {device}")
+                                 + "; pass one on CUDA" + ("" if device is None else
+                                                           f" device {device}"))
     code = _DL_CODES.get(t.dtype.code)
     name = f"{code}{t.dtype.bits}" if code and t.dtype.lanes == 1 else None   # "bfloat16"
     if name is None or not _accepts(name, param.element_type):
@@ -176,13 +184,13 @@ def _dlpack_pointer(info, param, x, device):
     return (t.data or 0) + t.byte_offset
 
 
-def _pointer_value(info, param, x, device):
+def _pointer_value(info, param, x, device, stream=None):
     if _is_torch_tensor(x):
         return _tensor_pointer(info, param, x, device), x.is_cuda
     if hasattr(x, "__cuda_array_interface__"):
         return _interface_pointer(info, param, x), False
     if hasattr(x, "__dlpack__"):
-        return _dlpack_pointer(info, param, x, device), False
+        return _dlpack_pointer(info, param, x, device, stream), False
     if isinstance(x, bool):
         raise TilusArgumentError(_describe(info.name, param, "a bool"))
     try:
@@ -194,7 +202,7 @@ def _pointer_value(info, param, x, device):
     return value, False
 
 
-def _convert_args(info, args, device):
+def _convert_args(info, args, device, stream=None):
     """ctypes TilusArg array for `args` against kernel `info`'s parameters, and
     whether a CUDA torch tensor was among them. Extra arguments (a count the
     runtime will refuse) are converted by their own type."""
@@ -205,12 +213,13 @@ def _convert_args(info, args, device):
         param = info.params[j] if j < len(info.params) else None
         if param is not None and param.kind == "pointer":
             a.kind = _lib.ARG_POINTER
-            a.value.pointer, cuda = _pointer_value(info, param, x, device)
+            a.value.pointer, cuda = _pointer_value(info, param, x, device, stream)
             on_cuda = on_cuda or cuda
             continue
         if (_is_torch_tensor(x) or hasattr(x, "__cuda_array_interface__")
-                or hasattr(x, "__dlpack__")):
-            # A tensor for a scalar parameter: the runtime says so.
+                or (hasattr(x, "__dlpack__") and getattr(x, "ndim", 1) != 0)):
+            # A tensor for a scalar parameter: the runtime says so. (A 0-d
+            # array, numpy's included, has __dlpack__ but is a scalar here.)
             a.kind = _lib.ARG_POINTER
             a.value.pointer = x.data_ptr() if _is_torch_tensor(x) else 1
             continue
@@ -485,7 +494,9 @@ class Kernel:
                     raise_for(code, err)
                 return
         rt._check_open()
-        c_args, on_cuda = _convert_args(self.info, args, rt.device)
+        # An explicit stream is DLPack producers' consumer stream too.
+        explicit = None if stream is None else _stream_handle(stream, False, rt.device)
+        c_args, on_cuda = _convert_args(self.info, args, rt.device, explicit)
         handle = ctypes.c_void_p(_stream_handle(stream, on_cuda, rt.device) or None)
         err = _lib.TilusRuntimeErrorStruct()
         lib = _lib.runtime_lib()

@@ -41,6 +41,9 @@ def custom_op(qualname, kernel, *, mutates_args, names=None):
     if len(set(names)) != len(names) or not all(n.isidentifier() for n in names):
         raise TilusArgumentError(f"custom_op '{qualname}': names must be distinct "
                                  f"identifiers, not {names}")
+    if isinstance(mutates_args, str):
+        raise TilusArgumentError(f"custom_op '{qualname}': mutates_args is a sequence of "
+                                 f"names, not the string {mutates_args!r}")
     mutates_args = tuple(mutates_args)
     pointers = {n for n, p in zip(names, params) if p.kind == "pointer"}
     for n in mutates_args:

@@ -600,9 +600,14 @@ class Kernel:
         if isinstance(dst, Tile):
             if offsets is not None:
                 raise DSLError(f"{opname}: a Tile gives the offsets")
-            if len(dst.shape) == value.rank and list(dst.shape) != list(value.shape):
+            region = list(dst.shape)
+            # A lower-rank value fills the region's trailing dimensions; the
+            # leading ones must then be 1.
+            lead = region[:len(region) - value.rank]
+            if value.rank > len(region) or any(e != 1 for e in lead) or \
+                    region[len(region) - value.rank:] != list(value.shape):
                 raise DSLError(f"{opname}: a tile of shape {list(value.shape)} into a region "
-                               f"of shape {list(dst.shape)}")
+                               f"of shape {region}")
             dst, offsets = dst.tensor, dst.offsets
         if offsets is None:
             raise DSLError(f"{opname} needs offsets (or a Tile)")

@@ -180,8 +180,10 @@ class Scalar(Value):
         a, b = (other, self) if reverse else (self, other)
         r = k._arith_binary(op, a, b)
         if op == "add" and constant is not None:
-            # For a slice's extent: start:start + 16 spans 16.
-            r._plus = (self, self.name, constant)
+            # For a slice's extent: start:start + 16 spans 16. Keyed by SSA
+            # names, which are never reused: a handle rebound since (assign,
+            # loops) no longer matches.
+            r._plus = (self.name, constant, r.name)
         return r
 
     def __add__(self, o): return self._bin(o, "add")
@@ -352,9 +354,10 @@ def _slice_extent(i, size, d):
         extent = stop - start
     elif stop is None and isinstance(start, int) and isinstance(size, int) and size >= 0:
         extent = size - start
-    elif isinstance(stop, Scalar) and getattr(stop, "_plus", None) is not None and \
-            stop._plus[0] is start and stop._plus[1] == start.name:
-        extent = stop._plus[2]
+    elif (isinstance(stop, Scalar) and isinstance(start, Scalar)
+          and getattr(stop, "_plus", None) is not None
+          and stop._plus[0] == start.name and stop._plus[2] == stop.name):
+        extent = stop._plus[1]
     else:
         raise DSLError(f"slice {d}: the extent must be static: ints, or start:start + n "
                        f"with n an int")

@@ -93,7 +93,7 @@ class QuantizedMatmul(tilus.Kernel):
         K, N = KT * TILE_K, NT * TILE_N
         bi, bj, bs = self.block_indices()
         om, on = bi * 16, bj * bn
-        per_split = KT // self.split_k
+        per_split = KT // (self.split_k * self.kpt)          # pipeline steps per split
         k0 = bs * per_split                                   # in steps of kpt k tiles
         gA = self.view_global(a, [M, K])
         gW = self.view_global(w, [KT, NT * tb])
@@ -247,12 +247,12 @@ class QuantizedMatmulRunner:
         self.runtime = runtime
         self._kernels = {}
 
-    def tuned(self, m, n, k, wtype, group_size, offset):
+    def tuned(self, m, n, k, wtype, group_size, offset, activation=None):
         """The shipped table's configuration for this GPU and shape, or None."""
         from .tune import shipped_table
         rt = self.runtime
         return shipped_table().get(rt.device_name, rt.compute_capability, m, n, k, wtype,
-                                   group_size, offset)
+                                   group_size, offset, activation)
 
     def kernel(self, wtype, group_size, offset, cfg, activation=None):
         key = (str(wtype), group_size, offset, cfg, str(activation))
@@ -268,10 +268,25 @@ class QuantizedMatmulRunner:
     def __call__(self, x, qweight, scales, *, wtype, group_size=128, offset=0, out=None,
                  config=None):
         import torch
+        from ..artifact import TilusArgumentError
         m, n, k = _check(x, qweight, scales, wtype, group_size)
-        cfg = config or self.tuned(m, n, k, wtype, group_size, offset) or choose_config(
-            m, n, k, wtype)
         activation = tilus.bfloat16 if x.dtype == torch.bfloat16 else tilus.float16
+        if out is not None and (tuple(out.shape) != (m, n) or out.dtype != x.dtype
+                                or out.device != x.device or not out.is_contiguous()):
+            raise TilusArgumentError(f"quantized_matmul: out must be a contiguous {x.dtype} "
+                                     f"tensor [{m}, {n}] on {x.device}, not {out.dtype} "
+                                     f"{tuple(out.shape)} on {out.device}")
+        if config is not None:
+            config = tuple(int(v) for v in config)
+            w_, nt_, s_, sk_, kpt_ = config
+            if n % (w_ * nt_ * TILE_N) or (k // TILE_K) % (sk_ * kpt_):
+                raise TilusArgumentError(f"quantized_matmul: config {config} does not divide "
+                                         f"N = {n} by {w_ * nt_ * TILE_N} columns or K = {k} "
+                                         f"by {sk_ * kpt_} x {TILE_K}")
+        cfg = config or self.tuned(m, n, k, wtype, group_size, offset, activation) or \
+            choose_config(m, n, k, wtype)
+        if m == 0:
+            return out if out is not None else torch.empty(0, n, dtype=x.dtype, device=x.device)
         kern = self.kernel(wtype, group_size, offset, cfg, activation)
         if out is None:
             out = (torch.zeros if cfg[3] > 1 else torch.empty)(m, n, dtype=x.dtype,
@@ -286,8 +301,8 @@ def quantized_matmul(x, qweight, scales, *, wtype, group_size=128, offset=0, out
                      config=None, runtime=None):
     """x [M, K] f16 or bf16 (CUDA) times the weights ((code - offset) * scale,
     codes packed by tilus.ops.pack from [K, N]) -> [M, N] of x's dtype.
-    `scales` is [K / group_size, N] of x's dtype; group_size a multiple of 128 dividing K (K: per
-    channel). `config` overrides the choice: the shipped tuning table
+    `scales` is [K / group_size, N] of x's dtype; group_size a multiple of
+    128 dividing K (K: per channel). `config` overrides the choice: the shipped tuning table
     (tilus.ops.tune) for this GPU and shape, else choose_config.
     Compiles in-process on first use (needs libTilus.so); `runtime` defaults
     to a tilus.Runtime on x's device, created once and kept by the runner."""
@@ -310,6 +325,34 @@ def _default_runner(device):
     return _runners[device]
 
 
+def _stored_scales(scales, amax, top, round_scales):
+    """The scales as `round_scales` stores them, each at least amax / top (a
+    scale rounded down would push its group's largest weight past the format)
+    and positive (a group of tiny weights takes the smallest stored value)."""
+    import numpy as np
+    r = np.asarray(round_scales(scales), dtype=np.float64)
+    smallest = np.asarray(round_scales(np.array([2.0 ** -149, 2.0 ** -133, 2.0 ** -24])),
+                          dtype=np.float64)
+    smallest = smallest[smallest > 0]
+    if smallest.size == 0:
+        raise ValueError("quantize: round_scales maps every small scale to 0")
+    r[r == 0] = smallest.min()
+    for _ in range(256):
+        if not np.all(np.isfinite(r)):
+            raise ValueError("quantize: a group's scale does not fit the stored scale type "
+                             "(its largest weight is too large)")
+        low = amax / r > top
+        if not np.any(low):
+            return r
+        # Up by at least one unit of the stored type: 1/64 is more than the
+        # relative spacing of normal f16 and bf16 values; subnormals double.
+        up = np.asarray(round_scales(r[low] * (1 + 2.0 ** -6)), dtype=np.float64)
+        stuck = up <= r[low]
+        up[stuck] = np.asarray(round_scales(r[low][stuck] * 2), dtype=np.float64)
+        r[low] = up
+    raise ValueError("quantize: could not round the scales to the stored type")
+
+
 def quantize(weight, wtype, group_size=128, round_scales=None):
     """Round-to-nearest quantization of a float weight [N, K] (nn.Linear's
     layout) for tests and demos: (codes [K, N] int64 numpy, scales
@@ -327,15 +370,7 @@ def quantize(weight, wtype, group_size=128, round_scales=None):
     top = wtype.max if isinstance(wtype, tilus.FloatDType) else (1 << (wtype.bits - 1)) - 1
     scales = amax / top
     if round_scales is not None:
-        scales = np.asarray(round_scales(scales), dtype=np.float64)
-        # A scale rounded down would push the group's largest value past the
-        # format: nudge those up by at least one unit of the stored format
-        # (1/64 > the relative spacing of f16 and bf16) and round again.
-        low = amax / scales > top
-        while np.any(low):
-            scales[low] = np.asarray(round_scales(scales[low] * (1 + 2.0 ** -6)),
-                                     dtype=np.float64)
-            low = amax / scales > top
+        scales = _stored_scales(scales, amax, top, round_scales)
     scaled = g / scales[:, None, :]
     if isinstance(wtype, tilus.FloatDType):
         codes = np.asarray(wtype.encode(np.clip(scaled, -top, top).reshape(k, n)))

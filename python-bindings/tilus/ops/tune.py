@@ -82,19 +82,20 @@ class Table:
         self.version = version or tilus.__version__
 
     @staticmethod
-    def key(gpu, cc, m, n, k, wtype, group, offset):
-        return f"{gpu}|sm_{cc[0]}{cc[1]}|m{m_bucket(m)}|n{n}|k{k}|{wtype}|g{group}|o{offset}"
+    def key(gpu, cc, m, n, k, wtype, group, offset, activation=None):
+        act = "" if activation in (None, tilus.float16) else f"|a{activation}"
+        return f"{gpu}|sm_{cc[0]}{cc[1]}|m{m_bucket(m)}|n{n}|k{k}|{wtype}|g{group}|o{offset}{act}"
 
-    def get(self, gpu, cc, m, n, k, wtype, group, offset):
+    def get(self, gpu, cc, m, n, k, wtype, group, offset, activation=None):
         """The tuned configuration (a tuple) or None. Entries from another
         library version are not used: the template may have changed."""
         if self.version != tilus.__version__:
             return None
-        e = self.entries.get(self.key(gpu, cc, m, n, k, wtype, group, offset))
+        e = self.entries.get(self.key(gpu, cc, m, n, k, wtype, group, offset, activation))
         return tuple(e["config"]) if e else None
 
-    def set(self, gpu, cc, m, n, k, wtype, group, offset, config, us):
-        self.entries[self.key(gpu, cc, m, n, k, wtype, group, offset)] = {
+    def set(self, gpu, cc, m, n, k, wtype, group, offset, config, us, activation=None):
+        self.entries[self.key(gpu, cc, m, n, k, wtype, group, offset, activation)] = {
             "config": list(config), "us": round(float(us), 2)}
 
     def save(self, path):
@@ -290,6 +291,10 @@ def _main(argv=None):
         for t, off in types:
             arts = load_space(args.out, t, group=args.group, offset=off, target=target)
             arts = {c: a for c, a in arts.items() if c in set(configurations(t, n, k))}
+            if not arts:
+                raise SystemExit(f"tune: no candidates for {t} (group {args.group}, offset "
+                                 f"{off}, {target}) in {args.out} that fit {m}x{n}x{k}; "
+                                 f"run the build step for this type first")
             packed = np.load(_check_file(args.out, t, off))
             times = measure(rt, arts, m, n, k, t, group=args.group, offset=off,
                             runs=args.runs, check_packed=packed, progress=bar)
