@@ -6,34 +6,25 @@ Both copy 2 GiB of f32 (read) into another 2 GiB buffer (write): the median
 of 30 runs, each after an L2 flush (a 256 MiB fill), timed with CUDA events.
 Bandwidth counts bytes read plus bytes written. Prints the ratio Tilus/torch.
 """
+import os
 import re
-import statistics
 import subprocess
 import sys
 
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "python-bindings"))
+from tilus.timing import median_ms as _median_ms  # noqa: E402
 
 ELEMENTS = (2 << 30) // 4
 RUNS = 30
 
 
 def median_ms(run):
-    """Median time of `run()` over RUNS runs, each after an L2 flush (a 256
-    MiB fill), timed with CUDA events; one untimed run first."""
-    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-    run()
-    times = []
-    for r in range(RUNS):
-        flush.fill_(r & 0xFF)
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        run()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    del flush
-    return statistics.median(times)
+    """Median time of `run()` over RUNS runs, each after an L2 flush, timed
+    with CUDA events (tilus.timing, shared with the tuner)."""
+    return _median_ms(run, RUNS)
 
 
 def torch_copy_ms():

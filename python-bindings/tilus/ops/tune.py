@@ -23,6 +23,7 @@ import os
 import tilus
 
 from . import qmatmul
+from ..timing import median_ms
 
 __all__ = ["SPACE", "configurations", "m_bucket", "Table", "compile_space", "load_space",
            "measure", "check_codes", "shipped_table"]
@@ -157,23 +158,6 @@ def load_space(out_dir, wtype, *, group=128, offset=0, target="sm_90a"):
     return found
 
 
-def _median_ms(torch, run, runs):
-    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-    run()
-    times = []
-    for r in range(runs):
-        flush.fill_(r & 0xFF)
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        run()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    times.sort()
-    return times[len(times) // 2]
-
-
 def measure(runtime, artifacts, m, n, k, wtype, *, group=128, offset=0, runs=30,
             check_packed=None, progress=None):
     """{config: microseconds} for the artifacts of compile_space/load_space
@@ -206,7 +190,7 @@ def measure(runtime, artifacts, m, n, k, wtype, *, group=128, offset=0, runs=30,
             run = lambda: (out.zero_(), kern(x, w, s, out, m, n, k))  # noqa: E731
         else:
             run = lambda: kern(x, w, s, out, m, n, k)  # noqa: E731
-        us = _median_ms(torch, run, runs) * 1e3
+        us = median_ms(run, runs) * 1e3
         results[cfg] = us
         if progress:
             progress(i + 1, total, cfg, us)
