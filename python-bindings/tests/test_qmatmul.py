@@ -43,6 +43,17 @@ def test_bf16_activations_compile(wtype):
 
 
 @requires_compiler
+def test_pack_from_nn_linear_order():
+    """Codes in nn.Linear's [N, K] order pack to the bytes of their transpose."""
+    rng = np.random.default_rng(6)
+    codes_nk = rng.integers(0, 8, size=(16, 256))
+    assert np.array_equal(qmatmul.pack(codes_nk, tilus.uint3, 4, order="NK"),
+                          qmatmul.pack(codes_nk.T, tilus.uint3, 4))
+    with pytest.raises(ValueError, match="order is 'KN' or 'NK'"):
+        qmatmul.pack(codes_nk, tilus.uint3, order="nk")
+
+
+@requires_compiler
 def test_symmetric_unsigned_codes_are_stored_signed():
     """uint4 with offset 8 is packed as int4 values code - 8, whose cast
     absorbs the offset: the same bytes as packing the int4 values."""

@@ -178,11 +178,17 @@ def _stored_type(wtype, offset):
     return wtype
 
 
-def pack(codes, wtype, offset=0):
-    """uint8 [K/128, N/8, 128*b]: the format above, from [K, N] element codes
+def pack(codes, wtype, offset=0, order="KN"):
+    """uint8 [K/128, N/8, 128*b]: the format above, from element codes
     (integers; float types: their encodings, e.g. tilus.float6_e3m2.encode)
-    of weights whose values are (code - offset) * scale."""
+    of weights whose values are (code - offset) * scale. `order` is "KN" for
+    codes [K, N] (as the matmul reads them) or "NK" for [N, K] (nn.Linear's
+    weight layout, out_features x in_features)."""
     import numpy as np
+    if order not in ("KN", "NK"):
+        raise ValueError(f"pack: order is 'KN' or 'NK', not {order!r}")
+    if order == "NK":
+        codes = np.asarray(codes).T
     stored = _stored_type(wtype, offset)
     if stored is not wtype:
         codes = np.asarray(codes).astype(np.int64) - offset
