@@ -43,6 +43,17 @@ def test_bf16_activations_compile(wtype):
 
 
 @requires_compiler
+@pytest.mark.parametrize("wtype,offset", [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4),
+                                          (tilus.float6_e3m2, 0), (tilus.uint8, 128),
+                                          (tilus.uint1, 0), (tilus.int6, 0)], ids=str)
+def test_device_pack_compiles(wtype, offset):
+    art = qmatmul.DevicePack(wtype, offset).compile(target="sm_90a")
+    (info,) = art.kernels
+    assert info.name == "qmatmul_pack" and info.block == (32, 1, 1)
+    assert info.grid == ("s2 floordiv 128", "s3 floordiv 8")
+
+
+@requires_compiler
 def test_pack_from_nn_linear_order():
     """Codes in nn.Linear's [N, K] order pack to the bytes of their transpose."""
     rng = np.random.default_rng(6)
@@ -169,6 +180,20 @@ def test_bf16_activations_against_f64(runner, wtype, offset, config, m):
     assert got.dtype == torch.bfloat16
     err = np.abs(got.double().cpu().numpy() - want).max() / np.abs(want).max()
     assert err <= 8e-3, err
+
+
+@pytest.mark.parametrize("wtype,offset", [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4),
+                                          (tilus.float6_e3m2, 0), (tilus.uint8, 128),
+                                          (tilus.uint1, 0), (tilus.int6, 0)], ids=str)
+def test_device_pack_equals_host_pack(runner, wtype, offset):
+    """pack_on_device gives pack()'s bytes (codes one per byte; signed codes
+    as their two's complement bytes)."""
+    torch = cuda_torch()
+    rng = np.random.default_rng(wtype.bits)
+    codes = _finite_codes(rng, wtype, (256, 64))
+    on_gpu = qmatmul.pack_on_device(torch.from_numpy((codes & 0xFF).astype(np.uint8)).cuda(),
+                                    wtype, offset, runtime=runner)
+    assert np.array_equal(on_gpu.cpu().numpy(), qmatmul.pack(codes, wtype, offset).reshape(-1))
 
 
 def test_bit_exact_when_representable(runner):

@@ -360,7 +360,8 @@ def _slice_extent(i, size, d):
         extent = stop._plus[1]
     else:
         raise DSLError(f"slice {d}: the extent must be static: ints, or start:start + n "
-                       f"with n an int")
+                       f"with n an int and start one value (bind it first: r = bi * 16; "
+                       f"g[r:r + 16])")
     if extent <= 0:
         raise DSLError(f"slice {d} is empty (extent {extent})")
     return start, extent

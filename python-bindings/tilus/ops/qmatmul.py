@@ -195,6 +195,79 @@ def pack(codes, wtype, offset=0, order="KN"):
     return tilus.weight_pack(codes, stored, (TILE_K, TILE_N), TILE_LAYOUT)
 
 
+class DevicePack(tilus.Kernel):
+    """pack() on the GPU: codes [K, N], one per byte (uint8: the low b bits
+    are the code, so signed codes are bytes of their two's complement), into
+    the format above; one warp per 128 x 8 tile. Unsigned codes with the
+    symmetric offset become the signed values code - offset, as pack() stores
+    them."""
+
+    def __init__(self, wtype, offset=0):
+        super().__init__()
+        self.wtype, self.offset = wtype, offset
+        self.stored = _stored_type(wtype, offset)
+        self.tile_bytes = TILE_K * TILE_N * wtype.bits // 8
+        self.attrs.name = "qmatmul_pack"
+        self.attrs.warps = 1
+
+    def __call__(self, src: tilus.pointer(tilus.uint8), dst: tilus.pointer(tilus.uint8),
+                 k: tilus.int32, n: tilus.int32):
+        b = self.wtype.bits
+        self.attrs.blocks = [k // TILE_K, n // TILE_N]
+        KT, NT = self.index(k) // TILE_K, self.index(n) // TILE_N
+        bi, bj = self.block_indices()
+        gc = self.view_global(src, [KT * TILE_K, NT * TILE_N])
+        gp = self.view_global(dst, [KT, NT, self.tile_bytes])
+        r, c = bi * TILE_K, bj * TILE_N
+        codes = self.load_global(gc[r:r + TILE_K, c:c + TILE_N], TILE_LAYOUT)
+        # The low b bits of each byte, as pack() reads its codes; in range, the
+        # casts below neither saturate nor wrap.
+        # (A register constant: the verifier wants a scalar operand of the
+        # tensor's own type, and MLIR has no ui8 constants.)
+        mask = self.allocate_register(tilus.uint8, [TILE_K, TILE_N], TILE_LAYOUT,
+                                      value=(1 << b) - 1)
+        codes = self.and_(codes, mask)
+        if self.stored is not self.wtype:             # symmetric offset: signed values
+            v = (codes.to(tilus.int16) - self.offset).to(self.stored)
+        else:
+            # The bits as an unsigned b-bit value (signed codes are bytes of
+            # their two's complement; float codes are encodings).
+            v = codes.to(tilus.uint_(b))
+            if isinstance(self.wtype, tilus.FloatDType):
+                v = self.view(v, self.wtype, [TILE_K, TILE_N], TILE_LAYOUT)
+        packed = str(tilus.weight_packed_layout(self.stored, (TILE_K, TILE_N), TILE_LAYOUT))
+        q = self.view(v, tilus.uint8, [self.tile_bytes], packed)
+        self.store_global(q, gp[bi, bj, 0:self.tile_bytes])
+
+
+def pack_on_device(codes, wtype, offset=0, runtime=None):
+    """pack() of a CUDA uint8 tensor of codes [K, N] (one per byte), on the
+    GPU: a flat uint8 tensor of K*N*b/8 bytes on the same device. Compiles
+    in-process on first use (needs libTilus.so)."""
+    import torch
+    from ..artifact import TilusArgumentError
+    if codes.dim() != 2 or codes.dtype != torch.uint8 or not codes.is_cuda:
+        raise TilusArgumentError(f"pack_on_device: codes must be a 2-D CUDA uint8 tensor "
+                                 f"[K, N], not {codes.dtype} {tuple(codes.shape)} on "
+                                 f"{codes.device}")
+    k, n = codes.shape
+    if k % TILE_K or n % TILE_N:
+        raise TilusArgumentError(f"pack_on_device: K = {k} must be a multiple of {TILE_K} "
+                                 f"and N = {n} of {TILE_N}")
+    runner = runtime if isinstance(runtime, QuantizedMatmulRunner) else (
+        _default_runner(codes.device.index or 0) if runtime is None
+        else QuantizedMatmulRunner(runtime))
+    key = ("pack", str(wtype), offset)
+    if key not in runner._kernels:
+        major, minor = runner.runtime.compute_capability
+        target = "sm_90a" if (major, minor) == (9, 0) else "sm_80"
+        runner._kernels[key] = runner.runtime.kernel(
+            DevicePack(wtype, offset).compile(target=target), "qmatmul_pack")
+    out = torch.empty(k * n * wtype.bits // 8, dtype=torch.uint8, device=codes.device)
+    runner._kernels[key](codes.contiguous(), out, k, n)
+    return out
+
+
 # Configurations (warps, n_tiles, stages, split_k, k_tiles), best first, from
 # bench/qmatmul on the H100 (bench/README.md): the first that divides the
 # shape is taken. Wide N (many column tiles) favours 8 warps of 4 n-tiles;
