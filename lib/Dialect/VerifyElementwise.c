@@ -132,6 +132,17 @@ static MlirType elementOf(const Operand *o) {
   return o->isTensor ? o->tensor.elementType : o->type;
 }
 
+// Whether `scalar` is a signless integer scalar of the width of `tensor`'s
+// signed or unsigned integer elements.
+static bool signlessScalarFor(const Operand *scalar, const Operand *tensor) {
+  if (scalar->isTensor || !tensor->isTensor)
+    return false;
+  MlirType s = scalar->type, t = tensor->tensor.elementType;
+  return mlirTypeIsAInteger(s) && mlirIntegerTypeIsSignless(s) &&
+         mlirTypeIsAInteger(t) && !mlirIntegerTypeIsSignless(t) &&
+         mlirIntegerTypeGetWidth(s) == mlirIntegerTypeGetWidth(t);
+}
+
 // The broadcast shape of the tensor operands into shape/rank; false after
 // reporting the first pair that does not broadcast.
 static bool broadcastShapes(TilusVerifier *v, MlirOperation op,
@@ -241,6 +252,11 @@ static void verifyBroadcastOp(TilusVerifier *v, MlirOperation op,
   const Operand *value = &ops[firstValue];
   for (int k = firstValue + 1; k < n && ok; ++k) {
     if (mlirTypeEqual(elementOf(&ops[k]), elementOf(value)))
+      continue;
+    // A scalar for a uiN/siN tensor may be the signless iN of its bits: MLIR
+    // has no unsigned or signed constants, so `x & 15` on a ui8 tensor needs
+    // it. The tensor's type says how the bits read.
+    if (signlessScalarFor(&ops[k], value) || signlessScalarFor(value, &ops[k]))
       continue;
     char a[96], b[96];
     typeText(elementOf(&ops[k]), a, sizeof(a));

@@ -220,3 +220,17 @@ func.func @invalid_width_constants() attributes {tilus.kernel, tilus.block_size 
   %w = "tilus.allocate_register"() {value = 1 : i64} : () -> !w
   return
 }
+
+// -----
+
+// A signless scalar may stand for a ui8/si8 tensor's elements only at their
+// width (MLIR has no unsigned constants): i16 for ui8 is still refused.
+func.func @scalar_width(%p: !tilus.ptr<ui8>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %m = arith.constant 15 : i16
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !tilus.global<ui8, array<i64: 256>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<ui8, array<i64: 256>, #tilus.row_major>, index) -> !tilus.register<ui8, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  // expected-error@+1 {{'tilus.and' op the scalar rhs has type 'i16' but the tensor's element type is 'ui8'}}
+  %a = "tilus.and"(%b, %m) : (!tilus.register<ui8, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, i16) -> !tilus.register<ui8, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  return
+}

@@ -222,11 +222,7 @@ class DevicePack(tilus.Kernel):
         codes = self.load_global(gc[r:r + TILE_K, c:c + TILE_N], TILE_LAYOUT)
         # The low b bits of each byte, as pack() reads its codes; in range, the
         # casts below neither saturate nor wrap.
-        # (A register constant: the verifier wants a scalar operand of the
-        # tensor's own type, and MLIR has no ui8 constants.)
-        mask = self.allocate_register(tilus.uint8, [TILE_K, TILE_N], TILE_LAYOUT,
-                                      value=(1 << b) - 1)
-        codes = self.and_(codes, mask)
+        codes = self.and_(codes, (1 << b) - 1)
         if self.stored is not self.wtype:             # symmetric offset: signed values
             v = (codes.to(tilus.int16) - self.offset).to(self.stored)
         else:
