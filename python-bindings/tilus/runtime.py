@@ -143,14 +143,16 @@ def _dlpack_pointer(info, param, x, device, stream=None):
     """The device address of an object with __dlpack__, checked like a torch
     tensor: on CUDA (on the runtime's device), contiguous, of a dtype the
     parameter accepts."""
-    dev = x.__dlpack_device__() if hasattr(x, "__dlpack_device__") else None
-    if dev is not None and (int(dev[0]) != _DL_CUDA
-                            or (device is not None and int(dev[1]) != device)):
-        raise TilusArgumentError(_describe(info.name, param,
-                                           f"a DLPack tensor on device {tuple(dev)}")
-                                 + "; pass one on CUDA" + ("" if device is None else
-                                                           f" device {device}")
-                                 + " (DLPack device type 2)")
+    def check_device(kind, ordinal):
+        if kind != _DL_CUDA or (device is not None and ordinal != device):
+            raise TilusArgumentError(
+                _describe(info.name, param, f"a DLPack tensor on device ({kind}, {ordinal})")
+                + "; pass one on CUDA" + ("" if device is None else f" device {device}")
+                + " (DLPack device type 2)")
+
+    # Asked before the capsule is made, where the producer says.
+    if hasattr(x, "__dlpack_device__"):
+        check_device(*(int(v) for v in x.__dlpack_device__()))
     # The consumer's stream (DLPack: 1 is CUDA's legacy default stream), so
     # that the producer orders its pending work before the launch.
     try:
@@ -161,11 +163,7 @@ def _dlpack_pointer(info, param, x, device, stream=None):
     get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
     # DLManagedTensor begins with its DLTensor.
     t = _DLTensor.from_address(get(capsule, b"dltensor"))
-    if t.device.device_type != _DL_CUDA or (device is not None and t.device.device_id != device):
-        raise TilusArgumentError(_describe(info.name, param, "a DLPack tensor on device "
-                                           f"({t.device.device_type}, {t.device.device_id})")
-                                 + "; pass one on CUDA" + ("" if device is None else
-                                                           f" device {device}"))
+    check_device(t.device.device_type, t.device.device_id)
     code = _DL_CODES.get(t.dtype.code)
     name = f"{code}{t.dtype.bits}" if code and t.dtype.lanes == 1 else None   # "bfloat16"
     if name is None or not _accepts(name, param.element_type):
@@ -267,10 +265,9 @@ def _current_stream(device):
 
 def _stream_handle(stream, on_cuda, device):
     if stream is None:
-        torch = sys.modules.get("torch")
-        if torch is not None and on_cuda:
-            return torch.cuda.current_stream(device).cuda_stream
-        return 0
+        # on_cuda: a CUDA torch tensor was among the arguments, so torch is
+        # imported.
+        return _current_stream(device) if on_cuda else 0
     if hasattr(stream, "cuda_stream"):
         return int(stream.cuda_stream)
     if hasattr(stream, "__cuda_stream__"):
@@ -484,10 +481,7 @@ class Kernel:
             packed = self._fast_pack(args)
             if packed is not None:
                 buf, on_cuda = packed
-                if stream is None:
-                    handle = _current_stream(rt.device) if on_cuda else 0
-                else:
-                    handle = _stream_handle(stream, on_cuda, rt.device)
+                handle = _stream_handle(stream, on_cuda, rt.device)
                 err = self._local.err
                 code = self._launch(rt._ptr, self._ptr, buf, self._nparams, handle or None, err)
                 if code:
@@ -497,7 +491,9 @@ class Kernel:
         # An explicit stream is DLPack producers' consumer stream too.
         explicit = None if stream is None else _stream_handle(stream, False, rt.device)
         c_args, on_cuda = _convert_args(self.info, args, rt.device, explicit)
-        handle = ctypes.c_void_p(_stream_handle(stream, on_cuda, rt.device) or None)
+        if explicit is None:
+            explicit = _stream_handle(None, on_cuda, rt.device)
+        handle = ctypes.c_void_p(explicit or None)
         err = _lib.TilusRuntimeErrorStruct()
         lib = _lib.runtime_lib()
         if workspace is None:
@@ -526,8 +522,8 @@ class Kernel:
             local.values = list(self._values)
         values = local.values
         on_cuda = False
-        i = 1
-        for x, kind in zip(args, self._kinds):
+        for j, (x, kind) in enumerate(zip(args, self._kinds)):
+            i = 2 * j + 1                  # parameter j's value in the struct's list
             t = type(x)
             if kind == "pointer":
                 if t is int:
@@ -539,7 +535,7 @@ class Kernel:
                     if tensor is None:
                         tensor = self._bind_torch()
                     if (tensor is False or not isinstance(x, tensor) or not x.is_cuda
-                            or x.dtype not in self._accepted[(i - 1) >> 1]
+                            or x.dtype not in self._accepted[j]
                             or x.get_device() != self.runtime.device or not x.is_contiguous()):
                         return None
                     values[i] = x.data_ptr()
@@ -552,7 +548,6 @@ class Kernel:
                 values[i] = float(x)
             else:
                 return None
-            i += 2
         self._struct.pack_into(buf, 0, *values)
         return buf, on_cuda
 
