@@ -102,7 +102,7 @@ def main():
             want = reference(torch, a, codes, s, dt, off)
             for cfg in CONFIGS:
                 k = kernels.get(name_of(tname, cfg))
-                if k is None or N % (cfg[0] * cfg[1] * 8) or (K // 128) % (cfg[3] * cfg[4]):
+                if k is None or not qmatmul.fits(cfg, N, K):
                     continue
                 c = torch.zeros(M, N, dtype=torch.float16, device="cuda")
                 k(a.cuda(), packed, s.cuda(), c, M, N, K)
@@ -127,7 +127,7 @@ def main():
             best = None
             for cfg in CONFIGS:
                 k = kernels.get(name_of(tname, cfg))
-                if k is None or N % (cfg[0] * cfg[1] * 8) or (K // 128) % (cfg[3] * cfg[4]):
+                if k is None or not qmatmul.fits(cfg, N, K):
                     continue
                 if cfg[3] == 1:
                     run = lambda: k(a, packed, s, c, M, N, K)  # noqa: E731

@@ -20,9 +20,7 @@ from axpy import Axpy  # noqa: E402
 
 def main():
     rt = tilus.Runtime()
-    major, minor = rt.compute_capability
-    target = "sm_90a" if (major, minor) == (9, 0) else "sm_80"
-    axpy = rt.kernel(Axpy().compile(target=target), "axpy")   # cached on disk
+    axpy = rt.kernel(Axpy().compile(target=rt.target), "axpy")   # cached on disk
 
     n = 1_000_003                                   # the last block is partial
     x = torch.randn(n, device="cuda")

@@ -342,6 +342,17 @@ class Runtime:
         return major.value, minor.value
 
     @property
+    def target(self):
+        """The Tilus target to compile for this device: sm_90a for 9.x, sm_89
+        for 8.9, sm_80 for other 8.x; ValueError for others."""
+        major, minor = self.compute_capability
+        target = {9: "sm_90a"}.get(major) or ("sm_89" if (major, minor) == (8, 9) else
+                                              "sm_80" if major == 8 else None)
+        if target is None:
+            raise ValueError(f"no Tilus target for compute capability {major}.{minor}")
+        return target
+
+    @property
     def driver_version(self):
         self._check_open()
         return int(_lib.runtime_lib().tilusRuntimeGetDriverVersion(self))

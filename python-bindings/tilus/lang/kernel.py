@@ -235,11 +235,7 @@ class Kernel:
         runtime's kernels (tilus.LoadedKernel) take them. `target` defaults to the
         device's: sm_90a for 9.x, sm_89 for 8.9, sm_80 for other 8.x."""
         if target is None:
-            major, minor = runtime.compute_capability
-            target = {9: "sm_90a"}.get(major) or ("sm_89" if (major, minor) == (8, 9) else
-                                                  "sm_80" if major == 8 else None)
-            if target is None:
-                raise ValueError(f"no Tilus target for compute capability {major}.{minor}")
+            target = runtime.target
         cache = self.__dict__.setdefault("_artifacts", {})
         if target not in cache:
             cache[target] = (self.compile(target=target), self.__dict__["_kernel_name"])

@@ -253,14 +253,10 @@ def pack_on_device(codes, wtype, offset=0, runtime=None):
     runner = runtime if isinstance(runtime, QuantizedMatmulRunner) else (
         _default_runner(codes.device.index or 0) if runtime is None
         else QuantizedMatmulRunner(runtime))
-    key = ("pack", str(wtype), offset)
-    if key not in runner._kernels:
-        major, minor = runner.runtime.compute_capability
-        target = "sm_90a" if (major, minor) == (9, 0) else "sm_80"
-        runner._kernels[key] = runner.runtime.kernel(
-            DevicePack(wtype, offset).compile(target=target), "qmatmul_pack")
+    kernel = runner.load(("pack", str(wtype), offset), lambda: DevicePack(wtype, offset),
+                         "qmatmul_pack")
     out = torch.empty(k * n * wtype.bits // 8, dtype=torch.uint8, device=codes.device)
-    runner._kernels[key](codes.contiguous(), out, k, n)
+    kernel(codes.contiguous(), out, k, n)
     return out
 
 
@@ -273,13 +269,21 @@ _NARROW = [(8, 1, 4, 4, 1), (4, 2, 4, 4, 1), (4, 1, 3, 4, 1), (4, 1, 4, 2, 1), (
 _WIDE_8BIT = [(4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
 
 
+def fits(config, n=None, k=None):
+    """Whether (warps, n_tiles, stages, split_k, k_tiles) tiles an N x K
+    weight: its block width divides N and its splits of k tiles divide K
+    (either left out: not checked)."""
+    w, nt, _, sk, kpt = config
+    return ((n is None or n % (w * nt * TILE_N) == 0)
+            and (k is None or (k // TILE_K) % (sk * kpt) == 0))
+
+
 def choose_config(m, n, k, wtype):
     """(warps, n_tiles, stages, split_k, k_tiles) for an [m, k] x [k, n]
     product: the heuristic table above, first entry that divides n and k."""
     table = _WIDE_8BIT if wtype.bits == 8 and n >= 32768 else _WIDE if n >= 32768 else _NARROW
     for cfg in table:
-        w, nt, s, sk, kpt = cfg
-        if n % (w * nt * TILE_N) == 0 and (k // TILE_K) % (sk * kpt) == 0:
+        if fits(cfg, n, k):
             return cfg
     raise ValueError(f"no configuration for N = {n}, K = {k}")
 
@@ -329,16 +333,23 @@ class QuantizedMatmulRunner:
         return shipped_table().get(rt.device_name, rt.compute_capability, m, n, k, wtype,
                                    group_size, offset, activation)
 
+    def load(self, key, make, name):
+        """The loaded kernel `name` of the DSL program `make()` for this
+        runtime's device: made and compiled (through tilus.compile's cache)
+        only the first time `key` is asked."""
+        kernel = self._kernels.get(key)
+        if kernel is None:
+            kernel = self._kernels[key] = self.runtime.kernel(
+                make().compile(target=self.runtime.target), name)
+        return kernel
+
     def kernel(self, wtype, group_size, offset, cfg, activation=None):
-        key = (str(wtype), group_size, offset, cfg, str(activation))
-        if key not in self._kernels:
-            w, nt, s, sk, kpt = cfg
-            major, minor = self.runtime.compute_capability
-            target = "sm_90a" if (major, minor) == (9, 0) else "sm_80"
-            t = template(wtype, activation, group_size=group_size, offset=offset, warps=w,
-                         n_tiles=nt, stages=s, split_k=sk, k_tiles=kpt)
-            self._kernels[key] = self.runtime.kernel(t.compile(target=target), "qmatmul")
-        return self._kernels[key]
+        w, nt, s, sk, kpt = cfg
+        return self.load((str(wtype), group_size, offset, cfg, str(activation)),
+                         lambda: template(wtype, activation, group_size=group_size,
+                                          offset=offset, warps=w, n_tiles=nt, stages=s,
+                                          split_k=sk, k_tiles=kpt),
+                         "qmatmul")
 
     def __call__(self, x, qweight, scales, *, wtype, group_size=128, offset=0, out=None,
                  config=None):
@@ -354,7 +365,7 @@ class QuantizedMatmulRunner:
         if config is not None:
             config = tuple(int(v) for v in config)
             w_, nt_, s_, sk_, kpt_ = config
-            if n % (w_ * nt_ * TILE_N) or (k // TILE_K) % (sk_ * kpt_):
+            if not fits(config, n, k):
                 raise TilusArgumentError(f"quantized_matmul: config {config} does not divide "
                                          f"N = {n} by {w_ * nt_ * TILE_N} columns or K = {k} "
                                          f"by {sk_ * kpt_} x {TILE_K}")

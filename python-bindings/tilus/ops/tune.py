@@ -52,9 +52,7 @@ def configurations(wtype, n=None, k=None, space=None, max_shared=MAX_SHARED):
                                        k_tiles=kpt)
         if kern.shared_bytes > max_shared:
             continue
-        if n is not None and n % (w * nt * qmatmul.TILE_N):
-            continue
-        if k is not None and (k // qmatmul.TILE_K) % (sk * kpt):
+        if not qmatmul.fits(cfg, n, k):
             continue
         out.append(cfg)
     return out
@@ -263,7 +261,7 @@ def _main(argv=None):
     rt = tilus.Runtime(torch.cuda.current_device())
     table = Table.load(args.table) if os.path.exists(args.table) else Table()
     gpu, cc = rt.device_name, rt.compute_capability
-    target = "sm_90a" if cc == (9, 0) else "sm_80"
+    target = rt.target
 
     def bar(i, total, cfg, us):
         done = int(30 * i / total)
@@ -274,7 +272,8 @@ def _main(argv=None):
         m, n, k = (int(v) for v in shape.split("x"))
         for t, off in types:
             arts = load_space(args.out, t, group=args.group, offset=off, target=target)
-            arts = {c: a for c, a in arts.items() if c in set(configurations(t, n, k))}
+            fitting = set(configurations(t, n, k))
+            arts = {c: a for c, a in arts.items() if c in fitting}
             if not arts:
                 raise SystemExit(f"tune: no candidates for {t} (group {args.group}, offset "
                                  f"{off}, {target}) in {args.out} that fit {m}x{n}x{k}; "
