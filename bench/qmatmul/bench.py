@@ -55,17 +55,6 @@ def build(out, types):
     print(f"built {len(cases)} artifacts in {out}")
 
 
-def reference(torch, a, codes, scales, dt, off):
-    """f64: A x ((value(code) - off) * scale of the row's group)."""
-    import numpy as np
-    if isinstance(dt, tilus.FloatDType):
-        w = torch.from_numpy(np.asarray(dt.decode(codes.numpy()), dtype=np.float64))
-    else:
-        w = codes.double()
-    w = (w - off) * scales.double().repeat_interleave(GROUP, dim=0)
-    return a.double() @ w
-
-
 def main():
     mode, out = sys.argv[1], sys.argv[2]
     types = [t for t in TYPES if len(sys.argv) <= 3 or t in sys.argv[3:] or "--check" in sys.argv[3:]]
@@ -87,19 +76,14 @@ def main():
         b = dt.bits
         if check:
             M, N, K = 5, 256, 1024
+            import numpy as np
             g = torch.Generator().manual_seed(0)
-            if isinstance(dt, tilus.FloatDType):
-                import numpy as np
-                codes = torch.randint(0, 1 << b, (K, N), generator=g)
-                finite = torch.from_numpy(np.isfinite(np.asarray(dt.decode(codes.numpy()))))
-                codes = torch.where(finite, codes, torch.zeros_like(codes))
-            else:
-                lo, hi = (-(1 << (b - 1)), 1 << (b - 1)) if dt.signed else (0, 1 << b)
-                codes = torch.randint(lo, hi, (K, N), generator=g)
-            packed = torch.from_numpy(qmatmul.pack(codes.numpy(), dt, off).reshape(-1)).cuda()
+            codes = qmatmul.random_codes(np.random.default_rng(0), dt, (K, N))
+            packed = torch.from_numpy(qmatmul.pack(codes, dt, off).reshape(-1)).cuda()
             a = torch.randn(M, K, generator=g).half()
             s = (torch.rand(K // GROUP, N, generator=g) * 0.02 + 0.01).half()
-            want = reference(torch, a, codes, s, dt, off)
+            want = a.double() @ torch.from_numpy(
+                qmatmul.dequantize(codes, s.double().numpy(), dt, off, GROUP))
             for cfg in CONFIGS:
                 k = kernels.get(name_of(tname, cfg))
                 if k is None or not qmatmul.fits(cfg, N, K):

@@ -84,12 +84,9 @@ def test_quantize_round_to_nearest(wtype):
     w = rng.normal(size=(24, 256))                          # [N, K]
     codes, scales, offset = qmatmul.quantize(w, wtype, 128)
     assert codes.shape == (256, 24) and scales.shape == (2, 24)
-    if isinstance(wtype, tilus.FloatDType):
-        values = wtype.decode(codes)
-    else:
-        assert codes.min() >= 0 if not wtype.signed else True
-        values = codes - offset
-    back = values * np.repeat(scales, 128, axis=0)
+    if isinstance(wtype, tilus.IntDType) and not wtype.signed:
+        assert codes.min() >= 0
+    back = qmatmul.dequantize(codes, scales, wtype, offset, 128)
     step = np.repeat(scales, 128, axis=0)
     # Within half a step of the grid around each value (a step at most the
     # largest gap of the format for floats).
@@ -108,19 +105,7 @@ def test_choose_config_divides_the_shape():
 # --- on the GPU ---------------------------------------------------------------
 
 def _reference(a, codes, scales, wtype, offset, group):
-    if isinstance(wtype, tilus.FloatDType):
-        w = wtype.decode(codes)
-    else:
-        w = codes.astype(np.float64) - offset
-    w = w * np.repeat(scales.astype(np.float64), group, axis=0)
-    return a.astype(np.float64) @ w
-
-
-def _finite_codes(rng, wtype, shape):
-    if isinstance(wtype, tilus.FloatDType):
-        codes = rng.integers(0, 1 << wtype.bits, size=shape)
-        return np.where(np.isfinite(wtype.decode(codes)), codes, 0)
-    return rng.integers(wtype.min, wtype.max + 1, size=shape)
+    return a.astype(np.float64) @ qmatmul.dequantize(codes, scales, wtype, offset, group)
 
 
 @pytest.fixture(scope="module")
@@ -146,7 +131,7 @@ def test_against_f64(runner, wtype, offset, group, config, m):
     torch = cuda_torch()
     rng = np.random.default_rng(m * 7 + wtype.bits)
     n, k = 256, 1024
-    codes = _finite_codes(rng, wtype, (k, n))
+    codes = qmatmul.random_codes(rng, wtype, (k, n))
     scales = (rng.random((k // group, n)) * 0.02 + 0.005).astype(np.float16)
     a = rng.normal(size=(m, k)).astype(np.float16)
     want = _reference(a, codes, scales, wtype, offset, group)
@@ -169,7 +154,7 @@ def test_bf16_activations_against_f64(runner, wtype, offset, config, m):
     torch = cuda_torch()
     rng = np.random.default_rng(11 + m)
     n, k, group = 256, 1024, 128
-    codes = _finite_codes(rng, wtype, (k, n))
+    codes = qmatmul.random_codes(rng, wtype, (k, n))
     a = torch.from_numpy(rng.normal(size=(m, k))).bfloat16()
     s = torch.from_numpy(rng.random((k // group, n)) * 0.02 + 0.005).bfloat16()
     want = _reference(a.double().numpy(), codes, s.double().numpy(), wtype, offset, group)
@@ -190,7 +175,7 @@ def test_device_pack_equals_host_pack(runner, wtype, offset):
     as their two's complement bytes)."""
     torch = cuda_torch()
     rng = np.random.default_rng(wtype.bits)
-    codes = _finite_codes(rng, wtype, (256, 64))
+    codes = qmatmul.random_codes(rng, wtype, (256, 64))
     on_gpu = qmatmul.pack_on_device(torch.from_numpy((codes & 0xFF).astype(np.uint8)).cuda(),
                                     wtype, offset, runtime=runner)
     assert np.array_equal(on_gpu.cpu().numpy(), qmatmul.pack(codes, wtype, offset).reshape(-1))

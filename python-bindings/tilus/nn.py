@@ -6,7 +6,6 @@
 
 import torch
 
-from . import types as _types
 from .ops import qmatmul
 
 __all__ = ["QuantizedLinear"]
@@ -57,12 +56,10 @@ class QuantizedLinear(torch.nn.Module):
             self.in_features // qmatmul.TILE_K, self.out_features // qmatmul.TILE_N, -1),
             stored, (self.in_features, self.out_features), (qmatmul.TILE_K, qmatmul.TILE_N),
             qmatmul.TILE_LAYOUT)
-        if isinstance(self.wtype, _types.FloatDType):
-            values = self.wtype.decode(codes)
-        else:
-            values = codes.astype(np.float64) - (self.offset if stored is self.wtype else 0)
-        s = np.repeat(self.scales.float().cpu().numpy(), self.group_size, axis=0)
-        return torch.from_numpy((values * s).T.astype(np.float32)).to(self.scales.device)
+        # Stored signed values already have the offset taken out.
+        w = qmatmul.dequantize(codes, self.scales.float().cpu().numpy(), self.wtype,
+                               self.offset if stored is self.wtype else 0, self.group_size)
+        return torch.from_numpy(w.T.astype(np.float32)).to(self.scales.device)
 
     def forward(self, x):
         shape = x.shape

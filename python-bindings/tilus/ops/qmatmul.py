@@ -167,6 +167,28 @@ def template(wtype, activation=None, **kwargs):
     raise ValueError(f"activations of {activation} are not supported (float16, bfloat16)")
 
 
+def random_codes(rng, wtype, shape):
+    """Random codes of `wtype` (numpy `rng`): the type's integer range, or
+    finite encodings of a float type (NaN and inf codes become 0). Inputs
+    for checks, tests and benchmarks."""
+    import numpy as np
+    if isinstance(wtype, tilus.FloatDType):
+        codes = rng.integers(0, 1 << wtype.bits, size=shape)
+        return np.where(np.isfinite(wtype.decode(codes)), codes, 0)
+    return rng.integers(wtype.min, wtype.max + 1, size=shape)
+
+
+def dequantize(codes, scales, wtype, offset, group_size):
+    """The weights [K, N] (float64 numpy) of codes [K, N]: (value(code) -
+    offset) * the scale of the code's group of rows; value is the integer, or
+    the float encoding's value. The CPU reference of the kernel's arithmetic."""
+    import numpy as np
+    codes = np.asarray(codes)
+    values = (wtype.decode(codes) if isinstance(wtype, tilus.FloatDType)
+              else codes.astype(np.float64) - offset)
+    return values * np.repeat(np.asarray(scales, dtype=np.float64), group_size, axis=0)
+
+
 def _stored_type(wtype, offset):
     """The type the weights are stored as: unsigned b-bit codes with the
     symmetric offset 2^(b-1) are stored as the signed values code - offset

@@ -196,26 +196,17 @@ def measure(runtime, artifacts, m, n, k, wtype, *, group=128, offset=0, runs=30,
 
 
 def check_codes(wtype):
-    """The [CHECK_K, CHECK_N] codes of the correctness check (fixed seed):
-    finite encodings for floats, the type's range for integers."""
+    """The [CHECK_K, CHECK_N] codes of the correctness check (fixed seed)."""
     import numpy as np
-    rng = np.random.default_rng(0)
-    if isinstance(wtype, tilus.FloatDType):
-        codes = rng.integers(0, 1 << wtype.bits, size=(CHECK_K, CHECK_N))
-        return np.where(np.isfinite(wtype.decode(codes)), codes, 0)
-    return rng.integers(wtype.min, wtype.max + 1, size=(CHECK_K, CHECK_N))
+    return qmatmul.random_codes(np.random.default_rng(0), wtype, (CHECK_K, CHECK_N))
 
 
 def _check_inputs(torch, np, wtype, group, offset, m, packed):
     codes = check_codes(wtype)
-    if isinstance(wtype, tilus.FloatDType):
-        values = wtype.decode(codes)
-    else:
-        values = codes.astype(np.float64) - offset
     rng = np.random.default_rng(1)
     scales = (rng.random((CHECK_K // group, CHECK_N)) * 0.02 + 0.005).astype(np.float16)
     a = rng.normal(size=(min(m, 17), CHECK_K)).astype(np.float16)
-    want = a.astype(np.float64) @ (values * np.repeat(scales.astype(np.float64), group, axis=0))
+    want = a.astype(np.float64) @ qmatmul.dequantize(codes, scales, wtype, offset, group)
     if packed is None:
         packed = qmatmul.pack(codes, wtype, offset)
     return (torch.from_numpy(a).cuda(), torch.from_numpy(np.asarray(packed).reshape(-1)).cuda(),
