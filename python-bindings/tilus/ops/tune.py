@@ -236,9 +236,12 @@ def _main(argv=None):
     r.add_argument("--table", required=True)
     r.add_argument("--runs", type=int, default=30)
     args = ap.parse_args(argv)
-    types = [(tilus.dtype(t), 0) for t in args.types.split(",")]
-    types = [(t, (1 << (t.bits - 1)) if isinstance(t, tilus.IntDType) and not t.signed else 0)
-             for t, _ in types]
+    # Unsigned types with the symmetric offset 2^(b-1), as quantize() makes them.
+    types = []
+    for name in args.types.split(","):
+        t = tilus.dtype(name)
+        unsigned = isinstance(t, tilus.IntDType) and not t.signed
+        types.append((t, 1 << (t.bits - 1) if unsigned else 0))
     if args.mode == "build":
         for t, off in types:
             cfgs = configurations(t)
