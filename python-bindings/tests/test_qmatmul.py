@@ -73,8 +73,45 @@ def test_symmetric_unsigned_codes_are_stored_signed():
     assert qmatmul.QuantizedMatmul(tilus.uint4, offset=8).wtype == tilus.int4
     assert qmatmul.QuantizedMatmul(tilus.uint4, offset=3).wtype == tilus.uint4
     assert np.array_equal(qmatmul.pack(codes, tilus.uint4, 8),
-                          tilus.weight_pack(codes - 8, tilus.int4, (128, 8),
-                                            qmatmul.TILE_LAYOUT))
+                          qmatmul.pack(codes - 8, tilus.int4))
+
+
+@requires_compiler
+@pytest.mark.parametrize("wtype,offset", [(tilus.uint4, 8), (tilus.uint4, 3), (tilus.int2, 0),
+                                          (tilus.uint1, 0), (tilus.uint3, 4),
+                                          (tilus.float6_e3m2, 0), (tilus.uint8, 128)], ids=str)
+def test_unpack_inverts_pack(wtype, offset):
+    rng = np.random.default_rng(wtype.bits)
+    codes = qmatmul.random_codes(rng, wtype, (256, 24))
+    packed = qmatmul.pack(codes, wtype, offset)
+    assert packed.size == 256 * 24 * wtype.bits // 8
+    assert np.array_equal(qmatmul.unpack(packed, wtype, 256, 24, offset), codes)
+
+
+@requires_compiler
+def test_interleaved_tiles_put_each_mma_pair_16_bits_apart():
+    """For 1-, 2- and 4-bit integers the two weights of an mma.sync B register
+    (rows k, k + 1 of a column) are packed 16 bits apart in one 32-bit word,
+    which the cast takes with one mask (no PRMT in the kernel); other widths
+    keep TILE_LAYOUT."""
+    from tilus.layout import Layout
+    mma = Layout.parse(qmatmul.TILE_LAYOUT)
+    for wtype in (tilus.uint1, tilus.int2, tilus.uint4, tilus.int4):
+        b, tile = wtype.bits, Layout.parse(qmatmul.interleaved(wtype))
+        for lane in (0, 5, 31):
+            bit_of = {}
+            for i in range(32):
+                r, p, n = tile(lane, i)
+                bit_of[2 * r + p, n] = b * i
+            for i in range(0, 32, 2):                      # an mma register's pair
+                k, n = mma(lane, i)
+                lo, hi = bit_of[k, n], bit_of[k + 1, n]
+                assert hi - lo == 16 and lo // 32 == hi // 32, (wtype, lane, i)
+    assert qmatmul.interleaved(tilus.uint3) is None and qmatmul.interleaved(tilus.uint8) is None
+    ptx = tilus.compile(qmatmul.QuantizedMatmul(tilus.uint4, offset=8).mlir(), ptx_only=True,
+                        cache=False)
+    ptx = ptx if isinstance(ptx, str) else ptx.decode()
+    assert "fma.rn.f16x2" in ptx and "prmt" not in ptx
 
 
 @requires_compiler
@@ -121,6 +158,7 @@ CASES = [  # wtype, offset, group, config (None: the heuristic)
     (tilus.uint8, 128, 256, None), (tilus.uint3, 4, 128, (8, 1, 4, 4, 1)),
     (tilus.float6_e3m2, 0, 128, (4, 1, 3, 1, 2)), (tilus.uint2, 1, 1024, None),
     (tilus.int6, 0, 128, (1, 1, 3, 1, 1)), (tilus.float8_e4m3, 0, 512, None),
+    (tilus.uint1, 0, 128, (4, 1, 3, 1, 1)), (tilus.int2, 0, 256, (8, 2, 4, 2, 1)),
 ]
 
 
@@ -169,7 +207,8 @@ def test_bf16_activations_against_f64(runner, wtype, offset, config, m):
 
 @pytest.mark.parametrize("wtype,offset", [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4),
                                           (tilus.float6_e3m2, 0), (tilus.uint8, 128),
-                                          (tilus.uint1, 0), (tilus.int6, 0)], ids=str)
+                                          (tilus.uint1, 0), (tilus.int6, 0), (tilus.int2, 0)],
+                         ids=str)
 def test_device_pack_equals_host_pack(runner, wtype, offset):
     """pack_on_device gives pack()'s bytes (codes one per byte; signed codes
     as their two's complement bytes)."""

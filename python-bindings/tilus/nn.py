@@ -50,15 +50,10 @@ class QuantizedLinear(torch.nn.Module):
         """W [out_features, in_features] in float32 as the kernel computes with
         it (for references and tests)."""
         import numpy as np
-        from .weight_pack import weight_unpack
-        stored = qmatmul._stored_type(self.wtype, self.offset)
-        codes = weight_unpack(self.qweight.cpu().numpy().reshape(
-            self.in_features // qmatmul.TILE_K, self.out_features // qmatmul.TILE_N, -1),
-            stored, (self.in_features, self.out_features), (qmatmul.TILE_K, qmatmul.TILE_N),
-            qmatmul.TILE_LAYOUT)
-        # Stored signed values already have the offset taken out.
+        codes = qmatmul.unpack(self.qweight.cpu().numpy(), self.wtype, self.in_features,
+                               self.out_features, self.offset)
         w = qmatmul.dequantize(codes, self.scales.float().cpu().numpy(), self.wtype,
-                               self.offset if stored is self.wtype else 0, self.group_size)
+                               self.offset, self.group_size)
         return torch.from_numpy(w.T.astype(np.float32)).to(self.scales.device)
 
     def forward(self, x):

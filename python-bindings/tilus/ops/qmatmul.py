@@ -29,6 +29,35 @@ TILE_N = 8
 TILE_LAYOUT = "local(8,1).local(2,1).column_spatial(4,8).local(2,1)"
 
 
+def interleaved(wtype):
+    """For integers of 1, 2 or 4 bits (as stored): the tile as [64, 2, 8]
+    (row k = 2 * r + p at [r, p]) in a layout with the same lanes and
+    elements as TILE_LAYOUT whose p digit sits 16 bits above the rest of its
+    word, so that the two weights of an mma register lie 16 bits apart and
+    the cast takes them with one mask (lib/Conversion/Patterns/Compute/
+    FastCast.c). None for the other types, whose tiles keep TILE_LAYOUT."""
+    if not isinstance(wtype, tilus.IntDType) or wtype.bits not in (1, 2, 4):
+        return None
+    steps = 32 // wtype.bits // 4         # k steps (of 4 elements) per 32-bit word
+    return f"local({8 // steps},1,1).local(1,2,1).local({steps},1,1).local(2,1,1).column_spatial(4,1,8)"
+
+
+def _row_order(wtype):
+    """perm: the interleaved tile packs as TILE_LAYOUT packs rows perm of a
+    tile (a tile's row i of the packed input is its row perm[i])."""
+    import numpy as np
+    steps = 32 // wtype.bits // 4
+    perm = np.empty(TILE_K, dtype=np.int64)
+    for slot in range(32):
+        s, h, p = slot // 4, slot // 2 % 2, slot % 2        # TILE_LAYOUT's digits
+        # the interleaved layout's digits of the same slot: s_hi, p, s_lo, h
+        s_hi, p3, s_lo, h3 = slot // (4 * steps), slot // (2 * steps) % 2, slot // 2 % steps, slot % 2
+        s3 = s_hi * steps + s_lo
+        for tq in range(4):
+            perm[16 * s + 8 * h + 2 * tq + p] = 16 * s3 + 8 * h3 + 2 * tq + p3
+    return perm
+
+
 def _log_step(row_bytes):
     return 0 if row_bytes >= 128 else (128 // row_bytes).bit_length() - 1
 
@@ -53,6 +82,9 @@ class QuantizedMatmul(tilus.Kernel):
                       f".column_local(2,2).spatial(8,4).local(1,2)")
 
         self.reg_w = f"spatial(1,{W}).local(1,{nt}).{TILE_LAYOUT}"
+        self.tile3 = interleaved(self.wtype)
+        if self.tile3:
+            self.reg_w3 = f"spatial(1,1,{W}).local(1,1,{nt}).{self.tile3}"
         self.reg_c = f"spatial(1,{W}).local(1,{nt}).local(2,1).spatial(8,4).local(1,2)"
         self.reg_s = f"spatial(1,{W}).local(1,{nt}).reduce(spatial(1,8,4),dims=[1]).local(1,2)"
 
@@ -124,7 +156,13 @@ class QuantizedMatmul(tilus.Kernel):
                 kt = (k0 + i) * kpt + j
                 ra = self.load_shared(sA, [cur, 0, j * TILE_K], [16, TILE_K], self.reg_a)
                 raw = self.load_shared(sW, [cur, j, 0], [1, W * nt * tb], reg_raw)
-                wf = self.view(raw, self.wtype, [TILE_K, bn], self.reg_w).to(f16)
+                if self.tile3:
+                    # Cast where the pairs lie 16 bits apart, then the same
+                    # slots regrouped as the mma's registers (a relabelling).
+                    wf = self.view(raw, self.wtype, [TILE_K // 2, 2, bn], self.reg_w3).to(f16)
+                    wf = self.reshape(wf, [TILE_K, bn], self.reg_w)
+                else:
+                    wf = self.view(raw, self.wtype, [TILE_K, bn], self.reg_w).to(f16)
                 if self.offset:
                     wf = wf - float(self.offset)
                 sc = self.load_global(gS, [kt * TILE_K // self.group, on], [1, bn], self.reg_s)
@@ -214,7 +252,28 @@ def pack(codes, wtype, offset=0, order="KN"):
     stored = _stored_type(wtype, offset)
     if stored is not wtype:
         codes = np.asarray(codes).astype(np.int64) - offset
+    if interleaved(stored):
+        codes = np.asarray(codes)
+        k, n = codes.shape
+        if k % TILE_K:
+            raise ValueError(f"pack: K = {k} is not a multiple of {TILE_K}")
+        codes = codes.reshape(k // TILE_K, TILE_K, n)[:, _row_order(stored), :].reshape(k, n)
     return tilus.weight_pack(codes, stored, (TILE_K, TILE_N), TILE_LAYOUT)
+
+
+def unpack(packed, wtype, k, n, offset=0):
+    """The codes [K, N] (int64 numpy) that pack(codes, wtype, offset) packed
+    into `packed` (any shape of its K*N*b/8 bytes)."""
+    import numpy as np
+    stored = _stored_type(wtype, offset)
+    tiles = np.asarray(packed, dtype=np.uint8).reshape(k // TILE_K, n // TILE_N, -1)
+    codes = np.asarray(tilus.weight_unpack(tiles, stored, (k, n), (TILE_K, TILE_N),
+                                           TILE_LAYOUT), dtype=np.int64)
+    if interleaved(stored):
+        out = np.empty_like(codes.reshape(k // TILE_K, TILE_K, n))
+        out[:, _row_order(stored), :] = codes.reshape(k // TILE_K, TILE_K, n)
+        codes = out.reshape(k, n)
+    return codes + offset if stored is not wtype else codes
 
 
 class DevicePack(tilus.Kernel):
@@ -238,10 +297,16 @@ class DevicePack(tilus.Kernel):
         self.attrs.blocks = [k // TILE_K, n // TILE_N]
         KT, NT = self.index(k) // TILE_K, self.index(n) // TILE_N
         bi, bj = self.block_indices()
-        gc = self.view_global(src, [KT * TILE_K, NT * TILE_N])
         gp = self.view_global(dst, [KT, NT, self.tile_bytes])
         r, c = bi * TILE_K, bj * TILE_N
-        codes = self.load_global(gc[r:r + TILE_K, c:c + TILE_N], TILE_LAYOUT)
+        tile3 = interleaved(self.stored)
+        if tile3:        # rows k = 2 r + p read as [r, p] in the interleaved layout
+            gc = self.view_global(src, [KT * (TILE_K // 2), 2, NT * TILE_N])
+            r2 = bi * (TILE_K // 2)
+            codes = self.load_global(gc[r2:r2 + TILE_K // 2, 0:2, c:c + TILE_N], tile3)
+        else:
+            gc = self.view_global(src, [KT * TILE_K, NT * TILE_N])
+            codes = self.load_global(gc[r:r + TILE_K, c:c + TILE_N], TILE_LAYOUT)
         # The low b bits of each byte, as pack() reads its codes; in range, the
         # casts below neither saturate nor wrap.
         codes = self.and_(codes, (1 << b) - 1)
@@ -284,10 +349,10 @@ def pack_on_device(codes, wtype, offset=0, runtime=None):
 
 # Configurations (warps, n_tiles, stages, split_k, k_tiles), best first, from
 # bench/qmatmul on the H100 (bench/README.md): the first that divides the
-# shape is taken. Wide N (many column tiles) favours 8 warps of 4 n-tiles;
-# narrow N needs split-K for enough blocks.
-_WIDE = [(8, 4, 3, 4, 1), (8, 2, 4, 2, 1), (4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
-_NARROW = [(8, 1, 4, 4, 1), (4, 2, 4, 4, 1), (4, 1, 3, 4, 1), (4, 1, 4, 2, 1), (1, 1, 3, 1, 1)]
+# shape is taken. Wide N (many column tiles) favours 4 warps of 4 n-tiles and
+# no split; narrow N needs split-K for enough blocks.
+_WIDE = [(4, 4, 3, 1, 1), (4, 2, 3, 1, 1), (4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
+_NARROW = [(4, 2, 3, 4, 1), (8, 1, 4, 4, 1), (4, 1, 3, 4, 1), (4, 1, 4, 2, 1), (1, 1, 3, 1, 1)]
 _WIDE_8BIT = [(4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
 
 

@@ -20,13 +20,26 @@
 //  - bf16 keeps the upper half of the exact f32 result (every value of these
 //    types has at most 8 significant bits, so nothing is rounded).
 //
-// 4- and 8-bit integers to f16 move whole bytes instead of cutting out each
-// element: a PRMT (byte permute) places the two elements of a pair in the two
-// halves of a word (a 4-bit pair shares one byte: the byte and, from the word
-// shifted right by 4, its high nibble; an 8-bit pair takes the magic 0x64 as
-// its high bytes), so a pair costs one PRMT, one LOP3 (4-bit) and the HSUB2,
-// instead of shifts and masks per element. This is the inner loop of every
-// 4- and 8-bit weight-only matmul.
+// 1-, 2- and 4-bit integers to f16 pair the elements that lie 16 bits apart
+// in a word (j and j + 16/n): one LOP3 masks both out at once, sets the magic
+// exponent and flips a signed value's sign bit, giving 2^10 + v * 2^o in
+// each half (o < 10 - n + 1 the field's offset in its half, after one shift
+// right by 8 for the fields above); one HFMA2 (v * 2^o) * 2^-o - 2^(10-o)
+// leaves v exactly. A word of 8 nibbles costs one shift, four LOP3 and four
+// HFMA2. The results go to their own slots, so a consumer that pairs slots j
+// and j + 16/n (the quantized matmul's interleaved tiles,
+// docs/quantized-matmul.md) takes the words as they are; one that pairs
+// neighbours pays a PRMT per pair to regroup them.
+//
+// Other integer widths to f16 (3, 5, 6, 7 bits, whose fields straddle
+// words) take each element of a pair through a 32-bit window of the bit
+// stream (one funnel shift at most), the first at bit 0 and the second at
+// bit 16, and two LOP3 mask, join, set the exponents and flip. Floats
+// without inf/NaN encodings do the same with windows that put the fields
+// where f16 wants them, one shift for the signs and three LOP3.
+//
+// 8-bit integers to f16 move whole bytes: a PRMT places two bytes under the
+// magic 0x64 high bytes, so a pair costs one PRMT and the HSUB2.
 //
 // Floats with e >= 6 do not fit f16; they go to f32 here and round to f16
 // with one truncf (round to nearest even, as the generic path does).
@@ -40,6 +53,7 @@
 #include "tilus-c/FloatFormat.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +114,77 @@ static MlirValue element(Packed *p, int64_t j) {
   return opc(p, "andi", v, (1 << p->bits) - 1);
 }
 
+// PTX lop3.b32: the bitwise function `lut` (its truth table over the bits
+// 0xF0, 0xCC, 0xAA of a, b, c) in one instruction. Written out because the
+// back ends keep an AND and an XOR of two constants as two LOP3 (only one
+// immediate fits a LOP3); with the constants in registers one serves.
+static MlirValue lop3(Packed *p, MlirValue a, MlirValue b, MlirValue c, int lut) {
+  char text[64];
+  snprintf(text, sizeof text, "lop3.b32 $0, $1, $2, $3, 0x%02x;", lut & 0xFF);
+  MlirNamedAttribute attrs[2] = {
+      tilusNamedAttr(p->e->ctx, "asm_string",
+                     mlirStringAttrGet(p->e->ctx, mlirStringRefCreateFromCString(text))),
+      tilusNamedAttr(p->e->ctx, "constraints",
+                     mlirStringAttrGet(p->e->ctx,
+                                       mlirStringRefCreateFromCString("=r,r,r,r")))};
+  MlirValue operands[3] = {a, b, c};
+  return tilusEmitValue(p->e, "llvm.inline_asm", 3, operands, p->i32, 2, attrs);
+}
+
+// (a & b) ^ c.
+static MlirValue andXor(Packed *p, MlirValue a, int64_t b, int64_t c) {
+  return lop3(p, a, c32(p, (int32_t)b), c32(p, (int32_t)c), 0x6A);
+}
+
+// Bits x .. x + 31 of the thread's bit stream (`numWords` 32-bit words;
+// bits outside it read as 0, x may be negative): one funnel shift (SHF) at
+// most.
+static MlirValue window(Packed *p, int64_t numWords, int64_t x) {
+  int64_t q = x >= 0 ? x / 32 : -((31 - x) / 32), r = x - 32 * q;
+  bool hasLow = q >= 0 && q < numWords, hasHigh = q + 1 >= 0 && q + 1 < numWords;
+  MlirValue low = hasLow ? word(p, q) : c32(p, 0);
+  if (r == 0)
+    return low;
+  MlirValue high = hasHigh ? opc(p, "shli", word(p, q + 1), 32 - r) : c32(p, 0);
+  if (!hasLow)
+    return high;
+  MlirValue shifted = opc(p, "shrui", low, r);
+  return hasHigh ? tilusEmitArith(p->e, "ori", shifted, high) : shifted;
+}
+
+// Integers j and j + 1 (n bits, any n) as the f16 pair 2^10 + v in a word
+// (signed: sign bits flipped): one window puts element j at bit 0, one
+// element j + 1 at bit 16, and two LOP3 mask, combine, set the exponents
+// and flip.
+static MlirValue integerPair(Packed *p, int64_t m, int64_t j, int64_t flip) {
+  int n = p->bits;
+  int64_t numWords = m * n / 32, field = (1ll << n) - 1;
+  MlirValue a = window(p, numWords, j * n);
+  MlirValue b = window(p, numWords, (j + 1) * n - 16);
+  MlirValue high = andXor(p, b, field << 16, 0x64006400 | flip | flip << 16);
+  return lop3(p, a, c32(p, field), high, 0x6A);
+}
+
+// Floats j and j + 1 (sign, e <= 5 exponent bits, m mantissa bits; no inf
+// or NaN encodings) as an f16 pair in a word, fields placed as placeFloat
+// places them: one window puts element j's magnitude at bit 10 - m, one
+// element j + 1's at bit 26 - m, a LOP3 takes the low half of the first and
+// the high half of the second; the signs (at bits 10 + e and 26 + e) move
+// up to 15 and 31 by one shift, and two LOP3 keep the fields.
+static MlirValue floatPair(Packed *p, int64_t m, int64_t j, TilusFloatFormat f) {
+  int n = p->bits, e = f.exponentBits, mb = f.mantissaBits;
+  int64_t numWords = m * n / 32;
+  MlirValue lo = window(p, numWords, j * n - (10 - mb));
+  MlirValue hi = window(p, numWords, (j + 1) * n - (26 - mb));
+  MlirValue both = lop3(p, lo, hi, c32(p, 0x0000FFFF), 0xE4); // c ? a : b
+  int64_t mags = ((1ll << (e + mb)) - 1) << (10 - mb);
+  mags |= mags << 16;
+  if (e == 5)
+    return opc(p, "andi", both, (int32_t)(mags | 0x80008000));
+  MlirValue signs = opc(p, "andi", opc(p, "shli", both, 5 - e), (int32_t)0x80008000);
+  return lop3(p, both, c32(p, (int32_t)mags), signs, 0xEA); // (a & b) | c
+}
+
 static MlirValue isEqual(Packed *p, MlirValue x, int64_t c) {
   return tilusEmitCmp(p->e, TilusCmpEQ, x, c32(p, c));
 }
@@ -144,23 +229,12 @@ static MlirValue prmt(Packed *p, MlirValue a, MlirValue b, int64_t selector) {
   return tilusEmitCallIntrinsic(p->e, "llvm.nvvm.prmt", 3, operands, p->i32);
 }
 
-// The f16 pairs of the 4- or 8-bit integers of word `w` (unsigned, or signed
-// with the sign bits already flipped), each as 2^10 + v in both halves.
-static int bytePairs(Packed *p, MlirValue w, MlirValue *pairs) {
-  if (p->bits == 4) {
-    MlirValue high = opc(p, "shrui", w, 4);
-    for (int i = 0; i < 4; ++i) {
-      // Byte i of w (low nibble: the first element) and of w >> 4 (low
-      // nibble: the second).
-      MlirValue t = prmt(p, w, high, i | (4 + i) << 8);
-      pairs[i] = opc(p, "ori", opc(p, "andi", t, 0x000F000F), 0x64006400);
-    }
-    return 4;
-  }
+// The f16 pairs of the 8-bit integers of word `w` (unsigned, or signed with
+// the sign bits already flipped), each as 2^10 + v in both halves.
+static void bytePairs(Packed *p, MlirValue w, MlirValue *pairs) {
   MlirValue magic = c32(p, 0x64646464);
   pairs[0] = prmt(p, w, magic, 0x5140); // bytes 0, 1 under 0x64
   pairs[1] = prmt(p, w, magic, 0x7362); // bytes 2, 3
-  return 2;
 }
 
 // vector<k x i32> from `count` scalars.
@@ -174,6 +248,67 @@ static MlirValue gather(Packed *p, MlirValue *scalars, int64_t count) {
 
 static MlirType vectorOf(MlirType element, int64_t m) {
   return mlirVectorTypeGet(1, &m, element);
+}
+
+// arith.constant vector<m x f16> with the given element values.
+static MlirValue f16Vector(TilusEmitter *e, MlirType type, const double *values,
+                           int64_t m) {
+  MlirAttribute *elements = malloc(sizeof(MlirAttribute) * (size_t)m);
+  for (int64_t i = 0; i < m; ++i)
+    elements[i] = mlirFloatAttrDoubleGet(e->ctx, mlirF16TypeGet(e->ctx), values[i]);
+  MlirAttribute attr = mlirDenseElementsAttrGet(type, m, elements);
+  free(elements);
+  MlirNamedAttribute named = tilusNamedAttr(e->ctx, "value", attr);
+  return tilusEmitValue(e, "arith.constant", 0, NULL, type, 1, &named);
+}
+
+// 1-, 2- and 4-bit integers to f16 (see the file comment): words of
+// 32 / n elements, pairs (j, j + 16/n).
+static MlirValue narrowIntegersToF16(Packed *p, int64_t m, int64_t flip,
+                                     MlirType resultType) {
+  TilusEmitter *e = p->e;
+  int n = p->bits;
+  int64_t perWord = 32 / n, pairs = perWord / 2, numWords = m / perWord;
+  int64_t count = m / 2;
+  MlirValue *words = malloc(sizeof(MlirValue) * (size_t)count);
+  double *scale = malloc(sizeof(double) * (size_t)m);
+  double *bias = malloc(sizeof(double) * (size_t)m);
+  int64_t *slot = malloc(sizeof(int64_t) * (size_t)m);
+  for (int64_t k = 0; k < numWords; ++k) {
+    MlirValue w = word(p, k), shifted = {NULL};
+    for (int64_t j = 0; j < pairs; ++j) {
+      int o = (int)(j * n);
+      MlirValue src = w;
+      if (o + n > 10) { // the field would reach the exponent: take it lower
+        if (!shifted.ptr)
+          shifted = opc(p, "shrui", w, 8);
+        src = shifted, o -= 8;
+      }
+      int64_t field = ((1ll << n) - 1) << o, flipped = flip << o;
+      int64_t r = k * pairs + j;
+      words[r] = andXor(p, src, field | field << 16,
+                        0x64006400 | flipped | flipped << 16);
+      for (int h = 0; h < 2; ++h) {
+        scale[2 * r + h] = ldexp(1.0, -o);
+        bias[2 * r + h] = -(ldexp(1.0, 10 - o) + (double)flip);
+        slot[k * perWord + j + h * pairs] = 2 * r + h;
+      }
+    }
+  }
+  MlirValue packed = gather(p, words, count);
+  MlirValue halves =
+      tilusEmitValue(e, "llvm.bitcast", 1, &packed, resultType, 0, NULL);
+  MlirValue operands[3] = {halves, f16Vector(e, resultType, scale, m),
+                           f16Vector(e, resultType, bias, m)};
+  MlirValue values =
+      tilusEmitValue(e, "llvm.intr.fma", 3, operands, resultType, 0, NULL);
+  MlirValue both[2] = {values, values};
+  MlirNamedAttribute mask = tilusNamedAttr(
+      e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, slot));
+  MlirValue result =
+      tilusEmitValue(e, "vector.shuffle", 2, both, resultType, 1, &mask);
+  free(words), free(scale), free(bias), free(slot);
+  return result;
 }
 
 MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
@@ -200,16 +335,20 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
   MlirValue *scalars = malloc(sizeof(MlirValue) * (size_t)m);
   MlirValue result;
 
-  if (mlirTypeIsAF16(to) && !isFloat && (n == 4 || n == 8) && p.wordBits == 32) {
-    int64_t numWords = m * n / 32, count = 0;
-    int64_t flips = n == 4 ? (int32_t)0x88888888 : (int32_t)0x80808080;
+  if (mlirTypeIsAF16(to) && !isFloat && (n == 1 || n == 2 || n == 4) &&
+      p.wordBits == 32) {
+    free(scalars);
+    return narrowIntegersToF16(&p, m, flip, resultType);
+  }
+  if (mlirTypeIsAF16(to) && !isFloat && n == 8 && p.wordBits == 32) {
+    int64_t numWords = m / 4;
     for (int64_t k = 0; k < numWords; ++k) {
       MlirValue w = word(&p, k);
       if (flip)
-        w = opc(&p, "xori", w, flips);
-      count += bytePairs(&p, w, scalars + count);
+        w = opc(&p, "xori", w, (int32_t)0x80808080);
+      bytePairs(&p, w, scalars + 2 * k);
     }
-    MlirValue words = gather(&p, scalars, count);
+    MlirValue words = gather(&p, scalars, m / 2);
     free(scalars);
     result = tilusEmitValue(e, "llvm.bitcast", 1, &words, resultType, 0, NULL);
     return tilusEmitArith(e, "subf", result,
@@ -218,6 +357,15 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
   if (mlirTypeIsAF16(to) && m % 2 == 0 && (!isFloat || f.exponentBits <= 5)) {
     // Two f16 per 32-bit word.
     for (int64_t i = 0; i < m / 2; ++i) {
+      if (!isFloat && p.wordBits == 32) {
+        scalars[i] = integerPair(&p, m, 2 * i, flip);
+        continue;
+      }
+      if (isFloat && p.wordBits == 32 && !tilusFloatFormatHasInfinity(f) &&
+          !tilusFloatFormatHasNaN(f)) {
+        scalars[i] = floatPair(&p, m, 2 * i, f);
+        continue;
+      }
       MlirValue lo = element(&p, 2 * i), hi = element(&p, 2 * i + 1);
       if (isFloat) {
         lo = placeFloat(&p, lo, f, 5, 10);

@@ -9,6 +9,8 @@
 
 #include "Patterns/Patterns.h"
 
+#include <stdlib.h>
+
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
@@ -179,6 +181,51 @@ static MlirLogicalResult lowerCast(TilusLowering *L, MlirOperation op, MlirRewri
   return mlirLogicalResultSuccess();
 }
 
+// A vector of sub-byte integers as words (i32, or i8 when its bits are not
+// a multiple of 32) holding its elements in Tilus's compact order, element 0
+// in the least significant bits. The NVPTX back end gets the bit cast of
+// some such vectors wrong (vector<32xi3> to vector<12xi8>, seen on the H100),
+// so their bits are placed by shifts from the widened elements. Other
+// vectors are returned as they are.
+static MlirValue packSubByte(TilusEmitter *e, MlirValue x) {
+  MlirType type = mlirValueGetType(x);
+  MlirType element = mlirShapedTypeGetElementType(type);
+  if (!mlirTypeIsAInteger(element) || mlirIntegerTypeGetWidth(element) >= 8)
+    return x;
+  // A view of a view: the first one's source holds the bits already.
+  if (mlirValueIsAOpResult(x) && tilusOpIs(mlirOpResultGetOwner(x), "llvm.bitcast"))
+    return mlirOperationGetOperand(mlirOpResultGetOwner(x), 0);
+  int64_t n = mlirIntegerTypeGetWidth(element), m = mlirShapedTypeGetDimSize(type, 0);
+  int64_t wordBits = (m * n) % 32 == 0 ? 32 : 8, numWords = m * n / wordBits;
+  MlirType i32 = mlirIntegerTypeGet(e->ctx, 32);
+  MlirValue wide = tilusEmitWidenSubByte(e, x, true);
+  MlirValue *words = malloc(sizeof(MlirValue) * (size_t)numWords);
+  for (int64_t k = 0; k < numWords; ++k)
+    words[k] = tilusEmitIntConstant(e, i32, 0);
+  for (int64_t j = 0; j < m; ++j) {
+    MlirValue v = tilusEmitExtract(e, wide, j);
+    int64_t bit = j * n;
+    for (int64_t k = bit / wordBits; k < numWords && k * wordBits < bit + n; ++k) {
+      int64_t shift = bit - k * wordBits; // may be negative: the upper part
+      MlirValue part = shift >= 0
+          ? tilusEmitArith(e, "shli", v, tilusEmitIntConstant(e, i32, shift))
+          : tilusEmitArith(e, "shrui", v, tilusEmitIntConstant(e, i32, -shift));
+      words[k] = tilusEmitArith(e, "ori", words[k], part);
+    }
+  }
+  MlirType wordType = mlirIntegerTypeGet(e->ctx, (unsigned)wordBits);
+  MlirValue result = tilusEmitSplatConstant(
+      e, mlirVectorTypeGet(1, &numWords, wordType), 0);
+  for (int64_t k = 0; k < numWords; ++k) {
+    MlirValue w = words[k];
+    if (wordBits == 8)
+      w = tilusEmitValue(e, "arith.trunci", 1, &w, wordType, 0, NULL);
+    result = tilusEmitInsert(e, result, w, k);
+  }
+  free(words);
+  return result;
+}
+
 static MlirLogicalResult lowerView(TilusLowering *L, MlirOperation op, MlirRewriterBase rewriter) {
   MlirValue x = tilusLoweredRegister(tilusOpGetGroupOperand(op, TilusUnaryX, 0));
   if (mlirValueIsNull(x))
@@ -197,8 +244,12 @@ static MlirLogicalResult lowerView(TilusLowering *L, MlirOperation op, MlirRewri
   // which costs no instruction. LLVM packs vectors of sub-byte integers with
   // element 0 in the least significant bits, which is Tilus's compact order.
   MlirValue result = x;
-  if (!mlirTypeEqual(mlirValueGetType(x), resultType))
-    result = tilusEmitValue(&e, "llvm.bitcast", 1, &x, resultType, 0, NULL);
+  if (!mlirTypeEqual(mlirValueGetType(x), resultType)) {
+    MlirValue words = packSubByte(&e, x);
+    result = mlirTypeEqual(mlirValueGetType(words), resultType)
+                 ? words
+                 : tilusEmitValue(&e, "llvm.bitcast", 1, &words, resultType, 0, NULL);
+  }
   tilusReplaceWithLowered(rewriter, &e, op, result);
   return mlirLogicalResultSuccess();
 }
