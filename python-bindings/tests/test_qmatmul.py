@@ -164,7 +164,7 @@ CASES = [  # wtype, offset, group, config (None: the heuristic)
 
 @pytest.mark.parametrize("wtype,offset,group,config", CASES,
                          ids=[f"{c[0]}-g{c[2]}-{c[3]}" for c in CASES])
-@pytest.mark.parametrize("m", [1, 5, 16, 33])
+@pytest.mark.parametrize("m", [1, 5, 16, 24, 33])
 def test_against_f64(runner, wtype, offset, group, config, m):
     torch = cuda_torch()
     rng = np.random.default_rng(m * 7 + wtype.bits)

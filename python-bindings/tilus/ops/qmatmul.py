@@ -9,7 +9,7 @@ finds its 32 elements -- those of the mma.sync m16n8k16 B fragments of the
 tile's 8 k steps -- as 4*b contiguous bytes at l*4*b; the tiles are stored
 [K/128, N/8, 128*b] (bytes). Any configuration reads the same bytes.
 
-A block of `warps` warps computes a 16 x (warps * n_tiles * 8) tile of C;
+A block of `warps` warps computes a (16 * m_tiles) x (warps * n_tiles * 8) tile of C;
 each warp owns n_tiles n-tiles of 8 columns and runs the whole K range (of
 its split, with split_k > 1). K goes by tiles of 128 through a `stages`-deep
 cp.async pipeline into shared memory (A's rows past M are zero-filled): per
@@ -64,28 +64,31 @@ def _log_step(row_bytes):
 
 class QuantizedMatmul(tilus.Kernel):
     def __init__(self, wtype, group_size=128, offset=0, warps=4, n_tiles=1, stages=4,
-                 split_k=1, k_tiles=1, activation=None):
+                 split_k=1, k_tiles=1, activation=None, m_tiles=1):
         super().__init__()
         self.atype = activation or tilus.float16         # of A, the scales and C
         self.wtype, self.group = _stored_type(wtype, offset), group_size
         self.offset = 0 if self.wtype is not wtype else offset
         self.warps, self.nt, self.stages, self.split_k = warps, n_tiles, stages, split_k
         self.kpt = k_tiles                                    # k tiles per pipeline stage
+        self.mt = m_tiles                                     # 16-row tiles of A per block
+        self.bm = 16 * m_tiles
         W, nt, b = warps, n_tiles, wtype.bits
         self.bn = W * nt * TILE_N
         self.tile_bytes = TILE_K * TILE_N * b // 8          # 128 * b
         bk = TILE_K * k_tiles
-        self.shared_a = (f"local({stages},1,1).swizzle(local(16,{bk // 8}), dim=1, "
+        self.shared_a = (f"local({stages},1,1).swizzle(local({self.bm},{bk // 8}), dim=1, "
                          f"log_step={_log_step(bk * 2)}).local(1,8)")
         self.shared_w = f"local({stages},{k_tiles},{W * nt * self.tile_bytes})"
-        self.reg_a = (f"reduce(spatial(1,1,{W}), dims=[2]).local(1,{TILE_K // 16})"
+        self.reg_a = (f"reduce(spatial(1,1,{W}), dims=[2]).local({m_tiles},{TILE_K // 16})"
                       f".column_local(2,2).spatial(8,4).local(1,2)")
 
         self.reg_w = f"spatial(1,{W}).local(1,{nt}).{TILE_LAYOUT}"
         self.tile3 = interleaved(self.wtype)
         if self.tile3:
             self.reg_w3 = f"spatial(1,1,{W}).local(1,1,{nt}).{self.tile3}"
-        self.reg_c = f"spatial(1,{W}).local(1,{nt}).local(2,1).spatial(8,4).local(1,2)"
+        self.reg_c = (f"local({m_tiles},1).spatial(1,{W}).local(1,{nt})"
+                      f".local(2,1).spatial(8,4).local(1,2)")
         self.reg_s = f"spatial(1,{W}).local(1,{nt}).reduce(spatial(1,8,4),dims=[1]).local(1,2)"
 
     @property
@@ -101,7 +104,7 @@ class QuantizedMatmul(tilus.Kernel):
     def shared_bytes(self):
         """The pipeline's shared memory: per stage, A [16, 128 * k_tiles] f16
         and the block's packed tiles."""
-        return self.stages * self.kpt * (16 * TILE_K * 2 + self.warps * self.nt * self.tile_bytes)
+        return self.stages * self.kpt * (self.bm * TILE_K * 2 + self.warps * self.nt * self.tile_bytes)
 
     def __call__(self, a: tilus.pointer(tilus.float16), w: tilus.pointer(tilus.uint8),
                  scales: tilus.pointer(tilus.float16), c: tilus.pointer(tilus.float16),
@@ -115,7 +118,8 @@ class QuantizedMatmul(tilus.Kernel):
         S, W, nt, bn, tb = self.stages, self.warps, self.nt, self.bn, self.tile_bytes
         f16, f32 = self.atype, tilus.float32
         self.attrs.name = "qmatmul"
-        self.attrs.blocks = [tilus.cdiv(m, 16), n // bn, self.split_k]
+        BM = self.bm
+        self.attrs.blocks = [tilus.cdiv(m, BM), n // bn, self.split_k]
         self.attrs.warps = W
 
         # N and K as multiples of the tile (which they must be), so that the
@@ -124,7 +128,7 @@ class QuantizedMatmul(tilus.Kernel):
         KT, NT = self.index(k) // TILE_K, self.index(n) // TILE_N
         K, N = KT * TILE_K, NT * TILE_N
         bi, bj, bs = self.block_indices()
-        om, on = bi * 16, bj * bn
+        om, on = bi * BM, bj * bn
         per_split = KT // (self.split_k * self.kpt)          # pipeline steps per split
         k0 = bs * per_split                                   # in steps of kpt k tiles
         gA = self.view_global(a, [M, K])
@@ -132,15 +136,15 @@ class QuantizedMatmul(tilus.Kernel):
         gS = self.view_global(scales, [K // self.group, N])
         gC = self.view_global(c, [M, N])
         kpt, bk = self.kpt, TILE_K * self.kpt
-        sA = self.allocate_shared(f16, [S, 16, bk], self.shared_a)
+        sA = self.allocate_shared(f16, [S, BM, bk], self.shared_a)
         sW = self.allocate_shared(tilus.uint8, [S, kpt, W * nt * tb], self.shared_w)
-        acc = self.allocate_register(f32, [16, bn], self.reg_c, init=0.0)
-        zero = self.allocate_register(f32, [16, bn], self.reg_c, init=0.0)
+        acc = self.allocate_register(f32, [BM, bn], self.reg_c, init=0.0)
+        zero = self.allocate_register(f32, [BM, bn], self.reg_c, init=0.0)
         ow = bj * (W * nt * tb)
         reg_raw = self.reg_raw
 
         def fill(stage, step):
-            self.copy_async(sA, gA, [stage, 0, 0], [om, step * bk], [16, bk])
+            self.copy_async(sA, gA, [stage, 0, 0], [om, step * bk], [BM, bk])
             self.copy_async(sW, gW, [stage, 0, 0], [step * kpt, ow], [kpt, W * nt * tb])
             self.copy_async_commit_group()
 
@@ -154,7 +158,7 @@ class QuantizedMatmul(tilus.Kernel):
             cur = i % S
             for j in self.range(kpt, unroll=True):
                 kt = (k0 + i) * kpt + j
-                ra = self.load_shared(sA, [cur, 0, j * TILE_K], [16, TILE_K], self.reg_a)
+                ra = self.load_shared(sA, [cur, 0, j * TILE_K], [BM, TILE_K], self.reg_a)
                 raw = self.load_shared(sW, [cur, j, 0], [1, W * nt * tb], reg_raw)
                 if self.tile3:
                     # Cast where the pairs lie 16 bits apart, then the same
@@ -354,6 +358,19 @@ def pack_on_device(codes, wtype, offset=0, runtime=None):
 _WIDE = [(4, 4, 3, 1, 1), (4, 2, 3, 1, 1), (4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
 _NARROW = [(4, 2, 3, 4, 1), (8, 1, 4, 4, 1), (4, 1, 3, 4, 1), (4, 1, 4, 2, 1), (1, 1, 3, 1, 1)]
 _WIDE_8BIT = [(4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
+# M > 32 (four row tiles per block, row_tiles): n_tiles 8 / 4 = 2 per warp
+# measured best for u4 at M = 64-256 (bench/README.md, "M beyond 16").
+_LARGE_M = [(4, 8, 3, 1, 1), (4, 4, 3, 1, 1), (1, 1, 3, 1, 1)]
+_LARGE_M_NARROW = [(4, 8, 3, 4, 1), (4, 4, 3, 4, 1), (4, 4, 3, 2, 1), (1, 1, 3, 1, 1)]
+
+
+def row_tiles(m):
+    """The 16-row tiles of A a block takes for M rows (the template's
+    m_tiles): 1 up to 16, 2 up to 32, else 4, so that each decoded weight
+    serves up to 64 rows. The runner divides the configuration's n_tiles by
+    it (at least 1), which keeps the block's registers near those tuned at
+    M <= 16 and its width a divisor of N."""
+    return 1 if m <= 16 else 2 if m <= 32 else 4
 
 
 def fits(config, n=None, k=None):
@@ -368,7 +385,11 @@ def fits(config, n=None, k=None):
 def choose_config(m, n, k, wtype):
     """(warps, n_tiles, stages, split_k, k_tiles) for an [m, k] x [k, n]
     product: the heuristic table above, first entry that divides n and k."""
-    table = _WIDE_8BIT if wtype.bits == 8 and n >= 32768 else _WIDE if n >= 32768 else _NARROW
+    if m > 32:
+        table = _LARGE_M if n >= 32768 else _LARGE_M_NARROW
+    else:
+        table = (_WIDE_8BIT if wtype.bits == 8 and n >= 32768 else _WIDE if n >= 32768
+                 else _NARROW)
     for cfg in table:
         if fits(cfg, n, k):
             return cfg
@@ -430,12 +451,13 @@ class QuantizedMatmulRunner:
                 make().compile(target=self.runtime.target), name)
         return kernel
 
-    def kernel(self, wtype, group_size, offset, cfg, activation=None):
+    def kernel(self, wtype, group_size, offset, cfg, activation=None, m_tiles=1):
         w, nt, s, sk, kpt = cfg
-        return self.load((str(wtype), group_size, offset, cfg, str(activation)),
+        return self.load((str(wtype), group_size, offset, cfg, str(activation), m_tiles),
                          lambda: template(wtype, activation, group_size=group_size,
-                                          offset=offset, warps=w, n_tiles=nt, stages=s,
-                                          split_k=sk, k_tiles=kpt),
+                                          offset=offset, warps=w,
+                                          n_tiles=max(1, nt // m_tiles), stages=s,
+                                          split_k=sk, k_tiles=kpt, m_tiles=m_tiles),
                          "qmatmul")
 
     def __call__(self, x, qweight, scales, *, wtype, group_size=128, offset=0, out=None,
@@ -460,7 +482,7 @@ class QuantizedMatmulRunner:
             choose_config(m, n, k, wtype)
         if m == 0:
             return out if out is not None else torch.empty(0, n, dtype=x.dtype, device=x.device)
-        kern = self.kernel(wtype, group_size, offset, cfg, activation)
+        kern = self.kernel(wtype, group_size, offset, cfg, activation, row_tiles(m))
         if out is None:
             out = (torch.zeros if cfg[3] > 1 else torch.empty)(m, n, dtype=x.dtype,
                                                                device=x.device)
