@@ -412,3 +412,20 @@ def test_pipeline_steps_per_split_count_k_tiles_per_stage():
     assert kt, text
     by = sorted(int(const[b]) for r, (a, b) in defs.items() if a in kt and b in const)
     assert by == [4], by
+
+
+def test_quantized_linear_state_dict_names_its_weight_format():
+    """The packed format's number travels with the weights; a state dict
+    without it (packed before format 2) or with another is refused."""
+    torch = pytest.importorskip("torch")
+    import tilus.nn
+    q = tilus.nn.QuantizedLinear(256, 16, tilus.uint4, offset=8)
+    sd = q.state_dict()
+    assert int(sd["weight_format"][0]) == qmatmul.WEIGHT_FORMAT
+    tilus.nn.QuantizedLinear(256, 16, tilus.uint4, offset=8).load_state_dict(sd)
+    old = {k: v for k, v in sd.items() if k != "weight_format"}
+    with pytest.raises(ValueError, match="pack the codes again"):
+        tilus.nn.QuantizedLinear(256, 16, tilus.uint4, offset=8).load_state_dict(old)
+    sd["weight_format"] = torch.tensor([1])
+    with pytest.raises(ValueError, match="format 1"):
+        tilus.nn.QuantizedLinear(256, 16, tilus.uint4, offset=8).load_state_dict(sd)

@@ -27,6 +27,18 @@ class QuantizedLinear(torch.nn.Module):
                                                    dtype=dtype, device=device))
         self.register_buffer("bias", torch.zeros(out_features, dtype=dtype, device=device)
                              if bias else None)
+        # Saved with the weights: a state dict packed in another format is refused.
+        self.register_buffer("weight_format", torch.tensor([qmatmul.WEIGHT_FORMAT]))
+
+    def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs):
+        fmt = state_dict.get(prefix + "weight_format")
+        if fmt is None or int(fmt.reshape(-1)[0]) != qmatmul.WEIGHT_FORMAT:
+            raise ValueError(
+                f"QuantizedLinear: the state dict's packed weights are in format "
+                f"{'(none: before format 2)' if fmt is None else int(fmt.reshape(-1)[0])}, "
+                f"this version reads format {qmatmul.WEIGHT_FORMAT}; pack the codes again "
+                f"(tilus.ops.pack, docs/quantized-matmul.md)")
+        super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
 
     @classmethod
     def from_linear(cls, linear, wtype, group_size=128):

@@ -100,3 +100,38 @@ func.func @i16_i3_u8(%p: !tilus.ptr<i16>, %q: !tilus.ptr<ui8>)
   "tilus.store_global"(%v, %o, %c0) : (!tilus.register<ui8, array<i64: 384>, #tilus.layout<"spatial(32).local(12)">>, !tilus.global<ui8, array<i64: 384>, #tilus.row_major>, index) -> ()
   return
 }
+
+// Computed sub-byte values whose bits per thread are not whole bytes (12: si3
+// x 4 -> ui4 x 3; 4: si2 x 2 -> ui1 x 4) keep the plain bit cast, and the
+// PTX still loads and converts (no constant store).
+// CHECK-LABEL: gpu.func @i16_i3_12bits
+// CHECK: llvm.bitcast %{{.*}} : vector<4xi3> to vector<3xi4>
+// PTX-LABEL: .entry i16_i3_12bits(
+// PTX: ld.global
+func.func @i16_i3_12bits(%p: !tilus.ptr<i16>, %q: !tilus.ptr<ui8>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<i16>) -> !tilus.global<i16, array<i64: 128>, #tilus.row_major>
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<ui8>) -> !tilus.global<ui4, array<i64: 96>, #tilus.row_major>
+  %a = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<i16, array<i64: 128>, #tilus.row_major>, index) -> !tilus.register<i16, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>
+  %t = "tilus.cast"(%a) : (!tilus.register<i16, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>) -> !tilus.register<si3, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>
+  %v = "tilus.view"(%t) : (!tilus.register<si3, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>) -> !tilus.register<ui4, array<i64: 96>, #tilus.layout<"spatial(32).local(3)">>
+  "tilus.store_global"(%v, %o, %c0) : (!tilus.register<ui4, array<i64: 96>, #tilus.layout<"spatial(32).local(3)">>, !tilus.global<ui4, array<i64: 96>, #tilus.row_major>, index) -> ()
+  return
+}
+
+// CHECK-LABEL: gpu.func @i16_i2_4bits
+// CHECK: llvm.bitcast %{{.*}} : vector<2xi2> to vector<4xi1>
+// PTX-LABEL: .entry i16_i2_4bits(
+// PTX: ld.global
+func.func @i16_i2_4bits(%p: !tilus.ptr<i16>, %q: !tilus.ptr<ui8>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<i16>) -> !tilus.global<i16, array<i64: 64>, #tilus.row_major>
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<ui8>) -> !tilus.global<ui1, array<i64: 128>, #tilus.row_major>
+  %a = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<i16, array<i64: 64>, #tilus.row_major>, index) -> !tilus.register<i16, array<i64: 64>, #tilus.layout<"spatial(32).local(2)">>
+  %t = "tilus.cast"(%a) : (!tilus.register<i16, array<i64: 64>, #tilus.layout<"spatial(32).local(2)">>) -> !tilus.register<si2, array<i64: 64>, #tilus.layout<"spatial(32).local(2)">>
+  %v = "tilus.view"(%t) : (!tilus.register<si2, array<i64: 64>, #tilus.layout<"spatial(32).local(2)">>) -> !tilus.register<ui1, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>
+  "tilus.store_global"(%v, %o, %c0) : (!tilus.register<ui1, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>, !tilus.global<ui1, array<i64: 128>, #tilus.row_major>, index) -> ()
+  return
+}

@@ -25,6 +25,9 @@ import tilus
 
 TILE_K = 128
 TILE_N = 8
+# The packed weight format's version: 2 interleaves the 1-, 2- and 4-bit
+# integer tiles (interleaved() below); bytes packed in format 1 decode wrongly.
+WEIGHT_FORMAT = 2
 # The register layout of one packed tile (the mma.sync B fragments of its 8 k steps).
 TILE_LAYOUT = "local(8,1).local(2,1).column_spatial(4,8).local(2,1)"
 

@@ -165,7 +165,7 @@ static MlirValue integerPair(Packed *p, int64_t m, int64_t j, int64_t flip) {
   return lop3(p, a, c32(p, field), high, 0x6A);
 }
 
-// Floats j and j + 1 (sign, e <= 5 exponent bits, m mantissa bits; no inf
+// Floats j and j + 1 (sign, e <= 4 exponent bits, m mantissa bits; no inf
 // or NaN encodings) as an f16 pair in a word, fields placed as placeFloat
 // places them: one window puts element j's magnitude at bit 10 - m, one
 // element j + 1's at bit 26 - m, a LOP3 takes the low half of the first and
@@ -179,8 +179,7 @@ static MlirValue floatPair(Packed *p, int64_t m, int64_t j, TilusFloatFormat f) 
   MlirValue both = lop3(p, lo, hi, c32(p, 0x0000FFFF), 0xE4); // c ? a : b
   int64_t mags = ((1ll << (e + mb)) - 1) << (10 - mb);
   mags |= mags << 16;
-  if (e == 5)
-    return opc(p, "andi", both, (int32_t)(mags | 0x80008000));
+  // e <= 4 here (formats with 5 exponent bits have inf), so the signs move.
   MlirValue signs = opc(p, "andi", opc(p, "shli", both, 5 - e), (int32_t)0x80008000);
   return lop3(p, both, c32(p, (int32_t)mags), signs, 0xEA); // (a & b) | c
 }

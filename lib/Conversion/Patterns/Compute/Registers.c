@@ -3,17 +3,17 @@
 // A register tensor is one vector<m x T> per thread, so elementwise ops are
 // vector arith ops on it (the binary ones, with broadcasting, in
 // Elementwise.c), Cast is an arith conversion of the vector, and View
-// is a bit cast of the thread's bits (the same number on both sides).
+// reinterprets the thread's bits (the same number on both sides): a bit cast,
+// or, for computed sub-byte values, the bits placed into words by shifts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Patterns/Patterns.h"
 
-#include <stdlib.h>
-
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static bool decodeResult(TilusLowering *L, MlirOperation op, TilusTensorType *t) {
@@ -181,12 +181,13 @@ static MlirLogicalResult lowerCast(TilusLowering *L, MlirOperation op, MlirRewri
   return mlirLogicalResultSuccess();
 }
 
-// A vector of sub-byte integers as words (i32, or i8 when its bits are not
-// a multiple of 32) holding its elements in Tilus's compact order, element 0
-// in the least significant bits. The NVPTX back end gets the bit cast of
-// some such vectors wrong (vector<32xi3> to vector<12xi8>, seen on the H100),
-// so their bits are placed by shifts from the widened elements. Other
-// vectors are returned as they are.
+// A vector of sub-byte integers as words (i32, or i8 when its bits are a
+// multiple of 8 but not of 32) holding its elements in Tilus's compact order,
+// element 0 in the least significant bits. The NVPTX back end gets the bit
+// cast of some such vectors wrong (vector<32xi3> to vector<12xi8>, seen on
+// the H100), so their bits are placed by shifts from the widened elements.
+// Other vectors, and those of fewer or odd bits (no whole bytes to place
+// them in), are returned as they are, for the plain bit cast.
 static MlirValue packSubByte(TilusEmitter *e, MlirValue x) {
   MlirType type = mlirValueGetType(x);
   MlirType element = mlirShapedTypeGetElementType(type);
@@ -196,6 +197,8 @@ static MlirValue packSubByte(TilusEmitter *e, MlirValue x) {
   if (mlirValueIsAOpResult(x) && tilusOpIs(mlirOpResultGetOwner(x), "llvm.bitcast"))
     return mlirOperationGetOperand(mlirOpResultGetOwner(x), 0);
   int64_t n = mlirIntegerTypeGetWidth(element), m = mlirShapedTypeGetDimSize(type, 0);
+  if ((m * n) % 8 != 0)
+    return x;
   int64_t wordBits = (m * n) % 32 == 0 ? 32 : 8, numWords = m * n / wordBits;
   MlirType i32 = mlirIntegerTypeGet(e->ctx, 32);
   MlirValue wide = tilusEmitWidenSubByte(e, x, true);
@@ -241,8 +244,10 @@ static MlirLogicalResult lowerView(TilusLowering *L, MlirOperation op, MlirRewri
     return tilusLoweringError(op, "views of !tilus.float element types are "
                                   "not lowered yet");
   // The same bits per thread in and out (the verifier's rule): a bit cast,
-  // which costs no instruction. LLVM packs vectors of sub-byte integers with
-  // element 0 in the least significant bits, which is Tilus's compact order.
+  // which costs no instruction, except for computed sub-byte values, whose
+  // bits packSubByte places by shifts. LLVM packs vectors of sub-byte
+  // integers with element 0 in the least significant bits, which is Tilus's
+  // compact order.
   MlirValue result = x;
   if (!mlirTypeEqual(mlirValueGetType(x), resultType)) {
     MlirValue words = packSubByte(&e, x);
