@@ -5,7 +5,11 @@
 |*   tilus.block_size = 128 : i64       threads per block, 1 to 1024          *|
 |*   tilus.grid = affine_map<()[s0, .., sn] -> (e0[, e1[, e2]])>               *|
 |* The grid is 1 to 3 expressions over symbols; symbol s_k stands for the     *|
-|* kernel's k-th argument, which must then be an integer scalar.              *|
+|* kernel's k-th argument, which must then be an integer scalar. Optional:   *|
+|*   tilus.fp_contract                  (unit) a float multiplication whose   *|
+|*                                      only use is an addition or            *|
+|*                                      subtraction may fuse with it (one     *|
+|*                                      rounding, like nvcc's default)        *|
 \*===----------------------------------------------------------------------===*/
 
 #ifndef TILUS_C_KERNEL_H
@@ -21,6 +25,7 @@ extern "C" {
 #define TILUS_KERNEL_ATTR "tilus.kernel"
 #define TILUS_BLOCK_SIZE_ATTR "tilus.block_size"
 #define TILUS_GRID_ATTR "tilus.grid"
+#define TILUS_FP_CONTRACT_ATTR "tilus.fp_contract"
 
 /* Whether `op` is a func.func marked tilus.kernel. */
 bool tilusOperationIsAKernel(MlirOperation op);
@@ -30,6 +35,10 @@ int64_t tilusKernelGetBlockSize(MlirOperation kernel);
 
 /* The kernel's grid map, or a null map if missing or not an affine map. */
 MlirAffineMap tilusKernelGetGrid(MlirOperation kernel);
+
+/* Whether `kernel` (a Tilus kernel, or the gpu.func lowered from one)
+ * allows float contraction (TILUS_FP_CONTRACT_ATTR). */
+bool tilusKernelAllowsContraction(MlirOperation kernel);
 
 /* The kernel enclosing `op` (or `op` itself), or a null operation. */
 MlirOperation tilusGetEnclosingKernel(MlirOperation op);

@@ -144,6 +144,11 @@ MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
       mlirOperationStateGet(mlirStringRefCreateFromCString("gpu.func"), loc);
   mlirOperationStateAddAttributes(&state, sizeof(attrs) / sizeof(attrs[0]),
                                   attrs);
+  if (tilusKernelAllowsContraction(kernel)) {
+    MlirNamedAttribute contract = tilusNamedAttr(
+        ctx, TILUS_FP_CONTRACT_ATTR, mlirUnitAttrGet(ctx));
+    mlirOperationStateAddAttributes(&state, 1, &contract);
+  }
   MlirRegion body = mlirRegionCreate();
   mlirOperationStateAddOwnedRegions(&state, 1, &body);
   MlirOperation gpuFunc = mlirOperationCreate(&state);

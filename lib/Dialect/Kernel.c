@@ -29,6 +29,13 @@ MlirAffineMap tilusKernelGetGrid(MlirOperation kernel) {
   return mlirAffineMapAttrGetValue(attr);
 }
 
+bool tilusKernelAllowsContraction(MlirOperation kernel) {
+  if (mlirOperationIsNull(kernel))
+    return false;
+  MlirAttribute attr = getAttr(kernel, TILUS_FP_CONTRACT_ATTR);
+  return !mlirAttributeIsNull(attr) && mlirAttributeIsAUnit(attr);
+}
+
 MlirOperation tilusGetEnclosingKernel(MlirOperation op) {
   for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op))
     if (tilusOperationIsAKernel(op))

@@ -104,6 +104,13 @@ void tilusVerifyKernel(TilusVerifier *v, MlirOperation kernel) {
                          numResults);
   }
 
+  MlirAttribute contract = mlirOperationGetDiscardableAttributeByName(
+      kernel, mlirStringRefCreateFromCString(TILUS_FP_CONTRACT_ATTR));
+  if (!mlirAttributeIsNull(contract) && !mlirAttributeIsAUnit(contract))
+    tilusVerifierError(v, kernel,
+                       "'" TILUS_FP_CONTRACT_ATTR "' is a unit attribute (present "
+                       "or absent), not a value");
+
   MlirAffineMap grid = tilusKernelGetGrid(kernel);
   if (mlirAffineMapIsNull(grid)) {
     tilusVerifierError(v, kernel,

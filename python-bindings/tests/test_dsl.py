@@ -390,6 +390,31 @@ def test_loops_carry_rebound_handles():
     Loops().compile(ptx_only=True)
 
 
+class MulAdd(tilus.Kernel):
+    def __init__(self, contract):
+        super().__init__()
+        self.contract = contract
+
+    def __call__(self, x: tilus.pointer(tilus.float32)):
+        self.attrs.blocks, self.attrs.warps = [1], 1
+        self.attrs.fp_contract = self.contract
+        g = self.view_global(x, [32])
+        v = self.load_global(g, [0], [32], "spatial(32)")
+        self.store_global(v * v + v, g, [0])
+
+
+@requires_compiler
+def test_fp_contract_fuses_multiply_add():
+    """attrs.fp_contract marks the kernel tilus.fp_contract: one fma.rn.f32
+    instead of mul.rn and add.rn."""
+    fused, plain = MulAdd(True), MulAdd(False)
+    assert "tilus.fp_contract" in fused.mlir() and "tilus.fp_contract" not in plain.mlir()
+    ptx = [k.compile(ptx_only=True) for k in (fused, plain)]
+    ptx = [p if isinstance(p, str) else p.decode() for p in ptx]
+    assert "fma.rn.f32" in ptx[0] and "mul.rn.f32" not in ptx[0]
+    assert "mul.rn.f32" in ptx[1] and "add.rn.f32" in ptx[1]
+
+
 def test_scalar_arithmetic():
     class S(tilus.Kernel):
         def __call__(self, x: tilus.pointer(tilus.float32), n: tilus.int32, s: tilus.float32):

@@ -106,3 +106,10 @@ func.func @four_indices() attributes {tilus.kernel, tilus.block_size = 32 : i64,
   %a, %b, %c, %d = "tilus.block_indices"() : () -> (index, index, index, index)
   return
 }
+
+// -----
+
+// expected-error@+1 {{'tilus.fp_contract' is a unit attribute (present or absent), not a value}}
+func.func @contract_value() attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>, tilus.fp_contract = 1 : i64} {
+  return
+}

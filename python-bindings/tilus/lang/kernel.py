@@ -83,12 +83,15 @@ def _rename(lines, old, new):
 
 class _Attrs:
     """self.attrs: `blocks` (grid: ints or Exprs of int parameters, 1 to 3),
-    `warps` (block size 32 * warps), `name` (the kernel's symbol)."""
+    `warps` (block size 32 * warps), `name` (the kernel's symbol),
+    `fp_contract` (True: a float multiplication whose only use is an add or
+    sub may fuse with it, one rounding instead of two: tilus.fp_contract)."""
 
     def __init__(self):
         self.blocks = None
         self.warps = None
         self.name = None
+        self.fp_contract = False
 
 
 def _snake(name):
@@ -214,7 +217,8 @@ class Kernel:
                    f"({os.path.basename(code.co_filename)}).",
                    f"func.func @{kname}({', '.join(decls)})",
                    f"    attributes {{tilus.kernel, tilus.block_size = {block_size} : i64, "
-                   f"tilus.grid = {grid}}} {{"]
+                   f"tilus.grid = {grid}"
+                   f"{', tilus.fp_contract' if a.fp_contract else ''}}} {{"]
             out += tr.regions[0].lines
             out.append("} " + _loc_text(fwhere))
             return "\n".join(out) + "\n"

@@ -105,9 +105,10 @@ class QuantizedMatmul(tilus.Kernel):
 
     @property
     def shared_bytes(self):
-        """The pipeline's shared memory: per stage, A [16, 128 * k_tiles] f16
-        and the block's packed tiles."""
-        return self.stages * self.kpt * (self.bm * TILE_K * 2 + self.warps * self.nt * self.tile_bytes)
+        """The pipeline's shared memory: per stage and k tile, A [16 * m_tiles,
+        128] f16, the block's packed tiles and their scales [bn] f16."""
+        return self.stages * self.kpt * (self.bm * TILE_K * 2 + self.warps * self.nt * self.tile_bytes
+                                         + self.bn * 2)
 
     def __call__(self, a: tilus.pointer(tilus.float16), w: tilus.pointer(tilus.uint8),
                  scales: tilus.pointer(tilus.float16), c: tilus.pointer(tilus.float16),
@@ -121,6 +122,7 @@ class QuantizedMatmul(tilus.Kernel):
         S, W, nt, bn, tb = self.stages, self.warps, self.nt, self.bn, self.tile_bytes
         f16, f32 = self.atype, tilus.float32
         self.attrs.name = "qmatmul"
+        self.attrs.fp_contract = True           # acc + part * scale: one FFMA
         BM = self.bm
         self.attrs.blocks = [tilus.cdiv(m, BM), n // bn, self.split_k]
         self.attrs.warps = W
@@ -141,6 +143,9 @@ class QuantizedMatmul(tilus.Kernel):
         kpt, bk = self.kpt, TILE_K * self.kpt
         sA = self.allocate_shared(f16, [S, BM, bk], self.shared_a)
         sW = self.allocate_shared(tilus.uint8, [S, kpt, W * nt * tb], self.shared_w)
+        # The scales ride the pipeline too: one 16-byte copy per 8 columns
+        # instead of a bounds-checked global load per warp and k tile.
+        sS = self.allocate_shared(f16, [S, kpt, bn], f"local({S},{kpt},{bn})")
         acc = self.allocate_register(f32, [BM, bn], self.reg_c, init=0.0)
         zero = self.allocate_register(f32, [BM, bn], self.reg_c, init=0.0)
         ow = bj * (W * nt * tb)
@@ -149,6 +154,9 @@ class QuantizedMatmul(tilus.Kernel):
         def fill(stage, step):
             self.copy_async(sA, gA, [stage, 0, 0], [om, step * bk], [BM, bk])
             self.copy_async(sW, gW, [stage, 0, 0], [step * kpt, ow], [kpt, W * nt * tb])
+            for j in self.range(kpt, unroll=True):
+                row = (step * kpt + j) * TILE_K // self.group
+                self.copy_async(sS, gS, [stage, j, 0], [row, on], [1, bn])
             self.copy_async_commit_group()
 
         for s in self.range(S - 1):
@@ -172,7 +180,7 @@ class QuantizedMatmul(tilus.Kernel):
                     wf = self.view(raw, self.wtype, [TILE_K, bn], self.reg_w).to(f16)
                 if self.offset:
                     wf = wf - float(self.offset)
-                sc = self.load_global(gS, [kt * TILE_K // self.group, on], [1, bn], self.reg_s)
+                sc = self.load_shared(sS, [cur, j, 0], [1, bn], self.reg_s)
                 part = self.dot(ra, wf, zero)
                 acc.assign(acc + part * sc.to(f32))
         self.copy_async_wait_group(0)
@@ -358,8 +366,8 @@ def pack_on_device(codes, wtype, offset=0, runtime=None):
 # bench/qmatmul on the H100 (bench/README.md): the first that divides the
 # shape is taken. Wide N (many column tiles) favours 4 warps of 4 n-tiles and
 # no split; narrow N needs split-K for enough blocks.
-_WIDE = [(4, 4, 3, 1, 1), (4, 2, 3, 1, 1), (4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
-_NARROW = [(4, 2, 3, 4, 1), (8, 1, 4, 4, 1), (4, 1, 3, 4, 1), (4, 1, 4, 2, 1), (1, 1, 3, 1, 1)]
+_WIDE = [(4, 8, 3, 1, 1), (4, 4, 3, 1, 1), (4, 2, 3, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
+_NARROW = [(4, 4, 3, 4, 1), (4, 2, 3, 4, 1), (4, 1, 3, 4, 1), (4, 1, 4, 2, 1), (1, 1, 3, 1, 1)]
 _WIDE_8BIT = [(4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
 # M > 32 (four row tiles per block, row_tiles): n_tiles 8 / 4 = 2 per warp
 # measured best for u4 at M = 64-256 (bench/README.md, "M beyond 16").

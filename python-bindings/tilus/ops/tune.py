@@ -28,9 +28,9 @@ from ..timing import median_ms
 __all__ = ["SPACE", "configurations", "m_bucket", "Table", "compile_space", "load_space",
            "measure", "check_codes", "shipped_table"]
 
-# (warps, n_tiles, stages, split_k, k_tiles): 144 points before the shape and
+# (warps, n_tiles, stages, split_k, k_tiles): 192 points before the shape and
 # shared-memory constraints.
-SPACE = {"warps": [4, 8], "n_tiles": [1, 2, 4], "stages": [3, 4, 6], "split_k": [1, 2, 4, 8],
+SPACE = {"warps": [4, 8], "n_tiles": [1, 2, 4, 8], "stages": [3, 4, 6], "split_k": [1, 2, 4, 8],
          "k_tiles": [1, 2]}
 # Two blocks per SM must fit (2 x 113 KiB of the H100's 227).
 MAX_SHARED = 113 << 10

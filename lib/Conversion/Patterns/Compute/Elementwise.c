@@ -16,6 +16,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "tilus-c/Kernel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,13 +274,34 @@ static MlirValue emitShift(TilusEmitter *e, const char *op, MlirValue x,
   return tilusEmitValue(e, "arith.select", 3, operands, type, 0, NULL);
 }
 
-// `arith.<op>`, except float max/min (emitFloatMinMax).
+// Whether the kernel (func.func or the gpu.func lowered from it) enclosing
+// `op` allows float contraction (tilus.fp_contract, tilus-c/Kernel.h).
+static bool allowsContraction(MlirOperation op) {
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op))
+    if (tilusOpIs(op, "gpu.func") || tilusOpIs(op, "func.func"))
+      return tilusKernelAllowsContraction(op);
+  return false;
+}
+
+// `arith.<op>`, except float max/min (emitFloatMinMax). With `contract`,
+// float add, sub and mul carry the `contract` fast-math flag, which lets
+// LLVM fuse a multiplication into the addition that uses it (FFMA).
 static MlirValue emitBinaryArith(TilusEmitter *e, const char *op, MlirValue lhs,
-                                 MlirValue rhs) {
+                                 MlirValue rhs, bool contract) {
   if (!strcmp(op, "maxnumf") || !strcmp(op, "minnumf"))
     return emitFloatMinMax(e, op[1] == 'a', lhs, rhs);
   if (!strncmp(op, "sh", 2))
     return emitShift(e, op, lhs, rhs);
+  if (contract && (!strcmp(op, "addf") || !strcmp(op, "subf") || !strcmp(op, "mulf"))) {
+    char name[16] = "arith.";
+    strncat(name, op, sizeof(name) - strlen(name) - 1);
+    MlirNamedAttribute flags = tilusNamedAttr(
+        e->ctx, "fastmath",
+        mlirAttributeParseGet(e->ctx, mlirStringRefCreateFromCString(
+                                          "#arith.fastmath<contract>")));
+    MlirValue operands[2] = {lhs, rhs};
+    return tilusEmitValue(e, name, 2, operands, mlirValueGetType(lhs), 1, &flags);
+  }
   return tilusEmitArith(e, op, lhs, rhs);
 }
 
@@ -364,7 +386,8 @@ static MlirLogicalResult lowerBinary(TilusLowering *L, MlirOperation op,
   releasePlans(plans, 2);
   MlirValue result =
       isCmp ? emitCompare(&e, predicate, element, lhs, rhs)
-            : emitBinaryArith(&e, arithFor(findBinary(op), element), lhs, rhs);
+            : emitBinaryArith(&e, arithFor(findBinary(op), element), lhs, rhs,
+                              allowsContraction(op));
   tilusReplaceWithLowered(rewriter, &e, op, result);
   return mlirLogicalResultSuccess();
 }
@@ -427,12 +450,12 @@ static MlirLogicalResult lowerClamp(TilusLowering *L, MlirOperation op,
                                 isFloat      ? "maxnumf"
                                 : isUnsigned ? "maxui"
                                              : "maxsi",
-                                v[0], v[1]);
+                                v[0], v[1], false);
   r = emitBinaryArith(&e,
                       isFloat      ? "minnumf"
                       : isUnsigned ? "minui"
                                    : "minsi",
-                      r, v[2]);
+                      r, v[2], false);
   tilusReplaceWithLowered(rewriter, &e, op, r);
   return mlirLogicalResultSuccess();
 }
