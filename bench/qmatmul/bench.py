@@ -30,7 +30,7 @@ GROUP = 128
 TYPES = {"u4": (tilus.uint4, 8), "u8": (tilus.uint8, 128), "u3": (tilus.uint3, 4),
          "i4": (tilus.int4, 0), "f6e3m2": (tilus.float6_e3m2, 0)}
 # (warps, n_tiles, stages, split_k, k_tiles)
-CONFIGS = list(itertools.product((4, 7, 8), (1, 2, 4, 8), (3, 4), (1, 2, 4), (1, 2)))
+CONFIGS = list(itertools.product((4, 7, 8), (1, 2, 4, 8), (3, 4, 6, 8), (1, 2, 4), (1, 2)))
 SHAPES = [(1, 57344, 8192), (16, 57344, 8192), (1, 8192, 8192), (16, 8192, 8192)]
 
 
