@@ -14,8 +14,8 @@ L2 flush, with CUDA events (split-K configurations zero C inside the timed
 region), beside torch.matmul on f16 weights of the same shape and torch's
 copy_ of 2 GiB. Bytes moved count W, the scales, A and C once each. Printed
 per row: us, GB/s, fraction of copy bandwidth, cuBLAS us, speedup over
-cuBLAS. `--check` first compares each kernel with an f64 reference on a
-small shape with real packing (needs libTilus.so for tilus.weight_pack).
+cuBLAS. `--check` first compares each kernel with an f64 reference on
+[5, 1024] x [1024, 3584] (every configuration's width divides it) with real packing (needs libTilus.so for tilus.weight_pack).
 """
 import itertools
 import os
@@ -30,7 +30,7 @@ GROUP = 128
 TYPES = {"u4": (tilus.uint4, 8), "u8": (tilus.uint8, 128), "u3": (tilus.uint3, 4),
          "i4": (tilus.int4, 0), "f6e3m2": (tilus.float6_e3m2, 0)}
 # (warps, n_tiles, stages, split_k, k_tiles)
-CONFIGS = list(itertools.product((4, 7, 8), (1, 2, 4, 8), (3, 4, 6, 8), (1, 2, 4), (1, 2)))
+CONFIGS = list(itertools.product((4, 7, 8), (1, 2, 4, 8), (3, 4, 6, 8, 12, 16), (1, 2, 4), (1, 2)))
 SHAPES = [(1, 57344, 8192), (16, 57344, 8192), (1, 8192, 8192), (16, 8192, 8192)]
 
 
@@ -75,7 +75,7 @@ def main():
     for tname, (dt, off) in TYPES.items():
         b = dt.bits
         if check:
-            M, N, K = 5, 256, 1024
+            M, N, K = 5, 3584, 1024        # every block width divides 3584 = 7 * 8 * 64
             import numpy as np
             g = torch.Generator().manual_seed(0)
             codes = qmatmul.random_codes(np.random.default_rng(0), dt, (K, N))

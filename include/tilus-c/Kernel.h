@@ -7,7 +7,7 @@
 |* The grid is 1 to 3 expressions over symbols; symbol s_k stands for the     *|
 |* kernel's k-th argument, which must then be an integer scalar. Optional:   *|
 |*   tilus.fp_contract                  (unit) a float multiplication whose   *|
-|*                                      only use is an addition or            *|
+|*                                      result feeds an addition or           *|
 |*                                      subtraction may fuse with it (one     *|
 |*                                      rounding, like nvcc's default)        *|
 \*===----------------------------------------------------------------------===*/

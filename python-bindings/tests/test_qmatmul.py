@@ -257,6 +257,13 @@ def test_argument_errors(runner):
                                                           device="cuda"))
     with pytest.raises(tilus.TilusArgumentError, match="does not divide N = 64 by 128"):
         runner(x, qw, s, wtype=tilus.int4, config=(8, 2, 3, 1, 1))
+    # At M = 20 a block takes 2 row tiles and n_tiles 6 // 2 = 3: 96 columns.
+    x20 = torch.zeros(20, 256, dtype=torch.float16, device="cuda")
+    with pytest.raises(tilus.TilusArgumentError, match=r"by 96 columns \(n_tiles 6 // 2"):
+        runner(x20, qw, s, wtype=tilus.int4, config=(4, 6, 3, 1, 1))
+    with pytest.raises(tilus.TilusArgumentError, match="bytes of shared memory with 4 row"):
+        runner(torch.zeros(64, 256, dtype=torch.float16, device="cuda"), qw, s,
+               wtype=tilus.int4, config=(1, 8, 16, 1, 2))
     empty = runner(x[:0], qw, s, wtype=tilus.int4)
     assert empty.shape == (0, 64)
 
@@ -415,8 +422,10 @@ def test_pipeline_steps_per_split_count_k_tiles_per_stage():
 
 
 def test_quantized_linear_state_dict_names_its_weight_format():
-    """The packed format's number travels with the weights; a state dict
-    without it (packed before format 2) or with another is refused."""
+    """The packed format's number travels with the weights; for the types
+    whose packing changed in format 2, a state dict without it (packed before)
+    or with another is refused. Other types load either way, and a partial
+    dict that does not hold the layer passes it by."""
     torch = pytest.importorskip("torch")
     import tilus.nn
     q = tilus.nn.QuantizedLinear(256, 16, tilus.uint4, offset=8)
@@ -424,8 +433,13 @@ def test_quantized_linear_state_dict_names_its_weight_format():
     assert int(sd["weight_format"][0]) == qmatmul.WEIGHT_FORMAT
     tilus.nn.QuantizedLinear(256, 16, tilus.uint4, offset=8).load_state_dict(sd)
     old = {k: v for k, v in sd.items() if k != "weight_format"}
-    with pytest.raises(ValueError, match="pack the codes again"):
+    with pytest.raises(RuntimeError, match="quantize the layer again"):
         tilus.nn.QuantizedLinear(256, 16, tilus.uint4, offset=8).load_state_dict(old)
     sd["weight_format"] = torch.tensor([1])
-    with pytest.raises(ValueError, match="format 1"):
+    with pytest.raises(RuntimeError, match="in format 1"):
         tilus.nn.QuantizedLinear(256, 16, tilus.uint4, offset=8).load_state_dict(sd)
+    model = torch.nn.Sequential(tilus.nn.QuantizedLinear(256, 16, tilus.uint4, offset=8))
+    model.load_state_dict({}, strict=False)                    # a shard without it
+    u3 = tilus.nn.QuantizedLinear(256, 16, tilus.uint3, offset=4)
+    u3_old = {k: v for k, v in u3.state_dict().items() if k != "weight_format"}
+    tilus.nn.QuantizedLinear(256, 16, tilus.uint3, offset=4).load_state_dict(u3_old)

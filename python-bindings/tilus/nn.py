@@ -30,15 +30,27 @@ class QuantizedLinear(torch.nn.Module):
         # Saved with the weights: a state dict packed in another format is refused.
         self.register_buffer("weight_format", torch.tensor([qmatmul.WEIGHT_FORMAT]))
 
-    def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs):
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
+        # Only when this module's weights are in the dict (a shard may hold
+        # other modules), and only for the types whose packing changed in
+        # format 2 (the interleaved 1-, 2- and 4-bit integers).
         fmt = state_dict.get(prefix + "weight_format")
-        if fmt is None or int(fmt.reshape(-1)[0]) != qmatmul.WEIGHT_FORMAT:
-            raise ValueError(
-                f"QuantizedLinear: the state dict's packed weights are in format "
-                f"{'(none: before format 2)' if fmt is None else int(fmt.reshape(-1)[0])}, "
-                f"this version reads format {qmatmul.WEIGHT_FORMAT}; pack the codes again "
-                f"(tilus.ops.pack, docs/quantized-matmul.md)")
-        super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
+        stored = qmatmul._stored_type(self.wtype, self.offset)
+        if prefix + "qweight" in state_dict and qmatmul.interleaved(stored):
+            got = None if fmt is None else int(fmt.reshape(-1)[0])
+            if got != qmatmul.WEIGHT_FORMAT:
+                error_msgs.append(
+                    f"QuantizedLinear {prefix or '(root)'}: the packed {self.wtype} weights are "
+                    f"in format {'1 (no weight_format: packed before format 2)' if got is None else got}, "
+                    f"this version reads format {qmatmul.WEIGHT_FORMAT}; quantize the layer again "
+                    f"(QuantizedLinear.from_linear) or pack its codes again (tilus.ops.pack)")
+                return
+        if fmt is None:             # an older dict of a type whose bytes did not change
+            state_dict = dict(state_dict)
+            state_dict[prefix + "weight_format"] = self.weight_format.clone()
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
+                                      unexpected_keys, error_msgs)
 
     @classmethod
     def from_linear(cls, linear, wtype, group_size=128):

@@ -84,7 +84,7 @@ def _rename(lines, old, new):
 class _Attrs:
     """self.attrs: `blocks` (grid: ints or Exprs of int parameters, 1 to 3),
     `warps` (block size 32 * warps), `name` (the kernel's symbol),
-    `fp_contract` (True: a float multiplication whose only use is an add or
+    `fp_contract` (True: a float multiplication whose result feeds an add or
     sub may fuse with it, one rounding instead of two: tilus.fp_contract)."""
 
     def __init__(self):

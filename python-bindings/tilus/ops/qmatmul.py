@@ -12,8 +12,8 @@ tile's 8 k steps -- as 4*b contiguous bytes at l*4*b; the tiles are stored
 A block of `warps` warps computes a (16 * m_tiles) x (warps * n_tiles * 8) tile of C;
 each warp owns n_tiles n-tiles of 8 columns and runs the whole K range (of
 its split, with split_k > 1). K goes by tiles of 128 through a `stages`-deep
-cp.async pipeline into shared memory (A's rows past M are zero-filled): per
-k tile, A [16, 128] by ldmatrix, the warp's packed bytes by one 4b-byte
+cp.async pipeline into shared memory (A's rows past M are zero-filled; the
+scales ride along): per k tile, A [16 * m_tiles, 128] by ldmatrix, the warp's packed bytes by one 4b-byte
 shared load per n-tile, View as the weight type, Cast to f16 (less the
 offset), one Dot over the 8 k steps into a fresh f32 tile, and that tile
 times the group's scales (broadcast over the rows) added to the accumulator.
@@ -375,6 +375,17 @@ _LARGE_M = [(4, 8, 3, 1, 1), (4, 4, 3, 1, 1), (1, 1, 3, 1, 1)]
 _LARGE_M_NARROW = [(4, 8, 3, 4, 1), (4, 4, 3, 4, 1), (4, 4, 3, 2, 1), (1, 1, 3, 1, 1)]
 
 
+# The most shared memory one block may have on the H100 (227 KiB).
+MAX_BLOCK_SHARED = 227 << 10
+
+
+def _with_row_tiles(config, m_tiles):
+    """The configuration a block of m_tiles row tiles runs: n_tiles divided
+    by m_tiles (at least 1)."""
+    w, nt, s, sk, kpt = config
+    return (w, max(1, nt // m_tiles), s, sk, kpt)
+
+
 def row_tiles(m):
     """The 16-row tiles of A a block takes for M rows (the template's
     m_tiles): 1 up to 16, 2 up to 32, else 4, so that each decoded weight
@@ -467,7 +478,7 @@ class QuantizedMatmulRunner:
         return self.load((str(wtype), group_size, offset, cfg, str(activation), m_tiles),
                          lambda: template(wtype, activation, group_size=group_size,
                                           offset=offset, warps=w,
-                                          n_tiles=max(1, nt // m_tiles), stages=s,
+                                          n_tiles=_with_row_tiles(cfg, m_tiles)[1], stages=s,
                                           split_k=sk, k_tiles=kpt, m_tiles=m_tiles),
                          "qmatmul")
 
@@ -482,18 +493,27 @@ class QuantizedMatmulRunner:
             raise TilusArgumentError(f"quantized_matmul: out must be a contiguous {x.dtype} "
                                      f"tensor [{m}, {n}] on {x.device}, not {out.dtype} "
                                      f"{tuple(out.shape)} on {out.device}")
+        mt = row_tiles(m)
         if config is not None:
             config = tuple(int(v) for v in config)
             w_, nt_, s_, sk_, kpt_ = config
-            if not fits(config, n, k):
+            eff = _with_row_tiles(config, mt)
+            if not fits(eff, n, k):
                 raise TilusArgumentError(f"quantized_matmul: config {config} does not divide "
-                                         f"N = {n} by {w_ * nt_ * TILE_N} columns or K = {k} "
+                                         f"N = {n} by {w_ * eff[1] * TILE_N} columns (n_tiles "
+                                         f"{nt_} // {mt} row tiles for M = {m}) or K = {k} "
                                          f"by {sk_ * kpt_} x {TILE_K}")
+            need = template(wtype, activation, warps=w_, n_tiles=eff[1], stages=s_,
+                            split_k=sk_, k_tiles=kpt_, m_tiles=mt).shared_bytes
+            if need > MAX_BLOCK_SHARED:
+                raise TilusArgumentError(f"quantized_matmul: config {config} needs {need} "
+                                         f"bytes of shared memory with {mt} row tiles "
+                                         f"(M = {m}), more than {MAX_BLOCK_SHARED}")
         cfg = config or self.tuned(m, n, k, wtype, group_size, offset, activation) or \
             choose_config(m, n, k, wtype)
         if m == 0:
             return out if out is not None else torch.empty(0, n, dtype=x.dtype, device=x.device)
-        kern = self.kernel(wtype, group_size, offset, cfg, activation, row_tiles(m))
+        kern = self.kernel(wtype, group_size, offset, cfg, activation, mt)
         if out is None:
             out = (torch.zeros if cfg[3] > 1 else torch.empty)(m, n, dtype=x.dtype,
                                                                device=x.device)
