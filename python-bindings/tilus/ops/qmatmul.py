@@ -365,9 +365,11 @@ def pack_on_device(codes, wtype, offset=0, runtime=None):
 # Configurations (warps, n_tiles, stages, split_k, k_tiles), best first, from
 # bench/qmatmul on the H100 (bench/README.md): the first that divides the
 # shape is taken. Wide N (many column tiles) favours 4 warps of 8 n-tiles and
-# no split; narrow N a deep pipeline of narrow blocks, or split-K.
+# no split; narrow N needs split-K for enough blocks (at N = K = 8192 a deep
+# unsplit pipeline of narrow blocks is a little faster, and the tuned table
+# says so, but it leaves SMs idle at N = 10240 and K = 28672: llama.py).
 _WIDE = [(4, 8, 3, 1, 1), (4, 4, 3, 1, 1), (4, 2, 3, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
-_NARROW = [(4, 2, 6, 1, 2), (4, 4, 3, 4, 1), (4, 2, 3, 4, 1), (4, 1, 3, 4, 1), (1, 1, 3, 1, 1)]
+_NARROW = [(4, 2, 3, 4, 1), (4, 4, 3, 4, 1), (4, 1, 3, 4, 1), (4, 1, 4, 2, 1), (1, 1, 3, 1, 1)]
 _WIDE_8BIT = [(4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
 # M > 32 (four row tiles per block, row_tiles): n_tiles 8 / 4 = 2 per warp
 # measured best for u4 at M = 64-256 (bench/README.md, "M beyond 16").
