@@ -40,6 +40,10 @@ MlirAffineMap tilusKernelGetGrid(MlirOperation kernel);
  * allows float contraction (TILUS_FP_CONTRACT_ATTR). */
 bool tilusKernelAllowsContraction(MlirOperation kernel);
 
+/* Whether the kernel enclosing `op` (the nearest func.func, or the
+ * gpu.func lowered from one) allows float contraction. */
+bool tilusAllowsContraction(MlirOperation op);
+
 /* The kernel enclosing `op` (or `op` itself), or a null operation. */
 MlirOperation tilusGetEnclosingKernel(MlirOperation op);
 

@@ -36,6 +36,13 @@ bool tilusKernelAllowsContraction(MlirOperation kernel) {
   return !mlirAttributeIsNull(attr) && mlirAttributeIsAUnit(attr);
 }
 
+bool tilusAllowsContraction(MlirOperation op) {
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op))
+    if (tilusOpIs(op, "gpu.func") || tilusOpIs(op, "func.func"))
+      return tilusKernelAllowsContraction(op);
+  return false;
+}
+
 MlirOperation tilusGetEnclosingKernel(MlirOperation op) {
   for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op))
     if (tilusOperationIsAKernel(op))

@@ -9,20 +9,20 @@
 
 // uint4 -> f16: the nibbles 16 bits apart pair up (slots j and j + 4 of a
 // word): one LOP3 (a & b) ^ c per pair masks them (983055 = 0x000F000F,
-// 15728880 = 0x00F000F0) and sets the 0x6400 (1024.0) exponents, the upper nibbles after
-// one shift right by 8, then one f16x2 FMA: times 1 minus 1024, or times
-// 1/16 minus 64 for the nibbles at bit 4; the shuffle puts each half in its
-// slot. No vector of i4 and no conversion.
+// 15728880 = 0x00F000F0) and sets an exponent that makes the field's lowest
+// bit worth 1 (1677747200 = 0x64006400, 1024.0, for the field at bit 0;
+// 1409307648 = 0x54005400, 64.0, for the one at bit 4), the upper nibbles
+// after one shift right by 8, then one f16x2 addition of -1024 or -64; the
+// shuffle puts each half in its slot. No vector of i4 and no conversion.
 // CHECK-LABEL: gpu.func @u4_f16
 // CHECK-DAG: %[[BIAS:.*]] = arith.constant dense<[-1.024000e+03, -1.024000e+03, -6.400000e+01, -6.400000e+01, -1.024000e+03, -1.024000e+03, -6.400000e+01, -6.400000e+01]> : vector<8xf16>
-// CHECK-DAG: %[[SCALE:.*]] = arith.constant dense<[1.000000e+00, 1.000000e+00, 6.250000e-02, 6.250000e-02, 1.000000e+00, 1.000000e+00, 6.250000e-02, 6.250000e-02]> : vector<8xf16>
 // CHECK-NOT: xi4>
 // CHECK: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0x6a;", "=r,r,r,r" %[[WORD:.*]], %c983055_i32, %c1677747200_i32
-// CHECK-NEXT: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0x6a;", "=r,r,r,r" %[[WORD]], %c15728880_i32, %c1677747200_i32
+// CHECK-NEXT: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0x6a;", "=r,r,r,r" %[[WORD]], %c15728880_i32, %c1409307648_i32
 // CHECK-NEXT: %[[UP:.*]] = arith.shrui %[[WORD]], %c8_i32 : i32
 // CHECK-NEXT: llvm.inline_asm "lop3.b32 {{.*}} %[[UP]], %c983055_i32, %c1677747200_i32
 // CHECK: %[[W:.*]] = llvm.bitcast %{{.*}} : vector<4xi32> to vector<8xf16>
-// CHECK-NEXT: %[[V:.*]] = llvm.intr.fma(%[[W]], %[[SCALE]], %[[BIAS]])
+// CHECK-NEXT: %[[V:.*]] = arith.addf %[[W]], %[[BIAS]] : vector<8xf16>
 // CHECK-NEXT: vector.shuffle %[[V]], %[[V]] [0, 2, 4, 6, 1, 3, 5, 7] : vector<8xf16>, vector<8xf16>
 // CHECK-NOT: itofp
 // PTX-LABEL: .entry u4_f16(
@@ -30,7 +30,7 @@
 // PTX-NOT: prmt.b32
 // PTX: lop3.b32 {{.*}}, 0x6a;
 // PTX: shr.u32
-// PTX: fma.rn.f16x2
+// PTX: add.rn.f16x2
 func.func @u4_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
     attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
   %c0 = arith.constant 0 : index
@@ -44,17 +44,17 @@ func.func @u4_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
 }
 
 // int4 -> f16: the LOP3 also flips each sign bit (1678271496 = 0x64086408,
-// 1686135936 = 0x64806480), and 1024 + 8 (64 + 8 for the nibbles at bit 4)
+// 1417696384 = 0x54805480), and 1024 + 8 (64 + 8 for the nibbles at bit 4)
 // is subtracted.
 // CHECK-LABEL: gpu.func @i4_f16
 // CHECK-DAG: arith.constant dense<[-1.032000e+03, -1.032000e+03, -7.200000e+01, -7.200000e+01, -1.032000e+03, -1.032000e+03, -7.200000e+01, -7.200000e+01]> : vector<8xf16>
 // CHECK: llvm.inline_asm "lop3{{.*}}", "=r,r,r,r" %{{.*}}, %c983055_i32, %c1678271496_i32
-// CHECK: llvm.inline_asm "lop3{{.*}}", "=r,r,r,r" %{{.*}}, %c15728880_i32, %c1686135936_i32
-// CHECK: llvm.intr.fma
+// CHECK: llvm.inline_asm "lop3{{.*}}", "=r,r,r,r" %{{.*}}, %c15728880_i32, %c1417696384_i32
+// CHECK: arith.addf
 // CHECK-NOT: itofp
 // PTX-LABEL: .entry i4_f16(
 // PTX-NOT: cvt.rn
-// PTX: fma.rn.f16x2
+// PTX: add.rn.f16x2
 func.func @i4_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
     attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
   %c0 = arith.constant 0 : index
@@ -137,16 +137,17 @@ func.func @u8_bf16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<bf16>)
 }
 
 // uint2 -> f16: sixteen per word, pairs j and j + 8: fields at bits 0..8
-// directly (2^(10-o) + v as f16, times 2^-o), those at bits 10..14 after the
-// shift by 8.
+// directly, with the exponent that makes the field's lowest bit worth 1
+// (1543527424 = 0x5C005C00, 256.0, for bit 2), those at bits 10..14 after
+// the shift by 8; then -2^(10-o).
 // CHECK-LABEL: gpu.func @u2_f16
-// CHECK-DAG: arith.constant dense<[1.000000e+00, 1.000000e+00, 2.500000e-01, 2.500000e-01, 6.250000e-02, 6.250000e-02, 1.562500e-02, 1.562500e-02, 3.906250e-03, 3.906250e-03, 2.500000e-01, 2.500000e-01, 6.250000e-02, 6.250000e-02, 1.562500e-02, 1.562500e-02]> : vector<16xf16>
+// CHECK-DAG: arith.constant dense<[-1.024000e+03, -1.024000e+03, -2.560000e+02, -2.560000e+02, -6.400000e+01, -6.400000e+01, -1.600000e+01, -1.600000e+01, -4.000000e+00, -4.000000e+00, -2.560000e+02, -2.560000e+02, -6.400000e+01, -6.400000e+01, -1.600000e+01, -1.600000e+01]> : vector<16xf16>
 // CHECK: llvm.inline_asm "lop3{{.*}}" %{{.*}}, %c196611_i32, %c1677747200_i32
-// CHECK: llvm.inline_asm "lop3{{.*}}" %{{.*}}, %c50332416_i32, %c1677747200_i32
+// CHECK: llvm.inline_asm "lop3{{.*}}" %{{.*}}, %c786444_i32, %c1543527424_i32
 // CHECK: vector.shuffle %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15]
 // PTX-LABEL: .entry u2_f16(
 // PTX-NOT: cvt.rn
-// PTX: fma.rn.f16x2
+// PTX: add.rn.f16x2
 func.func @u2_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
     attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
   %c0 = arith.constant 0 : index

@@ -274,15 +274,6 @@ static MlirValue emitShift(TilusEmitter *e, const char *op, MlirValue x,
   return tilusEmitValue(e, "arith.select", 3, operands, type, 0, NULL);
 }
 
-// Whether the kernel (func.func or the gpu.func lowered from it) enclosing
-// `op` allows float contraction (tilus.fp_contract, tilus-c/Kernel.h).
-static bool allowsContraction(MlirOperation op) {
-  for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op))
-    if (tilusOpIs(op, "gpu.func") || tilusOpIs(op, "func.func"))
-      return tilusKernelAllowsContraction(op);
-  return false;
-}
-
 // `arith.<op>`, except float max/min (emitFloatMinMax). With `contract`,
 // float add, sub and mul carry the `contract` fast-math flag, which lets
 // LLVM fuse a multiplication into the addition that uses it (FFMA).
@@ -387,7 +378,7 @@ static MlirLogicalResult lowerBinary(TilusLowering *L, MlirOperation op,
   MlirValue result =
       isCmp ? emitCompare(&e, predicate, element, lhs, rhs)
             : emitBinaryArith(&e, arithFor(findBinary(op), element), lhs, rhs,
-                              allowsContraction(op));
+                              tilusAllowsContraction(op));
   tilusReplaceWithLowered(rewriter, &e, op, result);
   return mlirLogicalResultSuccess();
 }

@@ -21,15 +21,16 @@
 //    types has at most 8 significant bits, so nothing is rounded).
 //
 // 1-, 2- and 4-bit integers to f16 pair the elements that lie 16 bits apart
-// in a word (j and j + 16/n): one LOP3 masks both out at once, sets the magic
-// exponent and flips a signed value's sign bit, giving 2^10 + v * 2^o in
-// each half (o < 10 - n + 1 the field's offset in its half, after one shift
-// right by 8 for the fields above); one HFMA2 (v * 2^o) * 2^-o - 2^(10-o)
-// leaves v exactly. A word of 8 nibbles costs one shift, four LOP3 and four
-// HFMA2. The results go to their own slots, so a consumer that pairs slots j
-// and j + 16/n (the quantized matmul's interleaved tiles,
-// docs/quantized-matmul.md) takes the words as they are; one that pairs
-// neighbours pays a PRMT per pair to regroup them.
+// in a word (j and j + 16/n): one LOP3 masks both out at once, flips a
+// signed value's sign bit and sets an exponent that makes the field's lowest
+// bit (at offset o < 10 - n + 1 in its half, after one shift right by 8 for
+// the fields above) worth 1, so each half reads 2^(10-o) + v exactly; one
+// HADD2 of -2^(10-o) leaves v. A word of 8 nibbles costs one shift, four
+// LOP3 and four HADD2. (The Dot lowering may move that addition into the
+// accumulator instead: MmaDot.c.) The results go to their own slots, so a
+// consumer that pairs slots j and j + 16/n (the quantized matmul's
+// interleaved tiles, docs/quantized-matmul.md) takes the words as they are;
+// one that pairs neighbours pays a PRMT per pair to regroup them.
 //
 // Other integer widths to f16 (3, 5, 6, 7 bits, whose fields straddle
 // words) take each element of a pair through a 32-bit window of the bit
@@ -270,7 +271,6 @@ static MlirValue narrowIntegersToF16(Packed *p, int64_t m, int64_t flip,
   int64_t perWord = 32 / n, pairs = perWord / 2, numWords = m / perWord;
   int64_t count = m / 2;
   MlirValue *words = malloc(sizeof(MlirValue) * (size_t)count);
-  double *scale = malloc(sizeof(double) * (size_t)m);
   double *bias = malloc(sizeof(double) * (size_t)m);
   int64_t *slot = malloc(sizeof(int64_t) * (size_t)m);
   for (int64_t k = 0; k < numWords; ++k) {
@@ -283,12 +283,14 @@ static MlirValue narrowIntegersToF16(Packed *p, int64_t m, int64_t flip,
           shifted = opc(p, "shrui", w, 8);
         src = shifted, o -= 8;
       }
+      // The exponent that makes bit o of the mantissa worth 1: the half
+      // reads 2^(10-o) + v exactly (o + n <= 10).
+      int64_t magic = (int64_t)(25 - o) << 10;
       int64_t field = ((1ll << n) - 1) << o, flipped = flip << o;
       int64_t r = k * pairs + j;
       words[r] = andXor(p, src, field | field << 16,
-                        0x64006400 | flipped | flipped << 16);
+                        magic | magic << 16 | flipped | flipped << 16);
       for (int h = 0; h < 2; ++h) {
-        scale[2 * r + h] = ldexp(1.0, -o);
         bias[2 * r + h] = -(ldexp(1.0, 10 - o) + (double)flip);
         slot[k * perWord + j + h * pairs] = 2 * r + h;
       }
@@ -297,16 +299,14 @@ static MlirValue narrowIntegersToF16(Packed *p, int64_t m, int64_t flip,
   MlirValue packed = gather(p, words, count);
   MlirValue halves =
       tilusEmitValue(e, "llvm.bitcast", 1, &packed, resultType, 0, NULL);
-  MlirValue operands[3] = {halves, f16Vector(e, resultType, scale, m),
-                           f16Vector(e, resultType, bias, m)};
   MlirValue values =
-      tilusEmitValue(e, "llvm.intr.fma", 3, operands, resultType, 0, NULL);
+      tilusEmitArith(e, "addf", halves, f16Vector(e, resultType, bias, m));
   MlirValue both[2] = {values, values};
   MlirNamedAttribute mask = tilusNamedAttr(
       e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, slot));
   MlirValue result =
       tilusEmitValue(e, "vector.shuffle", 2, both, resultType, 1, &mask);
-  free(words), free(scale), free(bias), free(slot);
+  free(words), free(bias), free(slot);
   return result;
 }
 

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Patterns/Patterns.h"
+#include "tilus-c/Kernel.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -97,6 +98,84 @@ static void sayNoFragments(char *why, size_t size, const char *operand,
            "the layout of %s is not made of the %s fragments of mma.sync "
            "m16n8k%d (%s)",
            operand, role, shape->k, shape->ptxType);
+}
+
+// The bias a fast cast adds (FastCast.c: magic-number halves plus a
+// constant) moved out of B: when `vb` is arith.addf(X, C), C a constant,
+// seen through slot permutations (vector.shuffle of one vector), *x becomes
+// X under the same permutation and bias[i] the constant that slot i of vb
+// adds. Then A x B = A x X' + A x bias, and the second term, the same for
+// every column, is one short mma chain per row tile instead of one HADD2 per
+// pair of B. False (nothing emitted) for any other B.
+static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias) {
+  int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(vb), 0);
+  int64_t *perm = malloc(sizeof(int64_t) * (size_t)m);
+  for (int64_t i = 0; i < m; ++i)
+    perm[i] = i;
+  MlirValue v = vb;
+  while (mlirValueIsAOpResult(v) &&
+         tilusOpIs(mlirOpResultGetOwner(v), "vector.shuffle")) {
+    MlirOperation sh = mlirOpResultGetOwner(v);
+    MlirValue in = mlirOperationGetOperand(sh, 0);
+    MlirAttribute mask = mlirOperationGetAttributeByName(
+        sh, mlirStringRefCreateFromCString("mask"));
+    int64_t n = mlirShapedTypeGetDimSize(mlirValueGetType(in), 0);
+    if (!mlirValueEqual(in, mlirOperationGetOperand(sh, 1)) || n != m ||
+        mlirAttributeIsNull(mask) || mlirDenseArrayGetNumElements(mask) != m)
+      break;
+    for (int64_t i = 0; i < m; ++i)
+      perm[i] = mlirDenseI64ArrayGetElement(mask, perm[i]) % n;
+    v = in;
+  }
+  MlirOperation add = mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v)
+                                              : (MlirOperation){NULL};
+  MlirValue c = {NULL};
+  if (!mlirOperationIsNull(add) && tilusOpIs(add, "arith.addf"))
+    c = mlirOperationGetOperand(add, 1);
+  MlirAttribute dense = {NULL};
+  if (c.ptr && mlirValueIsAOpResult(c) &&
+      tilusOpIs(mlirOpResultGetOwner(c), "arith.constant"))
+    dense = mlirOperationGetAttributeByName(mlirOpResultGetOwner(c),
+                                            mlirStringRefCreateFromCString("value"));
+  if (mlirAttributeIsNull(dense) || !mlirAttributeIsADenseElements(dense)) {
+    free(perm);
+    return false;
+  }
+  *bias = malloc(sizeof(double) * (size_t)m);
+  for (int64_t i = 0; i < m; ++i) {
+    uint64_t index = (uint64_t)perm[i];
+    (*bias)[i] = mlirFloatAttrGetValueDouble(mlirElementsAttrGetValue(dense, 1, &index));
+  }
+  MlirValue pair[2] = {mlirOperationGetOperand(add, 0), mlirOperationGetOperand(add, 0)};
+  MlirNamedAttribute maskAttr = tilusNamedAttr(
+      e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, perm));
+  *x = tilusEmitValue(e, "vector.shuffle", 2, pair, mlirValueGetType(vb), 1, &maskAttr);
+  free(perm);
+  return true;
+}
+
+// An f16 pair constant (an mma B register of the bias).
+static MlirValue halfPair(TilusEmitter *e, double lo, double hi) {
+  int64_t two = 2;
+  MlirType type = mlirVectorTypeGet(1, &two, mlirF16TypeGet(e->ctx));
+  MlirAttribute values[2] = {mlirFloatAttrDoubleGet(e->ctx, mlirF16TypeGet(e->ctx), lo),
+                             mlirFloatAttrDoubleGet(e->ctx, mlirF16TypeGet(e->ctx), hi)};
+  MlirNamedAttribute named = tilusNamedAttr(
+      e->ctx, "value", mlirDenseElementsAttrGet(type, 2, values));
+  return tilusEmitValue(e, "arith.constant", 0, NULL, type, 1, &named);
+}
+
+// Whether `v` is an arith.constant whose elements are all zero.
+static bool isZeroConstant(MlirValue v) {
+  if (!mlirValueIsAOpResult(v) || !tilusOpIs(mlirOpResultGetOwner(v), "arith.constant"))
+    return false;
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      mlirOpResultGetOwner(v), mlirStringRefCreateFromCString("value"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a) ||
+      !mlirDenseElementsAttrIsSplat(a))
+    return false;
+  MlirAttribute x = mlirDenseElementsAttrGetSplatValue(a);
+  return mlirAttributeIsAFloat(x) && mlirFloatAttrGetValueDouble(x) == 0.0;
 }
 
 bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
@@ -219,6 +298,65 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
           mlirAttributeParseGet(e->ctx, mlirStringRefCreateFromCString(
                                             "#nvvm.mma_int_overflow<wrapped>")));
     bool aAsI32 = !mlirTypeIsAF16(aType);
+    // With tilus.fp_contract, a fast cast's bias leaves B (peelBias): each
+    // c tile's chain starts from A x bias (the bias is negative) instead, computed once per run
+    // of A fragments and bias constants (the same for every column tile of
+    // a row tile). Exact when the products and sums are integers below 2^24;
+    // otherwise the f32 sums carry the bias's magnitude (about 2^10) too.
+    MlirValue xb = vb;
+    double *bias = NULL;
+    bool fold = shape == &kHalf && tilusAllowsContraction(op) &&
+                peelBias(e, vb, &xb, &bias);
+    MlirValue *corr = fold ? malloc(sizeof(MlirValue) * (size_t)(4 * fc.numGroups)) : NULL;
+    int64_t *same = fold ? malloc(sizeof(int64_t) * (size_t)fc.numGroups) : NULL;
+    for (int64_t q = 0; fold && q < fc.numGroups; ++q) {
+      // A previous c tile with the same A fragments and bias constants.
+      same[q] = -1;
+      for (int64_t q2 = 0; q2 < q && same[q] < 0; ++q2) {
+        bool eq = same[q2] < 0;
+        for (int64_t s = 0; eq && s < steps; ++s) {
+          const int64_t *p1 = &plan[2 * (q * steps + s)], *p2 = &plan[2 * (q2 * steps + s)];
+          eq = p1[0] == p2[0];
+          for (int j = 0; eq && j < shape->bCount; ++j)
+            eq = bias[fb.slots[p1[1] * shape->bCount + j]] ==
+                 bias[fb.slots[p2[1] * shape->bCount + j]];
+        }
+        if (eq)
+          same[q] = q2;
+      }
+      if (same[q] >= 0) {
+        for (int j = 0; j < 4; ++j)
+          corr[4 * q + j] = corr[4 * same[q] + j];
+        continue;
+      }
+      MlirValue c[4];
+      for (int j = 0; j < 4; ++j)
+        c[j] = tilusEmitFloatConstant(e, accElement, 0.0);
+      for (int64_t s = 0; s < steps; ++s) {
+        const int64_t *p = &plan[2 * (q * steps + s)];
+        MlirValue operands[10];
+        for (int r = 0; r < 4; ++r)
+          operands[r] = operandRegister(
+              e, va, &fa.slots[p[0] * shape->aCount + r * shape->perRegister],
+              shape->perRegister, aAsI32);
+        for (int r = 0; r < 2; ++r) {
+          const int64_t *bs = &fb.slots[p[1] * shape->bCount + r * shape->perRegister];
+          operands[4 + r] = halfPair(e, bias[bs[0]], bias[bs[1]]);
+        }
+        for (int j = 0; j < 4; ++j)
+          operands[6 + j] = c[j];
+        MlirValue d = tilusEmitValue(e, "nvvm.mma.sync", 10, operands, structType,
+                                     numAttrs, attrs);
+        for (int64_t r = 0; r < 4; ++r) {
+          MlirNamedAttribute position = tilusNamedAttr(
+              e->ctx, "position", mlirDenseI64ArrayGet(e->ctx, 1, &r));
+          c[r] = tilusEmitValue(e, "llvm.extractvalue", 1, &d, fields[r], 1, &position);
+        }
+      }
+      for (int j = 0; j < 4; ++j)
+        corr[4 * q + j] = c[j];
+    }
+    bool zeroC = fold && isZeroConstant(vc);
     // When the groups cover every slot of c, each is written below, and the
     // result need not start from c: a chain from zero leaves c's own chain
     // (a previous Dot's) unused once its elements are read directly.
@@ -232,6 +370,8 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
       // element a previous Dot just computed is used directly.
       for (int j = 0; j < 4; ++j)
         c[j] = tilusEmitElement(e, vc, fc.slots[4 * q + j]);
+      for (int j = 0; fold && j < 4; ++j)   // the bias's share, added first
+        c[j] = zeroC ? corr[4 * q + j] : tilusEmitArith(e, "addf", c[j], corr[4 * q + j]);
       for (int64_t s = 0; s < steps; ++s) {
         const int64_t *p = &plan[2 * (q * steps + s)];
         MlirValue operands[10];
@@ -241,7 +381,7 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
               shape->perRegister, aAsI32);
         for (int r = 0; r < 2; ++r)
           operands[4 + r] = operandRegister(
-              e, vb, &fb.slots[p[1] * shape->bCount + r * shape->perRegister],
+              e, xb, &fb.slots[p[1] * shape->bCount + r * shape->perRegister],
               shape->perRegister, aAsI32);
         if (halfAcc) {
           for (int r = 0; r < 2; ++r) {
@@ -272,6 +412,7 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
         acc = tilusEmitInsert(e, acc, c[j], fc.slots[4 * q + j]);
     }
     *result = acc;
+    free(bias), free(corr), free(same);
   }
   free(plan);
   if (!ok && why)
