@@ -1,29 +1,31 @@
 // With tilus.fp_contract, a Dot whose B is a fast cast (FastCast.c: magic-
 // number halves plus a constant bias) takes the halves as B and starts each
 // accumulator chain from A x bias instead: one extra mma chain per row
-// tile (here 2 k steps) instead of one f16x2 addition per pair of B. Without
-// the attribute the bias is added to B (add.rn.f16x2) and there is one chain.
+// tile (here 2 k steps, shared by 8 column tiles) instead of one f16x2
+// addition per pair of B (64 here). Without the attribute the bias is added
+// to B (add.rn.f16x2) and there are only the 16 mma of the product. (With
+// fewer than 8 pairs of B per added mma the lowering keeps the additions.)
 // RUN: tilus-opt %s --tilus-to-gpu | FileCheck %s
 // RUN: tilus-opt %s --lower-to-nvvm --emit-ptx --target=sm_90a | FileCheck %s --check-prefix=PTX
 
 !ga = !tilus.global<f16, array<i64: 16, 32>, #tilus.row_major>
-!gw = !tilus.global<ui8, array<i64: 128>, #tilus.row_major>
-!gc = !tilus.global<f32, array<i64: 16, 8>, #tilus.row_major>
+!gw = !tilus.global<ui8, array<i64: 1024>, #tilus.row_major>
+!gc = !tilus.global<f32, array<i64: 16, 64>, #tilus.row_major>
 !ra = !tilus.register<f16, array<i64: 16, 32>, #tilus.layout<"local(1,2).column_local(2,2).spatial(8,4).local(1,2)">>
-!rw8 = !tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>
-!rw4 = !tilus.register<si4, array<i64: 32, 8>, #tilus.layout<"local(2,1).local(2,1).column_spatial(4,8).local(2,1)">>
-!rwf = !tilus.register<f16, array<i64: 32, 8>, #tilus.layout<"local(2,1).local(2,1).column_spatial(4,8).local(2,1)">>
-!rc = !tilus.register<f32, array<i64: 16, 8>, #tilus.layout<"local(2,1).spatial(8,4).local(1,2)">>
+!rw8 = !tilus.register<ui8, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>
+!rw4 = !tilus.register<si4, array<i64: 32, 64>, #tilus.layout<"local(1,8).local(2,1).local(2,1).column_spatial(4,8).local(2,1)">>
+!rwf = !tilus.register<f16, array<i64: 32, 64>, #tilus.layout<"local(1,8).local(2,1).local(2,1).column_spatial(4,8).local(2,1)">>
+!rc = !tilus.register<f32, array<i64: 16, 64>, #tilus.layout<"local(1,8).local(2,1).spatial(8,4).local(1,2)">>
 
 // CHECK-LABEL: gpu.func @folded
 // CHECK: %[[X:.*]] = vector.shuffle
 // CHECK: nvvm.mma.sync A[{{.*}}] B[%{{.*}}, %{{.*}}] C[%{{.*}}]
-// CHECK-COUNT-3: nvvm.mma.sync
+// CHECK-COUNT-17: nvvm.mma.sync
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: gpu.return
 // PTX-LABEL: .entry folded(
 // PTX-NOT: add.rn.f16x2
-// PTX-COUNT-4: mma.sync.aligned.m16n8k16
+// PTX-COUNT-18: mma.sync.aligned.m16n8k16
 // PTX-NOT: mma.sync
 // PTX: ret;
 func.func @folded(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.ptr<f32>)
@@ -44,12 +46,12 @@ func.func @folded(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.ptr<f3
 }
 
 // CHECK-LABEL: gpu.func @rounded
-// CHECK-COUNT-2: nvvm.mma.sync
+// CHECK-COUNT-16: nvvm.mma.sync
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: gpu.return
 // PTX-LABEL: .entry rounded(
 // PTX: add.rn.f16x2
-// PTX-COUNT-2: mma.sync.aligned.m16n8k16
+// PTX-COUNT-16: mma.sync.aligned.m16n8k16
 // PTX-NOT: mma.sync
 func.func @rounded(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.ptr<f32>)
     attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {

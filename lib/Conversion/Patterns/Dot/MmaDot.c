@@ -309,6 +309,7 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
                 peelBias(e, vb, &xb, &bias);
     MlirValue *corr = fold ? malloc(sizeof(MlirValue) * (size_t)(4 * fc.numGroups)) : NULL;
     int64_t *same = fold ? malloc(sizeof(int64_t) * (size_t)fc.numGroups) : NULL;
+    int64_t chains = 0;
     for (int64_t q = 0; fold && q < fc.numGroups; ++q) {
       // A previous c tile with the same A fragments and bias constants.
       same[q] = -1;
@@ -324,6 +325,17 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
         if (eq)
           same[q] = q2;
       }
+      chains += same[q] < 0;
+    }
+    // Worth it only when the HADD2s saved (one per f16 pair of B) are many
+    // per mma the correction adds: on the H100 the quantized matmul gained
+    // with 8 column tiles per row tile (16 pairs per mma) and lost with 2 (4),
+    // or with 4 row tiles of 2 column tiles (1); 8 is the threshold.
+    if (fold && mlirShapedTypeGetDimSize(mlirValueGetType(vb), 0) / 2 < 8 * chains * steps) {
+      fold = false;
+      xb = vb;
+    }
+    for (int64_t q = 0; fold && q < fc.numGroups; ++q) {
       if (same[q] >= 0) {
         for (int j = 0; j < 4; ++j)
           corr[4 * q + j] = corr[4 * same[q] + j];
