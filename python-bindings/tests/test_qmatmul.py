@@ -108,13 +108,18 @@ def test_interleaved_tiles_put_each_mma_pair_16_bits_apart():
                 lo, hi = bit_of[k, n], bit_of[k + 1, n]
                 assert hi - lo == 16 and lo // 32 == hi // 32, (wtype, lane, i)
     assert qmatmul.interleaved(tilus.uint3) is None and qmatmul.interleaved(tilus.uint8) is None
-    ptx = tilus.compile(qmatmul.QuantizedMatmul(tilus.uint4, offset=8).mlir(), ptx_only=True,
-                        cache=False)
-    ptx = ptx if isinstance(ptx, str) else ptx.decode()
-    # The LOP3 per pair, no PRMT; with attrs.fp_contract the bias addition
-    # moves into the accumulator (MmaDot.c), so no f16x2 arithmetic is left.
-    assert "lop3.b32" in ptx and "prmt" not in ptx
-    assert "add.rn.f16x2" not in ptx and "fma.rn.f16x2" not in ptx
+
+    def ptx_of(n_tiles):
+        p = tilus.compile(qmatmul.QuantizedMatmul(tilus.uint4, offset=8, n_tiles=n_tiles).mlir(),
+                          ptx_only=True, cache=False)
+        return p if isinstance(p, str) else p.decode()
+    # The LOP3 per pair, no PRMT. With 8 column tiles per warp (attrs.fp_contract)
+    # the bias addition moves into the accumulator (MmaDot.c): no f16x2
+    # arithmetic is left; with 1 (2 pairs of B per added mma) it stays.
+    wide, narrow = ptx_of(8), ptx_of(1)
+    assert "lop3.b32" in wide and "prmt" not in wide and "prmt" not in narrow
+    assert "add.rn.f16x2" not in wide and "fma.rn.f16x2" not in wide
+    assert "add.rn.f16x2" in narrow
 
 
 @requires_compiler
