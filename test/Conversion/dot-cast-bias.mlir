@@ -17,10 +17,19 @@
 !rwf = !tilus.register<f16, array<i64: 32, 64>, #tilus.layout<"local(1,8).local(2,1).local(2,1).column_spatial(4,8).local(2,1)">>
 !rc = !tilus.register<f32, array<i64: 16, 64>, #tilus.layout<"local(1,8).local(2,1).spatial(8,4).local(1,2)">>
 
+// The cast's tagged addition is gone: B is the shuffled bit cast of the
+// LOP3 words; the bias pair (-1032 for the nibble at bit 0, -72 at bit 4 of
+// each half) is B of the correction chain, which starts from the zero
+// accumulator; each product chain starts from its result, with no f32 add.
 // CHECK-LABEL: gpu.func @folded
-// CHECK: %[[X:.*]] = vector.shuffle
-// CHECK: nvvm.mma.sync A[{{.*}}] B[%{{.*}}, %{{.*}}] C[%{{.*}}]
-// CHECK-COUNT-17: nvvm.mma.sync
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<[-1.032000e+03, -7.200000e+01]> : vector<2xf16>
+// CHECK-DAG: %[[H:.*]] = llvm.bitcast %{{.*}} : vector<32xi32> to vector<64xf16>
+// CHECK: %[[X:.*]] = vector.shuffle %[[H]], %[[H]]
+// CHECK: %[[C1:.*]] = nvvm.mma.sync A[{{.*}}] B[%[[B]], %[[B]]] C[%[[Z:.*]], %[[Z]], %[[Z]], %[[Z]]]
+// CHECK: nvvm.mma.sync A[{{.*}}] B[%[[B]], %[[B]]] C[
+// CHECK-NOT: arith.addf {{.*}} : f32
+// CHECK: nvvm.mma.sync
+// CHECK-COUNT-15: nvvm.mma.sync
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: gpu.return
 // PTX-LABEL: .entry folded(
@@ -66,6 +75,35 @@ func.func @rounded(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.ptr<f
   %wf = "tilus.cast"(%w4) : (!rw4) -> !rwf
   %z = "tilus.allocate_register"(%zero) : (f32) -> !rc
   %c = "tilus.dot"(%a, %wf, %z) : (!ra, !rwf, !rc) -> !rc
+  "tilus.store_global"(%c, %gc, %c0, %c0) : (!rc, !gc, index, index) -> ()
+  return
+}
+
+// A program's own addition of a constant to B is not moved: only the cast's
+// exact one is (folding this one would skip its f16 rounding).
+!gb = !tilus.global<f16, array<i64: 32, 64>, #tilus.row_major>
+// CHECK-LABEL: gpu.func @user_add
+// PTX-LABEL: .entry user_add(
+// PTX-COUNT-16: mma.sync.aligned.m16n8k16
+// PTX-NOT: mma.sync
+// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<contract> : vector<64xf16>
+// CHECK-COUNT-16: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: gpu.return
+func.func @user_add(%pa: !tilus.ptr<f16>, %pb: !tilus.ptr<f16>, %pc: !tilus.ptr<f32>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>, tilus.fp_contract} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %big = arith.constant 1000.0 : f16
+  %ga = "tilus.view_global"(%pa) : (!tilus.ptr<f16>) -> !ga
+  %gb = "tilus.view_global"(%pb) : (!tilus.ptr<f16>) -> !gb
+  %gc = "tilus.view_global"(%pc) : (!tilus.ptr<f32>) -> !gc
+  %a = "tilus.load_global"(%ga, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!ga, index, index) -> !ra
+  %b = "tilus.load_global"(%gb, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!gb, index, index) -> !rwf
+  %k = "tilus.allocate_register"(%big) : (f16) -> !rwf
+  %b2 = "tilus.add"(%b, %k) : (!rwf, !rwf) -> !rwf
+  %z = "tilus.allocate_register"(%zero) : (f32) -> !rc
+  %c = "tilus.dot"(%a, %b2, %z) : (!ra, !rwf, !rc) -> !rc
   "tilus.store_global"(%c, %gc, %c0, %c0) : (!rc, !gc, index, index) -> ()
   return
 }

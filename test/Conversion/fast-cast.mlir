@@ -22,7 +22,7 @@
 // CHECK-NEXT: %[[UP:.*]] = arith.shrui %[[WORD]], %c8_i32 : i32
 // CHECK-NEXT: llvm.inline_asm "lop3.b32 {{.*}} %[[UP]], %c983055_i32, %c1677747200_i32
 // CHECK: %[[W:.*]] = llvm.bitcast %{{.*}} : vector<4xi32> to vector<8xf16>
-// CHECK-NEXT: %[[V:.*]] = arith.addf %[[W]], %[[BIAS]] : vector<8xf16>
+// CHECK-NEXT: %[[V:.*]] = arith.addf %[[W]], %[[BIAS]] {tilus.cast_bias} : vector<8xf16>
 // CHECK-NEXT: vector.shuffle %[[V]], %[[V]] [0, 2, 4, 6, 1, 3, 5, 7] : vector<8xf16>, vector<8xf16>
 // CHECK-NOT: itofp
 // PTX-LABEL: .entry u4_f16(

@@ -40,6 +40,10 @@ MlirValue tilusEmitFloatDecode(TilusEmitter *e, MlirType format,
 MlirValue tilusEmitFloatEncode(TilusEmitter *e, MlirType format,
                                MlirValue value);
 
+// The unit attribute on the exact bias addition of FastCast's 1/2/4-bit path,
+// which an mma Dot may move into its accumulator (MmaDot.c).
+#define TILUS_CAST_BIAS_ATTR "tilus.cast_bias"
+
 // The fast Cast from uiN/siN (N <= 8) or !tilus.float to f16, bf16 or f32:
 // `x` is the source vector, `resultType` the result vector type. Null when
 // no fast path applies; the generic path then converts.

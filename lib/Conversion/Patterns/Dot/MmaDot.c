@@ -101,7 +101,8 @@ static void sayNoFragments(char *why, size_t size, const char *operand,
 }
 
 // The bias a fast cast adds (FastCast.c: magic-number halves plus a
-// constant) moved out of B: when `vb` is arith.addf(X, C), C a constant,
+// constant, exactly) moved out of B: when `vb` is the cast's tagged
+// arith.addf(X, C) (TILUS_CAST_BIAS_ATTR), C a constant,
 // seen through slot permutations (vector.shuffle of one vector), *x becomes
 // X under the same permutation and bias[i] the constant that slot i of vb
 // adds. Then A x B = A x X' + A x bias, and the second term, the same for
@@ -123,6 +124,11 @@ static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias)
     if (!mlirValueEqual(in, mlirOperationGetOperand(sh, 1)) || n != m ||
         mlirAttributeIsNull(mask) || mlirDenseArrayGetNumElements(mask) != m)
       break;
+    bool poison = false;
+    for (int64_t i = 0; i < m; ++i)
+      poison |= mlirDenseI64ArrayGetElement(mask, i) < 0;
+    if (poison)
+      break;
     for (int64_t i = 0; i < m; ++i)
       perm[i] = mlirDenseI64ArrayGetElement(mask, perm[i]) % n;
     v = in;
@@ -130,7 +136,9 @@ static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias)
   MlirOperation add = mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v)
                                               : (MlirOperation){NULL};
   MlirValue c = {NULL};
-  if (!mlirOperationIsNull(add) && tilusOpIs(add, "arith.addf"))
+  if (!mlirOperationIsNull(add) && tilusOpIs(add, "arith.addf") &&
+      !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+          add, mlirStringRefCreateFromCString(TILUS_CAST_BIAS_ATTR))))
     c = mlirOperationGetOperand(add, 1);
   MlirAttribute dense = {NULL};
   if (c.ptr && mlirValueIsAOpResult(c) &&
@@ -165,12 +173,17 @@ static MlirValue halfPair(TilusEmitter *e, double lo, double hi) {
   return tilusEmitValue(e, "arith.constant", 0, NULL, type, 1, &named);
 }
 
-// Whether `v` is an arith.constant whose elements are all zero.
+// Whether `v` is an arith.constant whose elements are all zero, or the
+// vector.broadcast of a zero (allocate_register's init).
 static bool isZeroConstant(MlirValue v) {
+  if (mlirValueIsAOpResult(v) && tilusOpIs(mlirOpResultGetOwner(v), "vector.broadcast"))
+    v = mlirOperationGetOperand(mlirOpResultGetOwner(v), 0);
   if (!mlirValueIsAOpResult(v) || !tilusOpIs(mlirOpResultGetOwner(v), "arith.constant"))
     return false;
   MlirAttribute a = mlirOperationGetAttributeByName(
       mlirOpResultGetOwner(v), mlirStringRefCreateFromCString("value"));
+  if (!mlirAttributeIsNull(a) && mlirAttributeIsAFloat(a))
+    return mlirFloatAttrGetValueDouble(a) == 0.0;
   if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a) ||
       !mlirDenseElementsAttrIsSplat(a))
     return false;
