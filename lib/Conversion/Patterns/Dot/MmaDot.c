@@ -83,6 +83,16 @@ static MlirValue operandRegister(TilusEmitter *e, MlirValue value,
                         0, NULL);
 }
 
+// The four A registers of fragment group `group` of `va` into regs[0..3].
+static void aRegisters(TilusEmitter *e, MlirValue va, const TilusFragments *fa,
+                       int64_t group, const MmaShape *shape, bool asI32,
+                       MlirValue *regs) {
+  for (int r = 0; r < 4; ++r)
+    regs[r] = operandRegister(
+        e, va, &fa->slots[group * shape->aCount + r * shape->perRegister],
+        shape->perRegister, asI32);
+}
+
 // The text of a type, for reasons.
 static void typeText(MlirType type, char *buffer, size_t size) {
   TilusStringBuffer text = {0};
@@ -360,10 +370,7 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
       for (int64_t s = 0; s < steps; ++s) {
         const int64_t *p = &plan[2 * (q * steps + s)];
         MlirValue operands[10];
-        for (int r = 0; r < 4; ++r)
-          operands[r] = operandRegister(
-              e, va, &fa.slots[p[0] * shape->aCount + r * shape->perRegister],
-              shape->perRegister, aAsI32);
+        aRegisters(e, va, &fa, p[0], shape, aAsI32, operands);
         for (int r = 0; r < 2; ++r) {
           const int64_t *bs = &fb.slots[p[1] * shape->bCount + r * shape->perRegister];
           operands[4 + r] = halfPair(e, bias[bs[0]], bias[bs[1]]);
@@ -400,10 +407,7 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
       for (int64_t s = 0; s < steps; ++s) {
         const int64_t *p = &plan[2 * (q * steps + s)];
         MlirValue operands[10];
-        for (int r = 0; r < 4; ++r)
-          operands[r] = operandRegister(
-              e, va, &fa.slots[p[0] * shape->aCount + r * shape->perRegister],
-              shape->perRegister, aAsI32);
+        aRegisters(e, va, &fa, p[0], shape, aAsI32, operands);
         for (int r = 0; r < 2; ++r)
           operands[4 + r] = operandRegister(
               e, xb, &fb.slots[p[1] * shape->bCount + r * shape->perRegister],
