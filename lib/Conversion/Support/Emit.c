@@ -245,6 +245,19 @@ MlirValue tilusEmitSplatConstant(TilusEmitter *e, MlirType type, double value) {
   return tilusEmitValue(e, "arith.constant", 0, NULL, type, 1, &named);
 }
 
+MlirValue tilusEmitFloatVectorConstant(TilusEmitter *e, MlirType type,
+                                       const double *values) {
+  MlirType element = mlirShapedTypeGetElementType(type);
+  intptr_t n = mlirShapedTypeGetDimSize(type, 0);
+  MlirAttribute *elements = malloc(sizeof(MlirAttribute) * (size_t)n);
+  for (intptr_t i = 0; i < n; ++i)
+    elements[i] = mlirFloatAttrDoubleGet(e->ctx, element, values[i]);
+  MlirAttribute attr = mlirDenseElementsAttrGet(type, n, elements);
+  free(elements);
+  MlirNamedAttribute named = tilusNamedAttr(e->ctx, "value", attr);
+  return tilusEmitValue(e, "arith.constant", 0, NULL, type, 1, &named);
+}
+
 MlirValue tilusEmitCmp(TilusEmitter *e, TilusCmpPredicate predicate,
                        MlirValue lhs, MlirValue rhs) {
   MlirType type = mlirValueGetType(lhs);

@@ -139,6 +139,11 @@ MlirType tilusVectorOrScalarType(MlirType elementType, int64_t n);
 // an integer for integer element types, else a float.
 MlirValue tilusEmitSplatConstant(TilusEmitter *e, MlirType type, double value);
 
+// arith.constant of `type`, a vector<n x F> of a float type F, with the
+// elements values[0..n).
+MlirValue tilusEmitFloatVectorConstant(TilusEmitter *e, MlirType type,
+                                       const double *values);
+
 // arith.constant of `type` (a storage type, tilusStorageElementType, or a
 // vector of it) with every element the constant `c` (ElementConstants.c).
 MlirValue tilusEmitElementConstant(TilusEmitter *e, MlirType type,

@@ -250,18 +250,6 @@ static MlirType vectorOf(MlirType element, int64_t m) {
   return mlirVectorTypeGet(1, &m, element);
 }
 
-// arith.constant vector<m x f16> with the given element values.
-static MlirValue f16Vector(TilusEmitter *e, MlirType type, const double *values,
-                           int64_t m) {
-  MlirAttribute *elements = malloc(sizeof(MlirAttribute) * (size_t)m);
-  for (int64_t i = 0; i < m; ++i)
-    elements[i] = mlirFloatAttrDoubleGet(e->ctx, mlirF16TypeGet(e->ctx), values[i]);
-  MlirAttribute attr = mlirDenseElementsAttrGet(type, m, elements);
-  free(elements);
-  MlirNamedAttribute named = tilusNamedAttr(e->ctx, "value", attr);
-  return tilusEmitValue(e, "arith.constant", 0, NULL, type, 1, &named);
-}
-
 // 1-, 2- and 4-bit integers to f16 (see the file comment): words of
 // 32 / n elements, pairs (j, j + 16/n).
 static MlirValue narrowIntegersToF16(Packed *p, int64_t m, int64_t flip,
@@ -301,7 +289,7 @@ static MlirValue narrowIntegersToF16(Packed *p, int64_t m, int64_t flip,
       tilusEmitValue(e, "llvm.bitcast", 1, &packed, resultType, 0, NULL);
   // Tagged, so that the Dot lowering moves only this exact addition into its
   // accumulator (MmaDot.c, peelBias), never a user's.
-  MlirValue addOperands[2] = {halves, f16Vector(e, resultType, bias, m)};
+  MlirValue addOperands[2] = {halves, tilusEmitFloatVectorConstant(e, resultType, bias)};
   MlirNamedAttribute tag = tilusNamedAttr(e->ctx, TILUS_CAST_BIAS_ATTR,
                                           mlirUnitAttrGet(e->ctx));
   MlirValue values =
@@ -336,14 +324,12 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
     return none;
   int64_t flip =
       !isFloat && !tilusElementIsUnsigned(from) ? 1ll << (n - 1) : 0;
+  if (mlirTypeIsAF16(to) && !isFloat && (n == 1 || n == 2 || n == 4) &&
+      p.wordBits == 32)
+    return narrowIntegersToF16(&p, m, flip, resultType);
   MlirValue *scalars = malloc(sizeof(MlirValue) * (size_t)m);
   MlirValue result;
 
-  if (mlirTypeIsAF16(to) && !isFloat && (n == 1 || n == 2 || n == 4) &&
-      p.wordBits == 32) {
-    free(scalars);
-    return narrowIntegersToF16(&p, m, flip, resultType);
-  }
   if (mlirTypeIsAF16(to) && !isFloat && n == 8 && p.wordBits == 32) {
     int64_t numWords = m / 4;
     for (int64_t k = 0; k < numWords; ++k) {

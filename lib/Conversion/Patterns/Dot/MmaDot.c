@@ -175,12 +175,9 @@ static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias)
 // An f16 pair constant (an mma B register of the bias).
 static MlirValue halfPair(TilusEmitter *e, double lo, double hi) {
   int64_t two = 2;
-  MlirType type = mlirVectorTypeGet(1, &two, mlirF16TypeGet(e->ctx));
-  MlirAttribute values[2] = {mlirFloatAttrDoubleGet(e->ctx, mlirF16TypeGet(e->ctx), lo),
-                             mlirFloatAttrDoubleGet(e->ctx, mlirF16TypeGet(e->ctx), hi)};
-  MlirNamedAttribute named = tilusNamedAttr(
-      e->ctx, "value", mlirDenseElementsAttrGet(type, 2, values));
-  return tilusEmitValue(e, "arith.constant", 0, NULL, type, 1, &named);
+  double values[2] = {lo, hi};
+  return tilusEmitFloatVectorConstant(
+      e, mlirVectorTypeGet(1, &two, mlirF16TypeGet(e->ctx)), values);
 }
 
 // Whether `v` is an arith.constant whose elements are all zero, or the
@@ -322,9 +319,9 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
                                             "#nvvm.mma_int_overflow<wrapped>")));
     bool aAsI32 = !mlirTypeIsAF16(aType);
     // With tilus.fp_contract, a fast cast's bias leaves B (peelBias): each
-    // c tile's chain starts from A x bias (the bias is negative) instead, computed once per run
-    // of A fragments and bias constants (the same for every column tile of
-    // a row tile). Exact when the products and sums are integers below 2^24;
+    // c tile's chain starts from A x bias instead, computed once per run of
+    // A fragments and bias constants (the same for every column tile of a
+    // row tile). Exact when the products and sums are integers below 2^24;
     // otherwise the f32 sums carry the bias's magnitude (about 2^10) too.
     MlirValue xb = vb;
     double *bias = NULL;
