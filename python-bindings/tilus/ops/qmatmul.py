@@ -476,13 +476,24 @@ class QuantizedMatmulRunner:
         return kernel
 
     def kernel(self, wtype, group_size, offset, cfg, activation=None, m_tiles=1):
+        """The loaded kernel of configuration `cfg` for blocks of m_tiles row
+        tiles; TilusArgumentError (on first use, before compiling) when that
+        block needs more shared memory than one block may have."""
         w, nt, s, sk, kpt = cfg
+
+        def make():
+            t = template(wtype, activation, group_size=group_size, offset=offset, warps=w,
+                         n_tiles=_with_row_tiles(cfg, m_tiles)[1], stages=s, split_k=sk,
+                         k_tiles=kpt, m_tiles=m_tiles)
+            if t.shared_bytes > MAX_BLOCK_SHARED:
+                from ..artifact import TilusArgumentError
+                raise TilusArgumentError(f"quantized_matmul: config {cfg} needs "
+                                         f"{t.shared_bytes} bytes of shared memory with "
+                                         f"{m_tiles} row tiles, more than {MAX_BLOCK_SHARED}")
+            return t
+
         return self.load((str(wtype), group_size, offset, cfg, str(activation), m_tiles),
-                         lambda: template(wtype, activation, group_size=group_size,
-                                          offset=offset, warps=w,
-                                          n_tiles=_with_row_tiles(cfg, m_tiles)[1], stages=s,
-                                          split_k=sk, k_tiles=kpt, m_tiles=m_tiles),
-                         "qmatmul")
+                         make, "qmatmul")
 
     def __call__(self, x, qweight, scales, *, wtype, group_size=128, offset=0, out=None,
                  config=None):
@@ -505,12 +516,6 @@ class QuantizedMatmulRunner:
                                          f"N = {n} by {w_ * eff[1] * TILE_N} columns (n_tiles "
                                          f"{nt_} // {mt} row tiles for M = {m}) or K = {k} "
                                          f"by {sk_ * kpt_} x {TILE_K}")
-            need = template(wtype, activation, warps=w_, n_tiles=eff[1], stages=s_,
-                            split_k=sk_, k_tiles=kpt_, m_tiles=mt).shared_bytes
-            if need > MAX_BLOCK_SHARED:
-                raise TilusArgumentError(f"quantized_matmul: config {config} needs {need} "
-                                         f"bytes of shared memory with {mt} row tiles "
-                                         f"(M = {m}), more than {MAX_BLOCK_SHARED}")
         cfg = config or self.tuned(m, n, k, wtype, group_size, offset, activation) or \
             choose_config(m, n, k, wtype)
         if m == 0:
