@@ -113,6 +113,20 @@ static void verifyRmw(TilusVerifier *v, MlirOperation op) {
                        (int)kindRef.length, kindRef.data);
     return;
   }
+  MlirAttribute order = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("order"));
+  if (!mlirAttributeIsNull(order)) {
+    MlirStringRef o = mlirAttributeIsAString(order)
+                          ? mlirStringAttrGetValue(order)
+                          : mlirStringRefCreate("?", 1);
+    if (!(o.length == 7 && !memcmp(o.data, "relaxed", 7)) &&
+        !(o.length == 7 && !memcmp(o.data, "acq_rel", 7))) {
+      tilusVerifierError(v, op,
+                         "order '%.*s' is not 'relaxed' or 'acq_rel' (a string)",
+                         (int)o.length, o.data);
+      return;
+    }
+  }
   MlirType element;
   if (!verifyScalarAccess(v, op, TilusAtomicMem, TilusAtomicOffsets, "memory",
                           &element) ||

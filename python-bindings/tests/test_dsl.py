@@ -863,3 +863,40 @@ def test_tile_misuse_is_located(body, message):
     # Located at the line of the misuse (the lambda above).
     line = int(re.search(r"test_dsl.py:(\d+):", str(info.value)).group(1))
     assert "lambda k, g, r" in open(HERE).read().split("\n")[line - 1]
+
+
+class OptionalBias(tilus.Kernel):
+    """Run-time parameters that depend on the configuration (parameters())."""
+
+    def __init__(self, bias, dtype=tilus.float32):
+        super().__init__()
+        self.bias, self.dtype = bias, dtype
+
+    def parameters(self):
+        p = tilus.pointer(self.dtype)
+        return [("x", p)] + ([("b", p)] if self.bias else []) + [("n", tilus.int32)]
+
+    def __call__(self, *args):
+        x, b, n = (args if self.bias else (args[0], None, args[1]))
+        self.attrs.warps = 1
+        gx = self.view_global(x, [self.index(n)])
+        v = self.load_global(gx, [0], [32], "spatial(32)")
+        if b is not None:
+            v = v + self.load_global(self.view_global(b, [self.index(n)]), [0], [32],
+                                     "spatial(32)")
+        self.store_global(v, gx, [0])
+
+
+def test_parameters_from_the_configuration():
+    with_bias = OptionalBias(True, tilus.float16).mlir()
+    assert "func.func @optional_bias(%x: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %n: i32)" \
+        in with_bias
+    plain = OptionalBias(False).mlir()
+    assert "func.func @optional_bias(%x: !tilus.ptr<f32>, %n: i32)" in plain
+    assert plain.count('"tilus.load_global"') == 1 and with_bias.count('"tilus.load_global"') == 2
+
+    class Bad(OptionalBias):
+        def parameters(self):
+            return [("x", int)]
+    with pytest.raises(DSLError, match="parameter 'x' needs an annotation"):
+        Bad(False).mlir()

@@ -122,3 +122,13 @@ func.func @semaphore_offsets(%p: !tilus.ptr<i32>, %x: i32) attributes {tilus.ker
   "tilus.semaphore_signal"(%g, %c0, %c0, %x) : (!tilus.global<i32, array<i64: 4>, #tilus.row_major>, index, index, i32) -> ()
   return
 }
+
+// -----
+
+func.func @order(%p: !tilus.ptr<i32>, %x: i32) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<i32>) -> !tilus.global<i32, array<i64: 4>, #tilus.row_major>
+  // expected-error@+1 {{'tilus.atomic_rmw' op order 'seq_cst' is not 'relaxed' or 'acq_rel' (a string)}}
+  %o = "tilus.atomic_rmw"(%g, %c0, %x) {kind = "add", order = "seq_cst"} : (!tilus.global<i32, array<i64: 4>, #tilus.row_major>, index, i32) -> i32
+  return
+}

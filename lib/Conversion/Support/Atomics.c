@@ -24,11 +24,11 @@ static MlirNamedAttribute deviceScope(MlirContext ctx) {
 }
 
 MlirValue tilusEmitAtomicRMW(TilusEmitter *e, TilusAtomicBinOp binOp,
-                             MlirValue ptr, MlirValue value) {
+                             MlirValue ptr, MlirValue value,
+                             TilusAtomicOrdering ordering) {
   MlirNamedAttribute attrs[3] = {
       tilusNamedAttr(e->ctx, "bin_op", i64Attr(e->ctx, binOp)),
-      tilusNamedAttr(e->ctx, "ordering",
-                     i64Attr(e->ctx, TilusAtomicOrderingMonotonic)),
+      tilusNamedAttr(e->ctx, "ordering", i64Attr(e->ctx, ordering)),
       deviceScope(e->ctx)};
   MlirValue operands[2] = {ptr, value};
   return tilusEmitValue(e, "llvm.atomicrmw", 2, operands,
@@ -53,6 +53,13 @@ MlirValue tilusEmitAtomicCAS(TilusEmitter *e, MlirValue ptr, MlirValue compare,
   MlirNamedAttribute position = tilusNamedAttr(
       e->ctx, "position", mlirDenseI64ArrayGet(e->ctx, 1, &zero));
   return tilusEmitValue(e, "llvm.extractvalue", 1, &pair, type, 1, &position);
+}
+
+void tilusEmitFence(TilusEmitter *e, TilusAtomicOrdering ordering) {
+  MlirNamedAttribute attrs[2] = {
+      tilusNamedAttr(e->ctx, "ordering", i64Attr(e->ctx, ordering)),
+      deviceScope(e->ctx)};
+  tilusEmitOp(e, "llvm.fence", 0, NULL, 0, NULL, 2, attrs);
 }
 
 static MlirNamedAttribute alignment(MlirContext ctx, int64_t bytes) {

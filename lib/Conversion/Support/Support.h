@@ -236,13 +236,16 @@ typedef enum {
   TilusAtomicOrderingRelease = 5,
 } TilusAtomicOrdering;
 
-// llvm.atomicrmw `binOp` (monotonic, gpu scope) of `value` at `ptr`; the old
-// value.
+// llvm.atomicrmw `binOp` (`ordering`, gpu scope) of `value` at `ptr`; the
+// old value.
 MlirValue tilusEmitAtomicRMW(TilusEmitter *e, TilusAtomicBinOp binOp,
-                             MlirValue ptr, MlirValue value);
+                             MlirValue ptr, MlirValue value,
+                             TilusAtomicOrdering ordering);
 // llvm.cmpxchg (monotonic, gpu scope) of integers; the old value.
 MlirValue tilusEmitAtomicCAS(TilusEmitter *e, MlirValue ptr, MlirValue compare,
                              MlirValue value);
+// llvm.fence with `ordering` (acquire, release or acq_rel) at gpu scope.
+void tilusEmitFence(TilusEmitter *e, TilusAtomicOrdering ordering);
 // An atomic load / store of `bytes` at `ptr` with `ordering` at gpu scope.
 MlirValue tilusEmitAtomicLoad(TilusEmitter *e, MlirValue ptr, MlirType type,
                               TilusAtomicOrdering ordering, int64_t bytes);

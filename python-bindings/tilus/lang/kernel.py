@@ -141,6 +141,13 @@ class Kernel:
 
     # --- Tracing ---------------------------------------------------------
 
+    def parameters(self):
+        """The run-time parameters as [(name, type)], for a kernel whose
+        parameters depend on its compile-time configuration (an optional
+        operand): __call__(self, *args) then receives them in this order.
+        None (the default): __call__'s annotated signature gives them."""
+        return None
+
     def _call_function(self):
         for c in type(self).__mro__:
             if c is Kernel:
@@ -156,8 +163,12 @@ class Kernel:
     def mlir(self):
         """Traces __call__ and returns the module's MLIR text."""
         fn = self._call_function()
-        sig = inspect.signature(fn)
-        params = list(sig.parameters.values())[1:]
+        custom = self.parameters()
+        if custom is None:
+            params = list(inspect.signature(fn).parameters.values())[1:]
+        else:
+            params = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                        annotation=t) for name, t in custom]
         code = fn.__code__
         fwhere = (code.co_filename, code.co_firstlineno, 1)
         # Attributes set in __init__ (ints) are the defaults of every trace.
@@ -865,12 +876,17 @@ class Kernel:
                            f"of elements")
         return self.op("tilus.reshape", x, result=self._register_type(x.dtype, shape, layout))
 
-    def atomic_rmw(self, mem, offsets, value, kind="add"):
-        """Once per block: mem[offsets] = kind(mem[offsets], value); returns the old value."""
+    def atomic_rmw(self, mem, offsets, value, kind="add", order="relaxed"):
+        """Once per block: mem[offsets] = kind(mem[offsets], value); returns the old
+        value. order="acq_rel": every thread's earlier accesses precede it and its
+        later ones follow it (docs/dialect.md, "Atomics")."""
         dt = self._scalar_type(mem.dtype)
         value = self._scalar_operand(value, dt)
+        attrs = {"kind": kind}
+        if order != "relaxed":
+            attrs["order"] = order
         return self.op("tilus.atomic_rmw", mem, self._indices(offsets), value, result=dt,
-                       attrs={"kind": kind})
+                       attrs=attrs)
 
     def atomic_cas(self, mem, offsets, compare, value):
         dt = self._scalar_type(mem.dtype)

@@ -7,14 +7,23 @@
 // leader from overwriting the array while a slower thread still reads the
 // previous result (the same op in a loop).
 //
+// AtomicRMW with order = "acq_rel": both barriers always, and in thread 0 a
+// release fence, the read-modify-write and an acquire fence, all at gpu
+// scope, so every thread's earlier accesses precede it and every thread's
+// later ones follow it (the "last block of a tile reduces" pattern: partial
+// results stored, then a counter incremented; the block that sees the last
+// count reads them all). Fences, because LLVM 22's NVPTX back end emits an
+// acq_rel atomicrmw as a plain (relaxed) atom.
+//
 // SemaphoreWait: thread 0 spins on acquire loads until the counter equals
 // the value, then the block synchronizes, so every thread's later accesses
 // follow the acquire. SemaphoreSignal: the block synchronizes, so every
 // thread's earlier accesses precede it, then thread 0 stores the value with
 // release semantics (the pattern of CUTLASS's split-K semaphore).
 //
-// Memory order: read-modify-writes are relaxed at gpu scope; the semaphore
-// load is acquire and the store release, both at gpu scope.
+// Memory order: read-modify-writes are relaxed at gpu scope unless ordered
+// as above; the semaphore load is acquire and the store release, both at gpu
+// scope.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,8 +103,19 @@ static void emitBarrier(TilusEmitter *e) {
   tilusEmitOp(e, "gpu.barrier", 0, NULL, 0, NULL, 0, NULL);
 }
 
+// Whether the op carries order = "acq_rel" (the verifier checked the value).
+static bool isAcquireRelease(MlirOperation op) {
+  MlirAttribute order = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("order"));
+  if (mlirAttributeIsNull(order) || !mlirAttributeIsAString(order))
+    return false;
+  MlirStringRef value = mlirStringAttrGetValue(order);
+  return value.length == 7 && !memcmp(value.data, "acq_rel", 7);
+}
+
 // The block-level scalar atomic: `emit` performs it at `ptr` in thread 0;
-// its old value then reaches every thread when the op's result is used.
+// its old value then reaches every thread when the op's result is used (or
+// the op is ordered: the barriers then order the block around it).
 typedef MlirValue (*EmitAtomic)(TilusEmitter *e, MlirOperation op,
                                 const TilusTensorType *t, MlirValue ptr);
 
@@ -108,16 +128,17 @@ static MlirLogicalResult lowerScalarAtomic(TilusLowering *L, MlirOperation op,
     return mlirLogicalResultFailure();
   MlirValue result = mlirOperationGetResult(op, 0);
   bool used = !mlirOpOperandIsNull(mlirValueGetFirstUse(result));
+  bool ordered = isAcquireRelease(op);
   MlirType storage =
       tilusStorageElementType(mlirOperationGetContext(op), t.elementType);
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   MlirValue scratch = {NULL};
   int64_t bytes = tilusElementTypeGetBitWidth(t.elementType) / 8;
-  if (used) {
+  if (used)
     scratch =
         tilusEmitSharedArray(&e, op, "__tilus_atomic_scratch", bytes, false);
+  if (used || ordered)
     emitBarrier(&e);
-  }
   MlirValue ptr = emitElementPointer(&e, op, mem, &t, TilusAtomicOffsets);
   MlirOperation leader = beginLeader(&e);
   MlirValue old = emit(&e, op, &t, ptr);
@@ -127,6 +148,8 @@ static MlirLogicalResult lowerScalarAtomic(TilusLowering *L, MlirOperation op,
   }
   endLeader(&e, leader);
   if (!used) {
+    if (ordered)
+      emitBarrier(&e);
     mlirRewriterBaseEraseOp(rewriter, op);
     return mlirLogicalResultSuccess();
   }
@@ -166,8 +189,16 @@ static TilusAtomicBinOp rmwBinOp(MlirOperation op, MlirType elementType) {
 
 static MlirValue emitRmw(TilusEmitter *e, MlirOperation op,
                          const TilusTensorType *t, MlirValue ptr) {
-  return tilusEmitAtomicRMW(e, rmwBinOp(op, t->elementType), ptr,
-                            tilusOpGetGroupOperand(op, TilusAtomicRmwValue, 0));
+  bool ordered = isAcquireRelease(op);
+  if (ordered)
+    tilusEmitFence(e, TilusAtomicOrderingRelease);
+  MlirValue old = tilusEmitAtomicRMW(
+      e, rmwBinOp(op, t->elementType), ptr,
+      tilusOpGetGroupOperand(op, TilusAtomicRmwValue, 0),
+      TilusAtomicOrderingMonotonic);
+  if (ordered)
+    tilusEmitFence(e, TilusAtomicOrderingAcquire);
+  return old;
 }
 
 static MlirValue emitCas(TilusEmitter *e, MlirOperation op,

@@ -327,7 +327,7 @@ static void emitAtomicAdd(TilusEmitter *e, const AccessPlan *p, MlirValue value,
   }
   tilusEmitAtomicRMW(
       e, mlirTypeIsAFloat(p->storage) ? TilusAtomicFAdd : TilusAtomicAdd, ptr,
-      value);
+      value, TilusAtomicOrderingMonotonic);
 }
 
 static void emitStore(TilusEmitter *e, const AccessPlan *p, MlirValue value,
