@@ -10,8 +10,8 @@
 `build` compiles every (weight type, configuration) of CASES for sm_90a into
 OUT_DIR/<name>.sm_90a.tilus. `run` times each on random packed weights (any
 byte is a valid code) at every shape: the median of RUNS runs, each after an
-L2 flush, with CUDA events (split-K configurations zero C inside the timed
-region), beside torch.matmul on f16 weights of the same shape and torch's
+L2 flush, with CUDA events (split-K kernels reduce their partials in the
+last block of each tile: no zeroing outside the kernel), beside torch.matmul on f16 weights of the same shape and torch's
 copy_ of 2 GiB. Bytes moved count W, the scales, A and C once each. Printed
 per row: us, GB/s, fraction of copy bandwidth, cuBLAS us, speedup over
 cuBLAS. `--check` first compares each kernel with an f64 reference on
@@ -88,8 +88,9 @@ def main():
                 k = kernels.get(name_of(tname, cfg))
                 if k is None or not qmatmul.fits(cfg, N, K):
                     continue
-                c = torch.zeros(M, N, dtype=torch.float16, device="cuda")
-                k(a.cuda(), packed, s.cuda(), c, M, N, K)
+                c = torch.full((M, N), float("nan"), dtype=torch.float16, device="cuda")
+                extra = qmatmul.split_scratch(cfg[3], M, N) if cfg[3] > 1 else ()
+                k(a.cuda(), packed, s.cuda(), c, *extra, M, N, K)
                 torch.cuda.synchronize()
                 err = ((c.double().cpu() - want).abs().max() / want.abs().max()).item()
                 status = "ok" if err < 2e-3 else "WRONG"
@@ -113,10 +114,8 @@ def main():
                 k = kernels.get(name_of(tname, cfg))
                 if k is None or not qmatmul.fits(cfg, N, K):
                     continue
-                if cfg[3] == 1:
-                    run = lambda: k(a, packed, s, c, M, N, K)  # noqa: E731
-                else:
-                    run = lambda: (c.zero_(), k(a, packed, s, c, M, N, K))  # noqa: E731
+                extra = qmatmul.split_scratch(cfg[3], M, N) if cfg[3] > 1 else ()
+                run = lambda: k(a, packed, s, c, *extra, M, N, K)  # noqa: E731
                 ms = median_ms(run)
                 if best is None or ms < best[0]:
                     best = (ms, cfg)

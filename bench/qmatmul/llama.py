@@ -8,8 +8,7 @@ compiled in-process; the self-contained library serves where MLIR is absent).
 Each point uses the configuration quantized_matmul itself would take (the
 shipped table, else choose_config, with the rows per block of row_tiles(M)),
 on random packed weights with group-128 scales: the median of RUNS runs, each
-after an L2 flush, with CUDA events (split-K configurations zero C inside the
-timed region). Bytes count W, the scales, A and C once each. Writes
+after an L2 flush, with CUDA events (split-K needs no zeroing of C). Bytes count W, the scales, A and C once each. Writes
 OUT_DIR/llama.txt (the table) and, where matplotlib is installed,
 OUT_DIR/speedup_vs_m.png (speedup over cuBLAS against M per shape and type,
 like the paper's Figure 13).

@@ -12,12 +12,13 @@ __all__ = ["QuantizedLinear"]
 
 
 class QuantizedLinear(torch.nn.Module):
-    """y = x W^T + b with W stored as packed codes of `wtype` and scales per
-    group of `group_size` input features (tilus.ops.pack's format), computed
-    by the quantized matmul (the torch operator tilus::quantized_matmul)."""
+    """y = x W^T + b with W stored as packed codes of `wtype` and scales (and,
+    with zero_points, zeros) per group of `group_size` input features
+    (tilus.ops.pack's format), computed by the quantized matmul (the torch
+    operator tilus::quantized_matmul, which also adds the bias)."""
 
     def __init__(self, in_features, out_features, wtype, group_size=128, offset=0, bias=True,
-                 dtype=torch.float16, device=None):
+                 dtype=torch.float16, device=None, zero_points=False):
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
         self.wtype, self.group_size, self.offset = wtype, group_size, offset
@@ -25,6 +26,10 @@ class QuantizedLinear(torch.nn.Module):
         self.register_buffer("qweight", torch.zeros(nbytes, dtype=torch.uint8, device=device))
         self.register_buffer("scales", torch.zeros(in_features // group_size, out_features,
                                                    dtype=dtype, device=device))
+        # Zero points as values of the activation type (the kernel's operand).
+        self.register_buffer("zeros", torch.zeros(in_features // group_size, out_features,
+                                                  dtype=dtype, device=device)
+                             if zero_points else None)
         self.register_buffer("bias", torch.zeros(out_features, dtype=dtype, device=device)
                              if bias else None)
         # Saved with the weights: a state dict packed in another format is refused.
@@ -53,19 +58,28 @@ class QuantizedLinear(torch.nn.Module):
                                       unexpected_keys, error_msgs)
 
     @classmethod
-    def from_linear(cls, linear, wtype, group_size=128):
-        """Round-to-nearest quantization of an nn.Linear (tilus.ops.quantize),
-        on the linear's device, in its dtype (float16 or bfloat16; others
-        become float16)."""
+    def from_linear(cls, linear, wtype, group_size=128, zero_points=False):
+        """Round-to-nearest quantization of an nn.Linear (tilus.ops.quantize,
+        or with zero_points tilus.ops.quantize_asymmetric for unsigned
+        integer types), on the linear's device, in its dtype (float16 or
+        bfloat16; others become float16)."""
         w = linear.weight.detach()
         dtype = w.dtype if w.dtype in (torch.float16, torch.bfloat16) else torch.float16
-        codes, scales, offset = qmatmul.quantize(
-            w.float().cpu().numpy(), wtype, group_size,
-            round_scales=lambda s: torch.from_numpy(s).to(dtype).double().numpy())
+        rounding = lambda s: torch.from_numpy(s).to(dtype).double().numpy()  # noqa: E731
+        weight = w.float().cpu().numpy()
+        if zero_points:
+            codes, scales, zeros = qmatmul.quantize_asymmetric(weight, wtype, group_size,
+                                                               round_scales=rounding)
+            offset = 0
+        else:
+            codes, scales, offset = qmatmul.quantize(weight, wtype, group_size,
+                                                     round_scales=rounding)
         q = cls(linear.in_features, linear.out_features, wtype, group_size, offset,
-                linear.bias is not None, dtype, w.device)
+                linear.bias is not None, dtype, w.device, zero_points)
         q.qweight.copy_(torch.from_numpy(qmatmul.pack(codes, wtype, offset).reshape(-1)))
         q.scales.copy_(torch.from_numpy(scales))
+        if zero_points:
+            q.zeros.copy_(torch.from_numpy(zeros))
         if linear.bias is not None:
             q.bias.copy_(linear.bias.detach())
         return q
@@ -76,19 +90,19 @@ class QuantizedLinear(torch.nn.Module):
         import numpy as np
         codes = qmatmul.unpack(self.qweight.cpu().numpy(), self.wtype, self.in_features,
                                self.out_features, self.offset)
+        zeros = None if self.zeros is None else self.zeros.double().cpu().numpy()
         w = qmatmul.dequantize(codes, self.scales.float().cpu().numpy(), self.wtype,
-                               self.offset, self.group_size)
+                               self.offset, self.group_size, zeros)
         return torch.from_numpy(w.T.astype(np.float32)).to(self.scales.device)
 
     def forward(self, x):
         shape = x.shape
         x2 = x.reshape(-1, self.in_features).contiguous()
-        y = qmatmul.torch_op()(x2, self.qweight, self.scales, self.wtype.name, self.group_size,
-                               self.offset)
-        if self.bias is not None:
-            y = y + self.bias
+        y = qmatmul.torch_op()(x2, self.qweight, self.scales, self.zeros, self.bias,
+                               self.wtype.name, self.group_size, self.offset)
         return y.reshape(*shape[:-1], self.out_features)
 
     def extra_repr(self):
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
-                f"wtype={self.wtype.name}, group_size={self.group_size}, offset={self.offset}")
+                f"wtype={self.wtype.name}, group_size={self.group_size}, offset={self.offset}, "
+                f"zero_points={self.zeros is not None}")

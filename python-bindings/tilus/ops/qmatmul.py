@@ -17,9 +17,15 @@ scales ride along): per k tile, A [16 * m_tiles, 128] by ldmatrix, the warp's pa
 shared load per n-tile, View as the weight type, Cast to f16 (less the
 offset), one Dot over the 8 k steps into a fresh f32 tile, and that tile
 times the group's scales (broadcast over the rows) added to the accumulator.
-With split_k > 1 the blocks of a column tile add their f16 results into C
-atomically (C must be zeroed first).
+With split_k > 1 each block stores its f32 tile into `partials` [split_k,
+M, N] and counts itself in its tile's i32 counter (acquire-release); the last
+of the tile's blocks to arrive sums the partials in split order (so results
+do not depend on timing), writes C and resets the counter. The counters
+must be zero before the launch and are zero again after it; nothing needs
+zeroing per call.
 """
+
+from typing import Optional
 
 import tilus
 
@@ -65,13 +71,29 @@ def _log_step(row_bytes):
     return 0 if row_bytes >= 128 else (128 // row_bytes).bit_length() - 1
 
 
+def check_group_size(group_size):
+    """ValueError unless the template takes groups of `group_size` rows: 32
+    or 64 (scaled before the Dot), or a multiple of 128 (after it)."""
+    if group_size not in (32, 64) and (group_size <= 0 or group_size % TILE_K):
+        raise ValueError(f"group_size {group_size}: 32, 64 or a multiple of {TILE_K} "
+                         f"(K itself for per-channel scales)")
+
+
 class QuantizedMatmul(tilus.Kernel):
     def __init__(self, wtype, group_size=128, offset=0, warps=4, n_tiles=1, stages=4,
-                 split_k=1, k_tiles=1, activation=None, m_tiles=1):
+                 split_k=1, k_tiles=1, activation=None, m_tiles=1, zeros=False, bias=False):
         super().__init__()
+        check_group_size(group_size)
+        if zeros and offset:
+            raise ValueError("zero points replace the offset: pass offset 0 with zeros")
         self.atype = activation or tilus.float16         # of A, the scales and C
         self.wtype, self.group = _stored_type(wtype, offset), group_size
         self.offset = 0 if self.wtype is not wtype else offset
+        self.zeros, self.bias = zeros, bias
+        # Groups shorter than a k tile: R groups per tile, each scaled (f16)
+        # before the Dot; otherwise a tile's product is scaled after it (f32).
+        self.prescale = group_size < TILE_K
+        self.rows = TILE_K // group_size if self.prescale else 1
         self.warps, self.nt, self.stages, self.split_k = warps, n_tiles, stages, split_k
         self.kpt = k_tiles                                    # k tiles per pipeline stage
         self.mt = m_tiles                                     # 16-row tiles of A per block
@@ -93,6 +115,13 @@ class QuantizedMatmul(tilus.Kernel):
         self.reg_c = (f"local({m_tiles},1).spatial(1,{W}).local(1,{nt})"
                       f".local(2,1).spatial(8,4).local(1,2)")
         self.reg_s = f"spatial(1,{W}).local(1,{nt}).reduce(spatial(1,8,4),dims=[1]).local(1,2)"
+        # The weights as [rows, 128 / rows, bn] (a relabelling of reg_w), and
+        # the per-group scales or zeros [rows, 1, bn] of their columns.
+        R = self.rows
+        self.reg_wg = (f"spatial(1,1,{W}).local(1,1,{nt}).local({R},{8 // R},1).local(1,2,1)"
+                       f".column_spatial(1,4,8).local(1,2,1)")
+        self.reg_g = (f"spatial(1,1,{W}).local(1,1,{nt}).local({R},1,1)"
+                      f".reduce(column_spatial(1,1,4,8),dims=[2])")
 
     @property
     def reg_raw(self):
@@ -106,19 +135,39 @@ class QuantizedMatmul(tilus.Kernel):
     @property
     def shared_bytes(self):
         """The pipeline's shared memory: per stage and k tile, A [16 * m_tiles,
-        128] f16, the block's packed tiles and their scales [bn] f16."""
+        128] f16, the block's packed tiles, their scales [rows, bn] f16 and
+        zeros (as many)."""
+        groups = self.rows * self.bn * 2 * (2 if self.zeros else 1)
         return self.stages * self.kpt * (self.bm * TILE_K * 2 + self.warps * self.nt * self.tile_bytes
-                                         + self.bn * 2)
+                                         + groups)
 
-    def __call__(self, a: tilus.pointer(tilus.float16), w: tilus.pointer(tilus.uint8),
-                 scales: tilus.pointer(tilus.float16), c: tilus.pointer(tilus.float16),
-                 m: tilus.int32, n: tilus.int32, k: tilus.int32):
-        if self.atype != tilus.float16:
-            raise ValueError(f"QuantizedMatmul traces f16 activations; use "
-                             f"QuantizedMatmulBF16 for {self.atype}")
-        self._trace(a, w, scales, c, m, n, k)
+    def parameters(self):
+        """(a, w, scales, [zeros], [bias], c, [partials, counters], m, n, k): A,
+        the scales, zeros, bias and C of the activation type; zeros and bias
+        only where built with them; with split_k > 1 the f32 partials
+        [split_k, M, N] and the i32 counters [cdiv(M, 16 * m_tiles), N / bn]
+        (scratch_sizes)."""
+        p = tilus.pointer(self.atype)
+        split = ([("partials", tilus.pointer(tilus.float32)),
+                  ("counters", tilus.pointer(tilus.int32))] if self.split_k > 1 else [])
+        return ([("a", p), ("w", tilus.pointer(tilus.uint8)), ("scales", p)]
+                + ([("zeros", p)] if self.zeros else []) + ([("bias", p)] if self.bias else [])
+                + [("c", p)] + split + [("m", tilus.int32), ("n", tilus.int32),
+                                        ("k", tilus.int32)])
 
-    def _trace(self, a, w, scales, c, m, n, k):
+    def scratch_sizes(self, m, n):
+        """(f32 partials, i32 counters) elements that a launch on M = m, N = n
+        needs (0, 0 without split-K)."""
+        if self.split_k == 1:
+            return 0, 0
+        return self.split_k * m * n, -(-m // self.bm) * (n // self.bn)
+
+    def __call__(self, *args):
+        names = [name for name, _ in self.parameters()]
+        self._trace(**dict(zip(names, args)))
+
+    def _trace(self, a, w, scales, c, m, n, k, zeros=None, bias=None, partials=None,
+               counters=None):
         S, W, nt, bn, tb = self.stages, self.warps, self.nt, self.bn, self.tile_bytes
         f16, f32 = self.atype, tilus.float32
         self.attrs.name = "qmatmul"
@@ -138,14 +187,19 @@ class QuantizedMatmul(tilus.Kernel):
         k0 = bs * per_split                                   # in steps of kpt k tiles
         gA = self.view_global(a, [M, K])
         gW = self.view_global(w, [KT, NT * tb])
-        gS = self.view_global(scales, [K // self.group, N])
+        G, R = self.group, self.rows
+        # Scales (and zeros) as [K / G, 1, N]: a tile's R rows load as [R, 1, bn].
+        gS = self.view_global(scales, [K // G, 1, N])
+        gZ = self.view_global(zeros, [K // G, 1, N]) if self.zeros else None
         gC = self.view_global(c, [M, N])
         kpt, bk = self.kpt, TILE_K * self.kpt
         sA = self.allocate_shared(f16, [S, BM, bk], self.shared_a)
         sW = self.allocate_shared(tilus.uint8, [S, kpt, W * nt * tb], self.shared_w)
         # The scales ride the pipeline too: one 16-byte copy per 8 columns
         # instead of a bounds-checked global load per warp and k tile.
-        sS = self.allocate_shared(f16, [S, kpt, bn], f"local({S},{kpt},{bn})")
+        sS = self.allocate_shared(f16, [S, kpt, R, 1, bn], f"local({S},{kpt},{R},1,{bn})")
+        sZ = (self.allocate_shared(f16, [S, kpt, R, 1, bn], f"local({S},{kpt},{R},1,{bn})")
+              if self.zeros else None)
         acc = self.allocate_register(f32, [BM, bn], self.reg_c, init=0.0)
         zero = self.allocate_register(f32, [BM, bn], self.reg_c, init=0.0)
         ow = bj * (W * nt * tb)
@@ -155,8 +209,11 @@ class QuantizedMatmul(tilus.Kernel):
             self.copy_async(sA, gA, [stage, 0, 0], [om, step * bk], [BM, bk])
             self.copy_async(sW, gW, [stage, 0, 0], [step * kpt, ow], [kpt, W * nt * tb])
             for j in self.range(kpt, unroll=True):
-                row = (step * kpt + j) * TILE_K // self.group
-                self.copy_async(sS, gS, [stage, j, 0], [row, on], [1, bn])
+                row = (step * kpt + j) * (TILE_K // G) if self.prescale else \
+                    (step * kpt + j) * TILE_K // G
+                self.copy_async(sS, gS, [stage, j, 0, 0, 0], [row, 0, on], [R, 1, bn])
+                if self.zeros:
+                    self.copy_async(sZ, gZ, [stage, j, 0, 0, 0], [row, 0, on], [R, 1, bn])
             self.copy_async_commit_group()
 
         for s in self.range(S - 1):
@@ -180,15 +237,45 @@ class QuantizedMatmul(tilus.Kernel):
                     wf = self.view(raw, self.wtype, [TILE_K, bn], self.reg_w).to(f16)
                 if self.offset:
                     wf = wf - float(self.offset)
-                sc = self.load_shared(sS, [cur, j, 0], [1, bn], self.reg_s)
-                part = self.dot(ra, wf, zero)
-                acc.assign(acc + part * sc.to(f32))
+                if self.zeros or self.prescale:
+                    # Per group of rows: less its zero, times its scale (f16).
+                    wg = self.reshape(wf, [R, TILE_K // R, bn], self.reg_wg)
+                    if self.zeros:
+                        wg = wg - self.load_shared(sZ, [cur, j, 0, 0, 0], [R, 1, bn], self.reg_g)
+                    if self.prescale:
+                        wg = wg * self.load_shared(sS, [cur, j, 0, 0, 0], [R, 1, bn], self.reg_g)
+                    wf = self.reshape(wg, [TILE_K, bn], self.reg_w)
+                if self.prescale:
+                    acc.assign(self.dot(ra, wf, acc))
+                else:
+                    sc = self.load_shared(sS, [cur, j, 0, 0, 0], [1, bn], self.reg_s)
+                    part = self.dot(ra, wf, zero)
+                    acc.assign(acc + part * sc.to(f32))
         self.copy_async_wait_group(0)
-        out = acc.to(f16)
         if self.split_k == 1:
-            self.store_global(out, gC, [om, on])
-        else:
-            self.atomic_add_global(out, gC, [om, on])
+            self._store_result(acc, gC, bias, N, om, on)
+            return
+        # Split-K: the tile's last block to arrive sums every split's partial
+        # in split order; the acquire-release count orders the stores before
+        # it and the loads after it.
+        sk = self.split_k
+        gP = self.view_global(partials, [sk, M, N])
+        gN = self.view_global(counters, [(M + BM - 1) // BM, N // bn])
+        self.store_global(acc, gP, [bs, om, on])
+        arrived = self.atomic_rmw(gN, [bi, bj], 1, order="acq_rel")
+        with self.if_then(arrived.eq(sk - 1)):
+            total = self.load_global(gP, [0, om, on], [BM, bn], self.reg_c)
+            for s in range(1, sk):
+                total = total + self.load_global(gP, [s, om, on], [BM, bn], self.reg_c)
+            self._store_result(total, gC, bias, N, om, on)
+            self.atomic_rmw(gN, [bi, bj], 0, kind="exchange")      # for the next launch
+
+    def _store_result(self, acc, gC, bias, N, om, on):
+        """C's tile: acc (+ the bias, in f32) in the activation type."""
+        if self.bias:
+            gB = self.view_global(bias, [1, N])
+            acc = acc + self.load_global(gB, [0, on], [1, self.bn], self.reg_s).to(tilus.float32)
+        self.store_global(acc.to(self.atype), gC, [om, on])
 
 
 def _as_row(layout):
@@ -204,11 +291,6 @@ class QuantizedMatmulBF16(QuantizedMatmul):
     def __init__(self, wtype, **kwargs):
         kwargs["activation"] = tilus.bfloat16
         super().__init__(wtype, **kwargs)
-
-    def __call__(self, a: tilus.pointer(tilus.bfloat16), w: tilus.pointer(tilus.uint8),
-                 scales: tilus.pointer(tilus.bfloat16), c: tilus.pointer(tilus.bfloat16),
-                 m: tilus.int32, n: tilus.int32, k: tilus.int32):
-        self._trace(a, w, scales, c, m, n, k)
 
 
 def template(wtype, activation=None, **kwargs):
@@ -231,14 +313,17 @@ def random_codes(rng, wtype, shape):
     return rng.integers(wtype.min, wtype.max + 1, size=shape)
 
 
-def dequantize(codes, scales, wtype, offset, group_size):
+def dequantize(codes, scales, wtype, offset, group_size, zeros=None):
     """The weights [K, N] (float64 numpy) of codes [K, N]: (value(code) -
-    offset) * the scale of the code's group of rows; value is the integer, or
-    the float encoding's value. The CPU reference of the kernel's arithmetic."""
+    offset - zero) * the scale of the code's group of rows; value is the
+    integer, or the float encoding's value; zeros (optional) [K / group_size,
+    N]. The CPU reference of the kernel's arithmetic."""
     import numpy as np
     codes = np.asarray(codes)
     values = (wtype.decode(codes) if isinstance(wtype, tilus.FloatDType)
               else codes.astype(np.float64) - offset)
+    if zeros is not None:
+        values = values - np.repeat(np.asarray(zeros, dtype=np.float64), group_size, axis=0)
     return values * np.repeat(np.asarray(scales, dtype=np.float64), group_size, axis=0)
 
 
@@ -420,7 +505,17 @@ def choose_config(m, n, k, wtype):
     raise ValueError(f"no configuration for N = {n}, K = {k}")
 
 
-def _check(x, qweight, scales, wtype, group_size):
+def split_scratch(split_k, m, n, device="cuda"):
+    """(partials, counters) for launching a split_k > 1 kernel on M = m, N =
+    n directly (tuning, benchmarks): f32 [split_k * m * n] and zeroed i32
+    counters enough for any block shape (one per 16 x 8 tile of C). The
+    counters are zero again after each launch; reuse them on one stream."""
+    import torch
+    return (torch.empty(split_k * m * n, dtype=torch.float32, device=device),
+            torch.zeros(-(-m // 16) * (n // TILE_N), dtype=torch.int32, device=device))
+
+
+def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=0):
     import torch
     from ..artifact import TilusArgumentError
     if x.dim() != 2 or x.dtype not in (torch.float16, torch.bfloat16):
@@ -435,10 +530,11 @@ def _check(x, qweight, scales, wtype, group_size):
     if k % TILE_K or n % TILE_N:
         raise TilusArgumentError(f"quantized_matmul: K = {k} must be a multiple of {TILE_K} "
                                  f"and N = {n} of {TILE_N}")
-    if group_size % TILE_K or k % group_size:
-        raise TilusArgumentError(f"quantized_matmul: group_size {group_size} must be a "
-                                 f"multiple of {TILE_K} dividing K = {k} (use K for per-channel "
-                                 f"scales)")
+    if (group_size not in (32, 64) and group_size % TILE_K) or group_size <= 0 or \
+            k % group_size:
+        raise TilusArgumentError(f"quantized_matmul: group_size {group_size} must be 32, 64 or "
+                                 f"a multiple of {TILE_K}, dividing K = {k} (use K for "
+                                 f"per-channel scales)")
     if tuple(scales.shape) != (k // group_size, n):
         raise TilusArgumentError(f"quantized_matmul: scales has shape {tuple(scales.shape)}, "
                                  f"expected [K / group_size, N] = [{k // group_size}, {n}]")
@@ -447,6 +543,21 @@ def _check(x, qweight, scales, wtype, group_size):
         raise TilusArgumentError(f"quantized_matmul: qweight must hold the {want} packed bytes "
                                  f"of a [{k}, {n}] {wtype} matrix (tilus.ops.pack), not "
                                  f"{qweight.numel()} {qweight.dtype}")
+    if zeros is not None:
+        if zeros.dtype not in (x.dtype, torch.uint8) or tuple(zeros.shape) != tuple(scales.shape):
+            raise TilusArgumentError(f"quantized_matmul: zeros must be [K / group_size, N] = "
+                                     f"{list(scales.shape)} of {x.dtype} (values) or uint8 "
+                                     f"(integer codes), not {zeros.dtype} {tuple(zeros.shape)}")
+        if offset:
+            raise TilusArgumentError(f"quantized_matmul: zeros replace the offset; offset "
+                                     f"{offset} given with zeros")
+    if bias is not None and (bias.dtype != x.dtype or tuple(bias.shape) != (n,)):
+        raise TilusArgumentError(f"quantized_matmul: bias must be [N] = [{n}] of {x.dtype}, "
+                                 f"not {bias.dtype} {tuple(bias.shape)}")
+    for name, t in (("qweight", qweight), ("scales", scales), ("zeros", zeros), ("bias", bias)):
+        if t is not None and t.device != x.device:
+            raise TilusArgumentError(f"quantized_matmul: {name} is on {t.device}, x on "
+                                     f"{x.device}")
     return m, n, k
 
 
@@ -457,6 +568,26 @@ class QuantizedMatmulRunner:
     def __init__(self, runtime):
         self.runtime = runtime
         self._kernels = {}
+        self._scratch = {}         # stream -> (partials, counters) for split-K
+
+    def scratch(self, x, partials, counters):
+        """Split-K's (partials, counters) on x's device and current stream,
+        at least `partials` f32 and `counters` i32 elements: kept per stream
+        (a launch may run while another stream's does), grown by replacing
+        them (counters zeroed; every launch leaves them zero). On a stream
+        being captured into a CUDA graph they come from the graph's memory
+        and their zeroing is part of the graph."""
+        import torch
+        stream = torch.cuda.current_stream(x.device)
+        key = (x.device, stream.cuda_stream)
+        have = self._scratch.get(key)
+        if have is None or have[0].numel() < partials or have[1].numel() < counters:
+            grow = (max(partials, have[0].numel() if have else 0),
+                    max(counters, have[1].numel() if have else 0))
+            have = (torch.empty(grow[0], dtype=torch.float32, device=x.device),
+                    torch.zeros(grow[1], dtype=torch.int32, device=x.device))
+            self._scratch[key] = have
+        return have
 
     def tuned(self, m, n, k, wtype, group_size, offset, activation=None):
         """The shipped table's configuration for this GPU and shape, or None."""
@@ -475,16 +606,18 @@ class QuantizedMatmulRunner:
                 make().compile(target=self.runtime.target), name)
         return kernel
 
-    def kernel(self, wtype, group_size, offset, cfg, activation=None, m_tiles=1):
+    def kernel(self, wtype, group_size, offset, cfg, activation=None, m_tiles=1, zeros=False,
+               bias=False):
         """The loaded kernel of configuration `cfg` for blocks of m_tiles row
-        tiles; TilusArgumentError (on first use, before compiling) when that
-        block needs more shared memory than one block may have."""
+        tiles (with zero points, with a bias); TilusArgumentError (on first
+        use, before compiling) when that block needs more shared memory than
+        one block may have."""
         w, nt, s, sk, kpt = cfg
 
         def make():
             t = template(wtype, activation, group_size=group_size, offset=offset, warps=w,
                          n_tiles=_with_row_tiles(cfg, m_tiles)[1], stages=s, split_k=sk,
-                         k_tiles=kpt, m_tiles=m_tiles)
+                         k_tiles=kpt, m_tiles=m_tiles, zeros=zeros, bias=bias)
             if t.shared_bytes > MAX_BLOCK_SHARED:
                 from ..artifact import TilusArgumentError
                 raise TilusArgumentError(f"quantized_matmul: config {cfg} needs "
@@ -492,14 +625,14 @@ class QuantizedMatmulRunner:
                                          f"{m_tiles} row tiles, more than {MAX_BLOCK_SHARED}")
             return t
 
-        return self.load((str(wtype), group_size, offset, cfg, str(activation), m_tiles),
-                         make, "qmatmul")
+        return self.load((str(wtype), group_size, offset, cfg, str(activation), m_tiles, zeros,
+                          bias), make, "qmatmul")
 
-    def __call__(self, x, qweight, scales, *, wtype, group_size=128, offset=0, out=None,
-                 config=None):
+    def __call__(self, x, qweight, scales, zeros=None, bias=None, *, wtype, group_size=128,
+                 offset=0, out=None, config=None):
         import torch
         from ..artifact import TilusArgumentError
-        m, n, k = _check(x, qweight, scales, wtype, group_size)
+        m, n, k = _check(x, qweight, scales, wtype, group_size, zeros, bias, offset)
         activation = tilus.bfloat16 if x.dtype == torch.bfloat16 else tilus.float16
         if out is not None and (tuple(out.shape) != (m, n) or out.dtype != x.dtype
                                 or out.device != x.device or not out.is_contiguous()):
@@ -520,22 +653,32 @@ class QuantizedMatmulRunner:
             choose_config(m, n, k, wtype)
         if m == 0:
             return out if out is not None else torch.empty(0, n, dtype=x.dtype, device=x.device)
-        kern = self.kernel(wtype, group_size, offset, cfg, activation, mt)
+        kern = self.kernel(wtype, group_size, offset, cfg, activation, mt, zeros is not None,
+                           bias is not None)
         if out is None:
-            out = (torch.zeros if cfg[3] > 1 else torch.empty)(m, n, dtype=x.dtype,
-                                                               device=x.device)
-        elif cfg[3] > 1:
-            out.zero_()                 # split-K adds into it
-        kern(x, qweight, scales, out, m, n, k)
+            out = torch.empty(m, n, dtype=x.dtype, device=x.device)
+        args = [x, qweight, scales]
+        if zeros is not None:
+            args.append(zeros if zeros.dtype == x.dtype else zeros.to(x.dtype))
+        if bias is not None:
+            args.append(bias)
+        args.append(out)
+        if cfg[3] > 1:
+            args += self.scratch(x, cfg[3] * m * n, -(-m // 16) * (n // TILE_N))
+        kern(*args, m, n, k)
         return out
 
 
-def quantized_matmul(x, qweight, scales, *, wtype, group_size=128, offset=0, out=None,
-                     config=None, runtime=None):
-    """x [M, K] f16 or bf16 (CUDA) times the weights ((code - offset) * scale,
-    codes packed by tilus.ops.pack from [K, N]) -> [M, N] of x's dtype.
-    `scales` is [K / group_size, N] of x's dtype; group_size a multiple of
-    128 dividing K (K: per channel). `config` overrides the choice: the shipped tuning table
+def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_size=128,
+                     offset=0, out=None, config=None, runtime=None):
+    """x [M, K] f16 or bf16 (CUDA) times the weights ((code - offset - zero)
+    * scale, codes packed by tilus.ops.pack from [K, N]), plus bias -> [M, N]
+    of x's dtype. `scales` is [K / group_size, N] of x's dtype; group_size
+    32, 64 or a multiple of 128, dividing K (K: per channel). `zeros`
+    (optional, GPTQ/AWQ style) is [K / group_size, N]: values of x's dtype,
+    or uint8 integer codes (converted on each call; keep them as values to
+    avoid that); the offset is then 0. `bias` (optional) is [N] of x's
+    dtype. `config` overrides the choice: the shipped tuning table
     (tilus.ops.tune) for this GPU and shape, else choose_config.
     Compiles in-process on first use (needs libTilus.so); `runtime` defaults
     to a tilus.Runtime on x's device, created once and kept by the runner."""
@@ -543,8 +686,8 @@ def quantized_matmul(x, qweight, scales, *, wtype, group_size=128, offset=0, out
         runtime = _default_runner(x.device.index or 0)
     elif not isinstance(runtime, QuantizedMatmulRunner):
         runtime = QuantizedMatmulRunner(runtime)
-    return runtime(x, qweight, scales, wtype=wtype, group_size=group_size, offset=offset,
-                   out=out, config=config)
+    return runtime(x, qweight, scales, zeros, bias, wtype=wtype, group_size=group_size,
+                   offset=offset, out=out, config=config)
 
 
 _runners = {}
@@ -613,27 +756,54 @@ def quantize(weight, wtype, group_size=128, round_scales=None):
     return q + offset, scales.astype(np.float32), offset
 
 
+def quantize_asymmetric(weight, wtype, group_size=128, round_scales=None):
+    """Round-to-nearest quantization with zero points (GPTQ/AWQ style) of a
+    float weight [N, K] to an unsigned integer type: (codes [K, N] int64,
+    scales [K / group_size, N] float32, zeros [K / group_size, N] int64), the
+    weights being (code - zero) * scale; each group's range [min, max] maps
+    onto the type's codes. `round_scales` as in quantize()."""
+    import numpy as np
+    if not isinstance(wtype, tilus.IntDType) or wtype.signed:
+        raise ValueError(f"quantize_asymmetric: an unsigned integer type, not {wtype}")
+    w = np.asarray(weight, dtype=np.float64).T                     # [K, N]
+    k, n = w.shape
+    g = w.reshape(k // group_size, group_size, n)
+    # The range holds 0, so that the zero is a code (GPTQ's convention).
+    lo, hi = np.minimum(g.min(axis=1), 0), np.maximum(g.max(axis=1), 0)
+    span = hi - lo
+    span[span == 0] = 1.0
+    top = (1 << wtype.bits) - 1
+    scales = span / top
+    if round_scales is not None:
+        scales = _stored_scales(scales, span, top, round_scales)
+    zeros = np.clip(np.rint(-lo / scales), 0, top)
+    q = np.clip(np.rint(g / scales[:, None, :]) + zeros[:, None, :], 0, top)
+    return (q.reshape(k, n).astype(np.int64), scales.astype(np.float32),
+            zeros.astype(np.int64))
+
+
 _torch_op = None
 
 
 def torch_op():
     """quantized_matmul as the torch custom operator tilus::quantized_matmul
     (registered on first use), so that models calling it trace through
-    torch.compile: (x, qweight, scales, wtype name, group_size, offset) ->
-    [M, N] of x's dtype."""
+    torch.compile: (x, qweight, scales, zeros, bias, wtype name, group_size,
+    offset) -> [M, N] of x's dtype (zeros and bias may be None)."""
     global _torch_op  # the torch registry is process-wide: register once
     if _torch_op is None:
         import torch
 
         @torch.library.custom_op("tilus::quantized_matmul", mutates_args=(),
                                  device_types="cuda")
-        def op(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, wtype: str,
+        def op(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor,
+               zeros: Optional[torch.Tensor], bias: Optional[torch.Tensor], wtype: str,
                group_size: int, offset: int) -> torch.Tensor:
-            return quantized_matmul(x, qweight, scales, wtype=tilus.dtype(wtype),
+            return quantized_matmul(x, qweight, scales, zeros, bias, wtype=tilus.dtype(wtype),
                                     group_size=group_size, offset=offset)
 
         @op.register_fake
-        def _(x, qweight, scales, wtype, group_size, offset):
+        def _(x, qweight, scales, zeros, bias, wtype, group_size, offset):
             return x.new_empty(x.shape[0], scales.shape[1])
 
         _torch_op = op

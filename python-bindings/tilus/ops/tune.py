@@ -28,9 +28,11 @@ from ..timing import median_ms
 __all__ = ["SPACE", "configurations", "m_bucket", "Table", "compile_space", "load_space",
            "measure", "check_codes", "shipped_table"]
 
-# (warps, n_tiles, stages, split_k, k_tiles): 192 points before the shape and
-# shared-memory constraints.
-SPACE = {"warps": [4, 8], "n_tiles": [1, 2, 4, 8], "stages": [3, 4, 6], "split_k": [1, 2, 4, 8],
+# (warps, n_tiles, stages, split_k, k_tiles): 216 points before the shape and
+# shared-memory constraints. No split of 8: its blocks add 8 f16-rounded
+# partial results into C, whose error can pass the 1e-3 bar (1.55e-3 seen
+# on the H100 at K = 2048).
+SPACE = {"warps": [2, 4, 8], "n_tiles": [1, 2, 4, 8], "stages": [3, 4, 6], "split_k": [1, 2, 4],
          "k_tiles": [1, 2]}
 # Two blocks per SM must fit (2 x 113 KiB of the H100's 227).
 MAX_SHARED = 113 << 10
@@ -176,18 +178,27 @@ def measure(runtime, artifacts, m, n, k, wtype, *, group=128, offset=0, runs=30,
     cx, cw, cs, want = _check_inputs(torch, np, wtype, group, offset, m, check_packed)
     results = {}
     total = len(artifacts)
+    scratch = {}                 # split_k -> (partials, counters) for both shapes
+
+    def split_args(sk):
+        if sk == 1:
+            return ()
+        if sk not in scratch:
+            rows = max(m, cx.shape[0])
+            scratch[sk] = qmatmul.split_scratch(sk, rows, max(n, CHECK_N))
+        return scratch[sk]
+
     for i, (cfg, art) in enumerate(sorted(artifacts.items())):
         kern = runtime.kernel(art, "qmatmul")
-        c = torch.zeros(cx.shape[0], CHECK_N, dtype=torch.float16, device="cuda")
-        kern(cx, cw, cs, c, cx.shape[0], CHECK_N, CHECK_K)
+        c = torch.full((cx.shape[0], CHECK_N), float("nan"), dtype=torch.float16,
+                       device="cuda")
+        kern(cx, cw, cs, c, *split_args(cfg[3]), cx.shape[0], CHECK_N, CHECK_K)
         torch.cuda.synchronize()
         err = (c.double().cpu().numpy() - want).__abs__().max() / np.abs(want).max()
         if not err <= 1e-3:
             raise AssertionError(f"configuration {cfg}: relative error {err:.2e} on the check")
-        if cfg[3] > 1:
-            run = lambda: (out.zero_(), kern(x, w, s, out, m, n, k))  # noqa: E731
-        else:
-            run = lambda: kern(x, w, s, out, m, n, k)  # noqa: E731
+        extra = split_args(cfg[3])
+        run = lambda: kern(x, w, s, out, *extra, m, n, k)  # noqa: E731
         us = median_ms(run, runs) * 1e3
         results[cfg] = us
         if progress:
