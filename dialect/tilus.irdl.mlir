@@ -502,8 +502,9 @@ irdl.dialect @tilus {
 
   //===--------------------------------------------------------------------===//
   // Atomics (docs/dialect.md, "Atomics"): relaxed, gpu-scope read-modify-
-  // writes on global or shared memory, and a semaphore pair for split-K in
-  // block order (acquire/release at gpu scope).
+  // writes on global or shared memory (atomic_rmw also acquire-release with
+  // the optional discardable attribute order = "acq_rel"), and a semaphore
+  // pair for split-K in block order (acquire/release at gpu scope).
   //===--------------------------------------------------------------------===//
 
   // AtomicRMW(mem, offsets, value) -> old: one scalar read-modify-write of

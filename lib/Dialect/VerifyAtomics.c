@@ -96,6 +96,36 @@ static bool verifyOperandType(TilusVerifier *v, MlirOperation op,
   return false;
 }
 
+static bool isString(MlirAttribute a, const char *text) {
+  if (!mlirAttributeIsAString(a))
+    return false;
+  MlirStringRef s = mlirStringAttrGetValue(a);
+  return s.length == strlen(text) && !memcmp(s.data, text, s.length);
+}
+
+// AtomicRMW's optional memory order: the string "relaxed" (the default) or
+// "acq_rel".
+static bool verifyOrder(TilusVerifier *v, MlirOperation op) {
+  MlirAttribute order = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("order"));
+  if (mlirAttributeIsNull(order) || isString(order, "relaxed") ||
+      isString(order, "acq_rel"))
+    return true;
+  char text[96];
+  typeText(mlirAttributeGetType(order), text, sizeof(text));
+  if (mlirAttributeIsAString(order)) {
+    MlirStringRef s = mlirStringAttrGetValue(order);
+    tilusVerifierError(v, op, "order must be 'relaxed' or 'acq_rel', not '%.*s'",
+                       (int)s.length, s.data);
+  } else {
+    tilusVerifierError(v, op,
+                       "order must be the string 'relaxed' or 'acq_rel', not a "
+                       "'%s' attribute",
+                       text);
+  }
+  return false;
+}
+
 static void verifyRmw(TilusVerifier *v, MlirOperation op) {
   MlirAttribute kindAttr = mlirOperationGetDiscardableAttributeByName(
       op, mlirStringRefCreateFromCString("kind"));
@@ -113,20 +143,8 @@ static void verifyRmw(TilusVerifier *v, MlirOperation op) {
                        (int)kindRef.length, kindRef.data);
     return;
   }
-  MlirAttribute order = mlirOperationGetDiscardableAttributeByName(
-      op, mlirStringRefCreateFromCString("order"));
-  if (!mlirAttributeIsNull(order)) {
-    MlirStringRef o = mlirAttributeIsAString(order)
-                          ? mlirStringAttrGetValue(order)
-                          : mlirStringRefCreate("?", 1);
-    if (!(o.length == 7 && !memcmp(o.data, "relaxed", 7)) &&
-        !(o.length == 7 && !memcmp(o.data, "acq_rel", 7))) {
-      tilusVerifierError(v, op,
-                         "order '%.*s' is not 'relaxed' or 'acq_rel' (a string)",
-                         (int)o.length, o.data);
-      return;
-    }
-  }
+  if (!verifyOrder(v, op))
+    return;
   MlirType element;
   if (!verifyScalarAccess(v, op, TilusAtomicMem, TilusAtomicOffsets, "memory",
                           &element) ||
@@ -141,6 +159,13 @@ static void verifyRmw(TilusVerifier *v, MlirOperation op) {
 }
 
 static void verifyCas(TilusVerifier *v, MlirOperation op) {
+  if (!mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+          op, mlirStringRefCreateFromCString("order")))) {
+    tilusVerifierError(v, op,
+                       "takes no 'order' (atomic_cas is relaxed; order applies "
+                       "to atomic_rmw)");
+    return;
+  }
   MlirType element;
   if (!verifyScalarAccess(v, op, TilusAtomicMem, TilusAtomicOffsets, "memory",
                           &element) ||

@@ -1,9 +1,11 @@
 // Cast from low-precision types to f16, bf16 and f32 takes the fast paths of
 // lib/Conversion/FastCast.c: fields cut out of 32-bit words (never vectors
 // of odd-width integers), magic-number conversion for integers, field
-// placement and one power-of-two multiplication for floats.
+// placement and one power-of-two multiplication for floats, and the
+// hardware's FP8 pair conversion where the target has it.
 // RUN: tilus-opt %s --tilus-to-gpu | FileCheck %s
 // RUN: tilus-opt %s --lower-to-nvvm --emit-ptx --target=sm_90a | FileCheck %s --check-prefix=PTX
+// RUN: tilus-opt %s --tilus-to-gpu --target=sm_80 | FileCheck %s --check-prefix=SM80
 
 !g8 = !tilus.global<ui8, array<i64: 256>, #tilus.row_major>
 
@@ -199,15 +201,24 @@ func.func @e2m1_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
   return
 }
 
-// float8_e4m3 (FN) -> f16: S.1111.111 selected as NaN, times 2^(15 - 7).
+// float8_e4m3 (FN) -> f16: where the target converts FP8 pairs (sm_89+), one
+// cvt.rn.f16x2.e4m3x2 per 16-bit half of each word, exact, NaN included, and
+// nothing else. Before (sm_80): S.1111.111 selected as NaN, times 2^(15 - 7).
 // CHECK-LABEL: gpu.func @e4m3_f16
-// CHECK: %[[SCALE:.*]] = arith.constant dense<2.560000e+02> : vector<8xf16>
-// CHECK: arith.cmpi eq, %{{.*}}, %c127_i32 : i32
-// CHECK: arith.select
-// CHECK: arith.mulf %{{.*}}, %[[SCALE]] : vector<8xf16>
+// CHECK-NOT: arith.select
+// CHECK: llvm.inline_asm "{ .reg .b16 l, h; mov.b32 {l, h}, $1; cvt.rn.f16x2.e4m3x2 $0, l; }", "=r,r" %[[WORD:.*]] : (i32) -> i32
+// CHECK-NEXT: llvm.inline_asm "{ .reg .b16 l, h; mov.b32 {l, h}, $1; cvt.rn.f16x2.e4m3x2 $0, h; }", "=r,r" %[[WORD]] : (i32) -> i32
+// CHECK-NOT: arith.mulf
+// CHECK-NOT: arith.select
+// CHECK: gpu.return
 // PTX-LABEL: .entry e4m3_f16(
-// PTX-NOT: cvt.rn
-// PTX: mul.rn.f16x2
+// PTX-COUNT-4: cvt.rn.f16x2.e4m3x2
+// PTX-NOT: mul.rn
+// SM80-LABEL: gpu.func @e4m3_f16
+// SM80: %[[SCALE:.*]] = arith.constant dense<2.560000e+02> : vector<8xf16>
+// SM80: arith.cmpi eq, %{{.*}}, %c127_i32 : i32
+// SM80: arith.select
+// SM80: arith.mulf %{{.*}}, %[[SCALE]] : vector<8xf16>
 func.func @e4m3_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
     attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
   %c0 = arith.constant 0 : index
@@ -220,14 +231,19 @@ func.func @e4m3_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
   return
 }
 
-// float8_e5m2 -> f16: the same exponent, so only the placement.
+// float8_e5m2 -> f16: one cvt.rn.f16x2.e5m2x2 per pair on sm_89+; before,
+// the same exponent, so only the placement.
 // CHECK-LABEL: gpu.func @e5m2_f16
-// CHECK-NOT: arith.mulf
-// CHECK: llvm.bitcast %{{.*}} : vector<4xi32> to vector<8xf16>
+// CHECK: llvm.inline_asm "{ .reg .b16 l, h; mov.b32 {l, h}, $1; cvt.rn.f16x2.e5m2x2 $0, l; }"
 // CHECK-NOT: arith.mulf
 // PTX-LABEL: .entry e5m2_f16(
-// PTX-NOT: cvt.rn
+// PTX-COUNT-4: cvt.rn.f16x2.e5m2x2
 // PTX-NOT: mul.rn
+// SM80-LABEL: gpu.func @e5m2_f16
+// SM80-NOT: arith.mulf
+// SM80: llvm.bitcast %{{.*}} : vector<4xi32> to vector<8xf16>
+// SM80-NOT: arith.mulf
+// SM80: gpu.return
 func.func @e5m2_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
     attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
   %c0 = arith.constant 0 : index

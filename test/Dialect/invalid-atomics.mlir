@@ -128,7 +128,27 @@ func.func @semaphore_offsets(%p: !tilus.ptr<i32>, %x: i32) attributes {tilus.ker
 func.func @order(%p: !tilus.ptr<i32>, %x: i32) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
   %c0 = arith.constant 0 : index
   %g = "tilus.view_global"(%p) : (!tilus.ptr<i32>) -> !tilus.global<i32, array<i64: 4>, #tilus.row_major>
-  // expected-error@+1 {{'tilus.atomic_rmw' op order 'seq_cst' is not 'relaxed' or 'acq_rel' (a string)}}
+  // expected-error@+1 {{'tilus.atomic_rmw' op order must be 'relaxed' or 'acq_rel', not 'seq_cst'}}
   %o = "tilus.atomic_rmw"(%g, %c0, %x) {kind = "add", order = "seq_cst"} : (!tilus.global<i32, array<i64: 4>, #tilus.row_major>, index, i32) -> i32
+  return
+}
+
+// -----
+
+func.func @order_not_string(%p: !tilus.ptr<i32>, %x: i32) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<i32>) -> !tilus.global<i32, array<i64: 4>, #tilus.row_major>
+  // expected-error@+1 {{'tilus.atomic_rmw' op order must be the string 'relaxed' or 'acq_rel', not a 'i64' attribute}}
+  %o = "tilus.atomic_rmw"(%g, %c0, %x) {kind = "add", order = 1 : i64} : (!tilus.global<i32, array<i64: 4>, #tilus.row_major>, index, i32) -> i32
+  return
+}
+
+// -----
+
+func.func @cas_order(%p: !tilus.ptr<i32>, %x: i32) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<i32>) -> !tilus.global<i32, array<i64: 4>, #tilus.row_major>
+  // expected-error@+1 {{'tilus.atomic_cas' op takes no 'order' (atomic_cas is relaxed; order applies to atomic_rmw)}}
+  %o = "tilus.atomic_cas"(%g, %c0, %x, %x) {order = "acq_rel"} : (!tilus.global<i32, array<i64: 4>, #tilus.row_major>, index, i32, i32) -> i32
   return
 }

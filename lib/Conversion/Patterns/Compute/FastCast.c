@@ -42,6 +42,11 @@
 // 8-bit integers to f16 move whole bytes: a PRMT places two bytes under the
 // magic 0x64 high bytes, so a pair costs one PRMT and the HSUB2.
 //
+// The FP8 formats the hardware converts (E4M3FN and E5M2, Tilus's
+// float<4, 3> and float<5, 2>) take one cvt.rn.f16x2 per pair where the
+// target has it (TilusTargetInfo::hasCvtF16x2FromF8x2, sm_89+): exact, NaN
+// and infinity included, and far cheaper than E4M3's per-element NaN test.
+//
 // Floats with e >= 6 do not fit f16; they go to f32 here and round to f16
 // with one truncf (round to nearest even, as the generic path does).
 //
@@ -231,6 +236,24 @@ static MlirValue prmt(Packed *p, MlirValue a, MlirValue b, int64_t selector) {
 
 // The f16 pairs of the 8-bit integers of word `w` (unsigned, or signed with
 // the sign bits already flipped), each as 2^10 + v in both halves.
+// The two f16 pairs of a word of four FP8 values (`format`: "e4m3" or
+// "e5m2"): cvt.rn.f16x2 of each 16-bit half, the lower byte to the lower
+// half.
+static void fp8Pairs(Packed *p, MlirValue w, const char *format, MlirValue *pairs) {
+  for (int half = 0; half < 2; ++half) {
+    char text[128];
+    snprintf(text, sizeof text,
+             "{ .reg .b16 l, h; mov.b32 {l, h}, $1; cvt.rn.f16x2.%sx2 $0, %s; }",
+             format, half ? "h" : "l");
+    MlirNamedAttribute attrs[2] = {
+        tilusNamedAttr(p->e->ctx, "asm_string",
+                       mlirStringAttrGet(p->e->ctx, mlirStringRefCreateFromCString(text))),
+        tilusNamedAttr(p->e->ctx, "constraints",
+                       mlirStringAttrGet(p->e->ctx, mlirStringRefCreateFromCString("=r,r")))};
+    pairs[half] = tilusEmitValue(p->e, "llvm.inline_asm", 1, &w, p->i32, 2, attrs);
+  }
+}
+
 static void bytePairs(Packed *p, MlirValue w, MlirValue *pairs) {
   MlirValue magic = c32(p, 0x64646464);
   pairs[0] = prmt(p, w, magic, 0x5140); // bytes 0, 1 under 0x64
@@ -343,6 +366,16 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
     result = tilusEmitValue(e, "llvm.bitcast", 1, &words, resultType, 0, NULL);
     return tilusEmitArith(e, "subf", result,
                           tilusEmitSplatConstant(e, resultType, 1024.0 + (double)flip));
+  }
+  bool e4m3 = f.exponentBits == 4 && f.mantissaBits == 3;
+  bool e5m2 = f.exponentBits == 5 && f.mantissaBits == 2;
+  if (mlirTypeIsAF16(to) && isFloat && (e4m3 || e5m2) && p.wordBits == 32 &&
+      e->lowering->target->hasCvtF16x2FromF8x2) {
+    for (int64_t k = 0; k < m / 4; ++k)
+      fp8Pairs(&p, word(&p, k), e4m3 ? "e4m3" : "e5m2", scalars + 2 * k);
+    MlirValue words = gather(&p, scalars, m / 2);
+    free(scalars);
+    return tilusEmitValue(e, "llvm.bitcast", 1, &words, resultType, 0, NULL);
   }
   if (mlirTypeIsAF16(to) && m % 2 == 0 && (!isFloat || f.exponentBits <= 5)) {
     // Two f16 per 32-bit word.

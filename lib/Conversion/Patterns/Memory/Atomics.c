@@ -103,7 +103,8 @@ static void emitBarrier(TilusEmitter *e) {
   tilusEmitOp(e, "gpu.barrier", 0, NULL, 0, NULL, 0, NULL);
 }
 
-// Whether the op carries order = "acq_rel" (the verifier checked the value).
+// Whether an AtomicRMW carries order = "acq_rel" (the verifier checked the
+// value; AtomicCAS takes none).
 static bool isAcquireRelease(MlirOperation op) {
   MlirAttribute order = mlirOperationGetDiscardableAttributeByName(
       op, mlirStringRefCreateFromCString("order"));
@@ -121,14 +122,13 @@ typedef MlirValue (*EmitAtomic)(TilusEmitter *e, MlirOperation op,
 
 static MlirLogicalResult lowerScalarAtomic(TilusLowering *L, MlirOperation op,
                                            MlirRewriterBase rewriter,
-                                           EmitAtomic emit) {
+                                           EmitAtomic emit, bool ordered) {
   MlirValue mem = tilusOpGetGroupOperand(op, TilusAtomicMem, 0);
   TilusTensorType t;
   if (!decodeMemory(L, op, mem, &t))
     return mlirLogicalResultFailure();
   MlirValue result = mlirOperationGetResult(op, 0);
   bool used = !mlirOpOperandIsNull(mlirValueGetFirstUse(result));
-  bool ordered = isAcquireRelease(op);
   MlirType storage =
       tilusStorageElementType(mlirOperationGetContext(op), t.elementType);
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
@@ -210,12 +210,12 @@ static MlirValue emitCas(TilusEmitter *e, MlirOperation op,
 
 static MlirLogicalResult lowerAtomicRmw(TilusLowering *L, MlirOperation op,
                                         MlirRewriterBase rewriter) {
-  return lowerScalarAtomic(L, op, rewriter, emitRmw);
+  return lowerScalarAtomic(L, op, rewriter, emitRmw, isAcquireRelease(op));
 }
 
 static MlirLogicalResult lowerAtomicCas(TilusLowering *L, MlirOperation op,
                                         MlirRewriterBase rewriter) {
-  return lowerScalarAtomic(L, op, rewriter, emitCas);
+  return lowerScalarAtomic(L, op, rewriter, emitCas, false);
 }
 
 // scf.while with no values: `before` loads and compares, then
