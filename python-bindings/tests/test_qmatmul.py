@@ -248,6 +248,9 @@ GROUP_CASES = [
                                                           (4, 1, 4, 1, 2)),
     (tilus.float6_e3m2, 32, None, True, (4, 2, 3, 4, 1)), (tilus.uint8, 256, "codes", True, None),
     (tilus.int4, 64, None, True, (8, 1, 3, 2, 1)), (tilus.uint2, 32, "codes", False, None),
+    # without split-K: the bias in the only block's epilogue
+    (tilus.uint4, 128, "codes", True, (4, 2, 3, 1, 1)), (tilus.uint4, 32, "values", True,
+                                                         (4, 1, 4, 1, 2)),
 ]
 
 
@@ -257,8 +260,8 @@ GROUP_CASES = [
 @pytest.mark.parametrize("m", [1, 21])
 def test_groups_zeros_bias_against_f64(runner, wtype, group, zeros, bias, config, m):
     """Groups of 32 to 256 rows, zero points as values (fractional) or
-    integer codes, a bias with and without split-K (where C starts as it),
-    on ragged M."""
+    integer codes, a bias with and without split-K (added by the block that
+    writes C), on ragged M."""
     torch = cuda_torch()
     rng = np.random.default_rng(m * 13 + group + wtype.bits)
     n, k = 256, 1024
@@ -285,8 +288,9 @@ def test_groups_zeros_bias_against_f64(runner, wtype, group, zeros, bias, config
 
 def test_zeros_bit_exact_when_representable(runner):
     """Integer activations, uint4 codes, integer zeros and scale 1 in groups
-    of 32: every product and partial sum is an integer below 2048, exact in
-    f16, with and without split-K (whose C starts as the integer bias)."""
+    of 32: every product and partial sum is an integer, exact in the f32
+    accumulator, and the result is rounded to f16 once, as the expected
+    value is; with and without split-K."""
     torch = cuda_torch()
     rng = np.random.default_rng(9)
     m, n, k = 5, 64, 512
@@ -297,7 +301,7 @@ def test_zeros_bit_exact_when_representable(runner):
     want = (a.astype(np.int64) @ (codes - np.repeat(z.astype(np.int64), 32, axis=0))
             + b.astype(np.int64)).astype(np.float16)
     qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4).reshape(-1)).cuda()
-    for config in [None, (4, 1, 3, 2, 1)]:
+    for config in [(4, 1, 3, 1, 1), (4, 1, 3, 2, 1)]:
         got = runner(torch.from_numpy(a).cuda(), qw, torch.ones(k // 32, n, dtype=torch.float16,
                                                                 device="cuda"),
                      torch.from_numpy(z).cuda(), torch.from_numpy(b).cuda(), wtype=tilus.uint4,
@@ -543,9 +547,11 @@ def test_quantized_linear_matches_its_dequantized_weight(runner, wtype):
 
 def test_split_k_in_a_cuda_graph(runner):
     """Split-K (the last block of each tile sums the partials and resets its
-    counter) captured in a CUDA graph: each replay on new activations is
-    right, so the counters are zero again after every launch; and eager
-    calls after it, on the same runner, too."""
+    counter) captured into two CUDA graphs: each captured call has counters
+    of its own, zeroed before the capture and never zeroed inside the graph,
+    so right results on every replay, in any order, show that each launch
+    leaves its counters zero; they are zero after the replays; eager calls
+    still agree."""
     torch = cuda_torch()
     rng = np.random.default_rng(12)
     m, n, k = 3, 512, 2048
@@ -554,32 +560,42 @@ def test_split_k_in_a_cuda_graph(runner):
     w = qmatmul.dequantize(codes, scales, tilus.uint4, 8, 128)
     qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, 8).reshape(-1)).cuda()
     s = torch.from_numpy(scales).cuda()
-    x = torch.zeros(m, k, dtype=torch.float16, device="cuda")
-    config = (4, 2, 3, 4, 1)
+    xs = [torch.zeros(m, k, dtype=torch.float16, device="cuda") for _ in range(2)]
+    configs = [(4, 2, 3, 4, 1), (4, 1, 4, 2, 2)]
 
-    def call():
-        return runner(x, qw, s, wtype=tilus.uint4, offset=8, config=config)
+    def call(i):
+        return runner(xs[i], qw, s, wtype=tilus.uint4, offset=8, config=configs[i])
 
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
-        call()
+        for i in range(2):
+            call(i)                     # loads the kernels, sets the counters aside
     torch.cuda.current_stream().wait_stream(side)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        y = call()
-    for i in range(3):
+    captured = len(runner._captured)
+    graphs, ys = [], []
+    for i in range(2):
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            ys.append(call(i))
+        graphs.append(g)
+    pairs = runner._captured[captured:]
+    assert len(pairs) == 2 and pairs[0][1].data_ptr() != pairs[1][1].data_ptr()
+    for i in [0, 1, 1, 0, 0, 1]:
         a = rng.normal(size=(m, k)).astype(np.float16)
-        x.copy_(torch.from_numpy(a))
-        graph.replay()
+        xs[i].copy_(torch.from_numpy(a))
+        graphs[i].replay()
         torch.cuda.synchronize()
         want = a.astype(np.float64) @ w
-        err = np.abs(y.double().cpu().numpy() - want).max() / np.abs(want).max()
+        err = np.abs(ys[i].double().cpu().numpy() - want).max() / np.abs(want).max()
         assert err <= 1e-3, (i, err)
-    eager = call()
-    torch.cuda.synchronize()
-    err = np.abs(eager.double().cpu().numpy() - want).max() / np.abs(want).max()
-    assert err <= 1e-3, err
+    assert all(int(c.abs().sum()) == 0 for _, c in pairs)
+    for i in range(2):
+        eager = call(i)
+        torch.cuda.synchronize()
+        want = xs[i].double().cpu().numpy() @ w
+        err = np.abs(eager.double().cpu().numpy() - want).max() / np.abs(want).max()
+        assert err <= 1e-3, err
 
 
 @pytest.mark.parametrize("group", [32, 128])

@@ -20,6 +20,9 @@ class QuantizedLinear(torch.nn.Module):
     def __init__(self, in_features, out_features, wtype, group_size=128, offset=0, bias=True,
                  dtype=torch.float16, device=None, zero_points=False):
         super().__init__()
+        if zero_points and offset:
+            raise ValueError("QuantizedLinear: zero points replace the offset; pass offset 0 "
+                             "with zero_points=True")
         self.in_features, self.out_features = in_features, out_features
         self.wtype, self.group_size, self.offset = wtype, group_size, offset
         nbytes = in_features * out_features * wtype.bits // 8

@@ -1,7 +1,8 @@
 """The weight-only quantized matmul template (issue 14; docs/quantized-matmul.md):
-C[M, N] = A[M, K] x dequant(W)[K, N] in f16 (or bf16: QuantizedMatmulBF16), W of
-any 1-8-bit type with scales per group of G rows of K (G a multiple of 128, or
-K: per channel).
+C[M, N] = A[M, K] x dequant(W)[K, N] (+ bias) in f16 (or bf16:
+QuantizedMatmulBF16), W of any 1-8-bit type with scales (and optional zero
+points) per group of G rows of K (G 32, 64 or a multiple of 128; K: per
+channel).
 
 The weight format does not depend on the configuration: W is cut into tiles
 of 128 (K) x 8 (N), each packed (tilus.weight_pack) so that lane l of a warp
@@ -565,27 +566,51 @@ class QuantizedMatmulRunner:
     """Compiles (once per configuration, through tilus.compile's cache) and
     launches the template on one runtime."""
 
+    # Zeroed split-K counters set aside, outside any capture, for the calls
+    # captured into CUDA graphs (each takes its own slice, never reused).
+    CAPTURE_COUNTERS = 1 << 16
+
     def __init__(self, runtime):
         self.runtime = runtime
         self._kernels = {}
-        self._scratch = {}         # stream -> (partials, counters) for split-K
+        self._scratch = {}         # (device, stream) -> (partials, counters), eager calls
+        self._reserve = {}         # device -> [zeroed counters, next free index]
+        self._captured = []        # what captured graphs use: kept for their lifetime
 
     def scratch(self, x, partials, counters):
-        """Split-K's (partials, counters) on x's device and current stream,
-        at least `partials` f32 and `counters` i32 elements: kept per stream
-        (a launch may run while another stream's does), grown by replacing
-        them (counters zeroed; every launch leaves them zero). On a stream
-        being captured into a CUDA graph they come from the graph's memory
-        and their zeroing is part of the graph."""
+        """Split-K's (partials, counters) on x's device and current stream:
+        at least `partials` f32 and `counters` i32 elements, the counters
+        zero (every launch leaves them zero again).
+
+        Eager calls share one pair per stream (launches on a stream run in
+        order), grown by replacing it. A call being captured into a CUDA
+        graph gets a pair of its own, which no other call or graph touches,
+        so graphs may replay on any stream at once: partials from the
+        graph's memory, counters from a slice of a zeroed reserve set aside
+        by an earlier eager call (or, without one, zeroed inside the graph).
+        The runner keeps those alive (a graph holds their addresses)."""
         import torch
-        stream = torch.cuda.current_stream(x.device)
-        key = (x.device, stream.cuda_stream)
+        device = x.device
+        if torch.cuda.is_current_stream_capturing():
+            p = torch.empty(partials, dtype=torch.float32, device=device)
+            reserve = self._reserve.get(device)
+            if reserve is not None and reserve[1] + counters <= reserve[0].numel():
+                c = reserve[0][reserve[1]:reserve[1] + counters]
+                reserve[1] += counters
+            else:
+                c = torch.zeros(counters, dtype=torch.int32, device=device)
+            self._captured.append((p, c))
+            return p, c
+        if device not in self._reserve:
+            self._reserve[device] = [torch.zeros(self.CAPTURE_COUNTERS, dtype=torch.int32,
+                                                 device=device), 0]
+        key = (device, torch.cuda.current_stream(device).cuda_stream)
         have = self._scratch.get(key)
         if have is None or have[0].numel() < partials or have[1].numel() < counters:
             grow = (max(partials, have[0].numel() if have else 0),
                     max(counters, have[1].numel() if have else 0))
-            have = (torch.empty(grow[0], dtype=torch.float32, device=x.device),
-                    torch.zeros(grow[1], dtype=torch.int32, device=x.device))
+            have = (torch.empty(grow[0], dtype=torch.float32, device=device),
+                    torch.zeros(grow[1], dtype=torch.int32, device=device))
             self._scratch[key] = have
         return have
 
