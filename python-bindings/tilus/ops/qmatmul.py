@@ -576,6 +576,7 @@ class QuantizedMatmulRunner:
         self._scratch = {}         # (device, stream) -> (partials, counters), eager calls
         self._reserve = {}         # device -> [zeroed counters, next free index]
         self._captured = []        # what captured graphs use: kept for their lifetime
+        self._plans = {}           # call shape and operands -> (config, kernel)
 
     def scratch(self, x, partials, counters):
         """Split-K's (partials, counters) on x's device and current stream:
@@ -653,17 +654,10 @@ class QuantizedMatmulRunner:
         return self.load((str(wtype), group_size, offset, cfg, str(activation), m_tiles, zeros,
                           bias), make, "qmatmul")
 
-    def __call__(self, x, qweight, scales, zeros=None, bias=None, *, wtype, group_size=128,
-                 offset=0, out=None, config=None):
-        import torch
+    def _plan(self, m, n, k, wtype, group_size, offset, activation, zeros, bias, config):
+        """(configuration, loaded kernel) for a call: `config` checked against
+        the shape, else the tuned table's, else choose_config's."""
         from ..artifact import TilusArgumentError
-        m, n, k = _check(x, qweight, scales, wtype, group_size, zeros, bias, offset)
-        activation = tilus.bfloat16 if x.dtype == torch.bfloat16 else tilus.float16
-        if out is not None and (tuple(out.shape) != (m, n) or out.dtype != x.dtype
-                                or out.device != x.device or not out.is_contiguous()):
-            raise TilusArgumentError(f"quantized_matmul: out must be a contiguous {x.dtype} "
-                                     f"tensor [{m}, {n}] on {x.device}, not {out.dtype} "
-                                     f"{tuple(out.shape)} on {out.device}")
         mt = row_tiles(m)
         if config is not None:
             config = tuple(int(v) for v in config)
@@ -676,10 +670,31 @@ class QuantizedMatmulRunner:
                                          f"by {sk_ * kpt_} x {TILE_K}")
         cfg = config or self.tuned(m, n, k, wtype, group_size, offset, activation) or \
             choose_config(m, n, k, wtype)
+        return cfg, self.kernel(wtype, group_size, offset, cfg, activation, mt, zeros, bias)
+
+    def __call__(self, x, qweight, scales, zeros=None, bias=None, *, wtype, group_size=128,
+                 offset=0, out=None, config=None):
+        import torch
+        from ..artifact import TilusArgumentError
+        m, n, k = _check(x, qweight, scales, wtype, group_size, zeros, bias, offset)
+        activation = tilus.bfloat16 if x.dtype == torch.bfloat16 else tilus.float16
+        if out is not None and (tuple(out.shape) != (m, n) or out.dtype != x.dtype
+                                or out.device != x.device or not out.is_contiguous()):
+            raise TilusArgumentError(f"quantized_matmul: out must be a contiguous {x.dtype} "
+                                     f"tensor [{m}, {n}] on {x.device}, not {out.dtype} "
+                                     f"{tuple(out.shape)} on {out.device}")
         if m == 0:
             return out if out is not None else torch.empty(0, n, dtype=x.dtype, device=x.device)
-        kern = self.kernel(wtype, group_size, offset, cfg, activation, mt, zeros is not None,
-                           bias is not None)
+        # The configuration and loaded kernel of this call's shape and
+        # operands, found once (the table, the checks, compiling).
+        plan_key = (m, n, k, wtype, group_size, offset, activation, zeros is not None,
+                    bias is not None, None if config is None else tuple(config))
+        plan = self._plans.get(plan_key)
+        if plan is None:
+            plan = self._plans[plan_key] = self._plan(m, n, k, wtype, group_size, offset,
+                                                      activation, zeros is not None,
+                                                      bias is not None, config)
+        cfg, kern = plan
         if out is None:
             out = torch.empty(m, n, dtype=x.dtype, device=x.device)
         args = [x, qweight, scales]
