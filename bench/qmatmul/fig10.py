@@ -16,9 +16,11 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "copy"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import tilus  # noqa: E402
 from tilus.ops import qmatmul  # noqa: E402
+from report import pyplot, save_table  # noqa: E402
 
 GROUP = 128
 FLOATS = [(4, 3), (5, 2), (3, 3), (3, 2), (2, 3), (2, 2), (2, 1), (1, 2), (1, 1), (2, 0)]
@@ -83,13 +85,9 @@ def main():
                 print(line, flush=True)
                 del packed
         del wf
-    with open(os.path.join(out_dir, "fig10.txt"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    save_table(out_dir, "fig10.txt", lines)
+    plt = pyplot()
+    if plt is None:
         return
     import numpy as np
     cols = [(n, m) for n, _ in SHAPES for m in MS]

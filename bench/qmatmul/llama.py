@@ -17,9 +17,11 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "copy"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import tilus  # noqa: E402
 from tilus.ops import qmatmul  # noqa: E402
+from report import pyplot, save_table  # noqa: E402
 
 GROUP = 128
 TYPES = {"u4": (tilus.uint4, 8), "i4": (tilus.int4, 0), "u3": (tilus.uint3, 4),
@@ -61,13 +63,9 @@ def main():
                 lines.append(line)
                 print(line, flush=True)
         del wf
-    with open(os.path.join(out_dir, "llama.txt"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    save_table(out_dir, "llama.txt", lines)
+    plt = pyplot()
+    if plt is None:
         return
     fig, axes = plt.subplots(1, len(SHAPES), figsize=(4.2 * len(SHAPES), 3.6), sharey=True)
     for ax, (n, k) in zip(axes, SHAPES):
