@@ -571,12 +571,13 @@ class QuantizedMatmulRunner:
     CAPTURE_COUNTERS = 1 << 16
 
     def __init__(self, runtime):
+        import threading
         self.runtime = runtime
         self._kernels = {}
         self._scratch = {}         # (device, stream) -> (partials, counters), eager calls
         self._reserve = {}         # device -> [zeroed counters, next free index]
-        self._captured = []        # what captured graphs use: kept for their lifetime
-        self._plans = {}           # call shape and operands -> (config, kernel)
+        self._reserve_lock = threading.Lock()
+        self._plans = {}           # call shape and operands -> (config, kernel, bm, bn)
 
     def scratch(self, x, partials, counters):
         """Split-K's (partials, counters) on x's device and current stream:
@@ -587,25 +588,35 @@ class QuantizedMatmulRunner:
         order), grown by replacing it. A call being captured into a CUDA
         graph gets a pair of its own, which no other call or graph touches,
         so graphs may replay on any stream at once: partials from the
-        graph's memory, counters from a slice of a zeroed reserve set aside
-        by an earlier eager call (or, without one, zeroed inside the graph).
-        The runner keeps those alive (a graph holds their addresses)."""
+        graph's memory (not kept: the graph keeps the memory, and whatever
+        reuses it inside the graph runs after this call's kernel), counters
+        from a slice of a zeroed reserve set aside by an earlier eager call
+        and kept by the runner (or, without one or once it is used up,
+        zeroed inside the graph before the kernel)."""
         import torch
         device = x.device
-        if torch.cuda.is_current_stream_capturing():
+        with torch.cuda.device(device):
+            capturing = torch.cuda.is_current_stream_capturing()
+            stream = torch.cuda.current_stream(device)
+        if capturing:
             p = torch.empty(partials, dtype=torch.float32, device=device)
-            reserve = self._reserve.get(device)
-            if reserve is not None and reserve[1] + counters <= reserve[0].numel():
-                c = reserve[0][reserve[1]:reserve[1] + counters]
-                reserve[1] += counters
-            else:
+            with self._reserve_lock:
+                reserve = self._reserve.get(device)
+                if reserve is not None and reserve[1] + counters <= reserve[0].numel():
+                    c = reserve[0][reserve[1]:reserve[1] + counters]
+                    reserve[1] += counters
+                else:
+                    c = None
+            if c is None:
                 c = torch.zeros(counters, dtype=torch.int32, device=device)
-            self._captured.append((p, c))
             return p, c
         if device not in self._reserve:
-            self._reserve[device] = [torch.zeros(self.CAPTURE_COUNTERS, dtype=torch.int32,
-                                                 device=device), 0]
-        key = (device, torch.cuda.current_stream(device).cuda_stream)
+            reserve = torch.zeros(self.CAPTURE_COUNTERS, dtype=torch.int32, device=device)
+            # Zero before any graph may replay, on whichever stream.
+            torch.cuda.synchronize(device)
+            with self._reserve_lock:
+                self._reserve.setdefault(device, [reserve, 0])
+        key = (device, stream.cuda_stream)
         have = self._scratch.get(key)
         if have is None or have[0].numel() < partials or have[1].numel() < counters:
             grow = (max(partials, have[0].numel() if have else 0),
@@ -654,13 +665,12 @@ class QuantizedMatmulRunner:
         return self.load((str(wtype), group_size, offset, cfg, str(activation), m_tiles, zeros,
                           bias), make, "qmatmul")
 
-    def _plan(self, m, n, k, wtype, group_size, offset, activation, zeros, bias, config):
-        """(configuration, loaded kernel) for a call: `config` checked against
-        the shape, else the tuned table's, else choose_config's."""
+    def _config(self, m, n, k, wtype, group_size, offset, activation, config):
+        """The configuration of a call: `config` checked against the shape,
+        else the tuned table's, else choose_config's."""
         from ..artifact import TilusArgumentError
         mt = row_tiles(m)
         if config is not None:
-            config = tuple(int(v) for v in config)
             w_, nt_, s_, sk_, kpt_ = config
             eff = _with_row_tiles(config, mt)
             if not fits(eff, n, k):
@@ -668,9 +678,16 @@ class QuantizedMatmulRunner:
                                          f"N = {n} by {w_ * eff[1] * TILE_N} columns (n_tiles "
                                          f"{nt_} // {mt} row tiles for M = {m}) or K = {k} "
                                          f"by {sk_ * kpt_} x {TILE_K}")
-        cfg = config or self.tuned(m, n, k, wtype, group_size, offset, activation) or \
+        return config or self.tuned(m, n, k, wtype, group_size, offset, activation) or \
             choose_config(m, n, k, wtype)
-        return cfg, self.kernel(wtype, group_size, offset, cfg, activation, mt, zeros, bias)
+
+    def _plan(self, m, n, k, wtype, group_size, offset, activation, zeros, bias, config):
+        """(configuration, loaded kernel, block rows, block columns) for a call."""
+        cfg = self._config(m, n, k, wtype, group_size, offset, activation, config)
+        mt = row_tiles(m)
+        w, nt = cfg[0], _with_row_tiles(cfg, mt)[1]
+        return (cfg, self.kernel(wtype, group_size, offset, cfg, activation, mt, zeros, bias),
+                16 * mt, w * nt * TILE_N)
 
     def __call__(self, x, qweight, scales, zeros=None, bias=None, *, wtype, group_size=128,
                  offset=0, out=None, config=None):
@@ -683,18 +700,21 @@ class QuantizedMatmulRunner:
             raise TilusArgumentError(f"quantized_matmul: out must be a contiguous {x.dtype} "
                                      f"tensor [{m}, {n}] on {x.device}, not {out.dtype} "
                                      f"{tuple(out.shape)} on {out.device}")
-        if m == 0:
+        if config is not None:
+            config = tuple(int(v) for v in config)
+        if m == 0:           # nothing to launch; a configuration is still checked
+            self._config(m, n, k, wtype, group_size, offset, activation, config)
             return out if out is not None else torch.empty(0, n, dtype=x.dtype, device=x.device)
         # The configuration and loaded kernel of this call's shape and
         # operands, found once (the table, the checks, compiling).
         plan_key = (m, n, k, wtype, group_size, offset, activation, zeros is not None,
-                    bias is not None, None if config is None else tuple(config))
+                    bias is not None, config)
         plan = self._plans.get(plan_key)
         if plan is None:
             plan = self._plans[plan_key] = self._plan(m, n, k, wtype, group_size, offset,
                                                       activation, zeros is not None,
                                                       bias is not None, config)
-        cfg, kern = plan
+        cfg, kern, bm, bn = plan
         if out is None:
             out = torch.empty(m, n, dtype=x.dtype, device=x.device)
         args = [x, qweight, scales]
@@ -704,7 +724,7 @@ class QuantizedMatmulRunner:
             args.append(bias)
         args.append(out)
         if cfg[3] > 1:
-            args += self.scratch(x, cfg[3] * m * n, -(-m // 16) * (n // TILE_N))
+            args += self.scratch(x, cfg[3] * m * n, -(-m // bm) * (n // bn))
         kern(*args, m, n, k)
         return out
 

@@ -234,8 +234,6 @@ static MlirValue prmt(Packed *p, MlirValue a, MlirValue b, int64_t selector) {
   return tilusEmitCallIntrinsic(p->e, "llvm.nvvm.prmt", 3, operands, p->i32);
 }
 
-// The f16 pairs of the 8-bit integers of word `w` (unsigned, or signed with
-// the sign bits already flipped), each as 2^10 + v in both halves.
 // The two f16 pairs of a word of four FP8 values (`format`: "e4m3" or
 // "e5m2"): cvt.rn.f16x2 of each 16-bit half, the lower byte to the lower
 // half.
@@ -254,6 +252,8 @@ static void fp8Pairs(Packed *p, MlirValue w, const char *format, MlirValue *pair
   }
 }
 
+// The f16 pairs of the 8-bit integers of word `w` (unsigned, or signed with
+// the sign bits already flipped), each as 2^10 + v in both halves.
 static void bytePairs(Packed *p, MlirValue w, MlirValue *pairs) {
   MlirValue magic = c32(p, 0x64646464);
   pairs[0] = prmt(p, w, magic, 0x5140); // bytes 0, 1 under 0x64
