@@ -516,7 +516,7 @@ print(tune.shipped_table().get("NVIDIA H100 80GB HBM3", (9, 0), 16, 57344, 8192,
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                        cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["168", "0", "True"]
+    assert r.stdout.split() == ["224", "0", "True"]
 
 
 # --- tilus.nn.QuantizedLinear (a torch module over the operator) ---------------
