@@ -93,14 +93,6 @@ void tilusEmitPackedHalfAtomicAdd(TilusEmitter *e, MlirValue ptr,
   MlirValue word = tilusEmitValue(e, "llvm.bitcast", 1, &pair, i32, 0, NULL);
   const char *text = bf16 ? "red.relaxed.gpu.global.add.noftz.bf16x2 [$0], $1;"
                           : "red.relaxed.gpu.global.add.noftz.f16x2 [$0], $1;";
-  MlirNamedAttribute attrs[3] = {
-      tilusNamedAttr(
-          e->ctx, "asm_string",
-          mlirStringAttrGet(e->ctx, mlirStringRefCreateFromCString(text))),
-      tilusNamedAttr(e->ctx, "constraints",
-                     mlirStringAttrGet(e->ctx, mlirStringRefCreateFromCString(
-                                                   "l,r,~{memory}"))),
-      tilusNamedAttr(e->ctx, "has_side_effects", mlirUnitAttrGet(e->ctx))};
   MlirValue operands[2] = {ptr, word};
-  tilusEmitOp(e, "llvm.inline_asm", 2, operands, 0, NULL, 3, attrs);
+  tilusEmitInlineAsm(e, text, "l,r,~{memory}", 2, operands, (MlirType){NULL});
 }

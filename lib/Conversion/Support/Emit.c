@@ -258,6 +258,23 @@ MlirValue tilusEmitFloatVectorConstant(TilusEmitter *e, MlirType type,
   return tilusEmitValue(e, "arith.constant", 0, NULL, type, 1, &named);
 }
 
+MlirValue tilusEmitInlineAsm(TilusEmitter *e, const char *text,
+                             const char *constraints, intptr_t n,
+                             const MlirValue *operands, MlirType resultType) {
+  bool effects = mlirTypeIsNull(resultType);
+  MlirNamedAttribute attrs[3] = {
+      tilusNamedAttr(e->ctx, "asm_string",
+                     mlirStringAttrGet(e->ctx, mlirStringRefCreateFromCString(text))),
+      tilusNamedAttr(e->ctx, "constraints",
+                     mlirStringAttrGet(e->ctx, mlirStringRefCreateFromCString(constraints))),
+      tilusNamedAttr(e->ctx, "has_side_effects", mlirUnitAttrGet(e->ctx))};
+  if (effects) {
+    tilusEmitOp(e, "llvm.inline_asm", n, operands, 0, NULL, 3, attrs);
+    return (MlirValue){NULL};
+  }
+  return tilusEmitValue(e, "llvm.inline_asm", n, operands, resultType, 2, attrs);
+}
+
 MlirValue tilusEmitCmp(TilusEmitter *e, TilusCmpPredicate predicate,
                        MlirValue lhs, MlirValue rhs) {
   MlirType type = mlirValueGetType(lhs);

@@ -139,6 +139,13 @@ MlirType tilusVectorOrScalarType(MlirType elementType, int64_t n);
 // an integer for integer element types, else a float.
 MlirValue tilusEmitSplatConstant(TilusEmitter *e, MlirType type, double value);
 
+// llvm.inline_asm of the PTX `text` with LLVM `constraints` over
+// operands[0..n): its result of `resultType`, or, with a null resultType, no
+// result and side effects (the op is kept, in order).
+MlirValue tilusEmitInlineAsm(TilusEmitter *e, const char *text,
+                             const char *constraints, intptr_t n,
+                             const MlirValue *operands, MlirType resultType);
+
 // arith.constant of `type`, a vector<n x F> of a float type F, with the
 // elements values[0..n).
 MlirValue tilusEmitFloatVectorConstant(TilusEmitter *e, MlirType type,

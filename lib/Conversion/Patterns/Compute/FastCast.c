@@ -127,14 +127,8 @@ static MlirValue element(Packed *p, int64_t j) {
 static MlirValue lop3(Packed *p, MlirValue a, MlirValue b, MlirValue c, int lut) {
   char text[64];
   snprintf(text, sizeof text, "lop3.b32 $0, $1, $2, $3, 0x%02x;", lut & 0xFF);
-  MlirNamedAttribute attrs[2] = {
-      tilusNamedAttr(p->e->ctx, "asm_string",
-                     mlirStringAttrGet(p->e->ctx, mlirStringRefCreateFromCString(text))),
-      tilusNamedAttr(p->e->ctx, "constraints",
-                     mlirStringAttrGet(p->e->ctx,
-                                       mlirStringRefCreateFromCString("=r,r,r,r")))};
   MlirValue operands[3] = {a, b, c};
-  return tilusEmitValue(p->e, "llvm.inline_asm", 3, operands, p->i32, 2, attrs);
+  return tilusEmitInlineAsm(p->e, text, "=r,r,r,r", 3, operands, p->i32);
 }
 
 // (a & b) ^ c.
@@ -243,12 +237,7 @@ static void fp8Pairs(Packed *p, MlirValue w, const char *format, MlirValue *pair
     snprintf(text, sizeof text,
              "{ .reg .b16 l, h; mov.b32 {l, h}, $1; cvt.rn.f16x2.%sx2 $0, %s; }",
              format, half ? "h" : "l");
-    MlirNamedAttribute attrs[2] = {
-        tilusNamedAttr(p->e->ctx, "asm_string",
-                       mlirStringAttrGet(p->e->ctx, mlirStringRefCreateFromCString(text))),
-        tilusNamedAttr(p->e->ctx, "constraints",
-                       mlirStringAttrGet(p->e->ctx, mlirStringRefCreateFromCString("=r,r")))};
-    pairs[half] = tilusEmitValue(p->e, "llvm.inline_asm", 1, &w, p->i32, 2, attrs);
+    pairs[half] = tilusEmitInlineAsm(p->e, text, "=r,r", 1, &w, p->i32);
   }
 }
 

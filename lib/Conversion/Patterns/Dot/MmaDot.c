@@ -93,6 +93,47 @@ static void aRegisters(TilusEmitter *e, MlirValue va, const TilusFragments *fa,
         shape->perRegister, asI32);
 }
 
+// How one nvvm.mma.sync of a Dot is emitted: its accumulator registers
+// (an f16 accumulator is two registers of f16 pairs, others four of one
+// element each), result struct and attributes.
+typedef struct {
+  bool halfAcc;
+  int numAccRegs;
+  MlirType pairType, structType, fields[4];
+  int numAttrs;
+  MlirNamedAttribute attrs[7];
+} MmaOp;
+
+// One mma step: operands[0..5] hold A's and B's registers; the accumulator
+// c[0..3] goes in and comes out updated.
+static void emitMmaStep(TilusEmitter *e, const MmaOp *m, MlirValue operands[10],
+                        MlirValue c[4]) {
+  if (m->halfAcc) {
+    for (int r = 0; r < 2; ++r) {
+      MlirValue pair = tilusEmitSplatConstant(e, m->pairType, 0);
+      pair = tilusEmitInsert(e, pair, c[2 * r], 0);
+      operands[6 + r] = tilusEmitInsert(e, pair, c[2 * r + 1], 1);
+    }
+  } else {
+    for (int j = 0; j < 4; ++j)
+      operands[6 + j] = c[j];
+  }
+  MlirValue d = tilusEmitValue(e, "nvvm.mma.sync", 6 + m->numAccRegs, operands,
+                               m->structType, m->numAttrs, m->attrs);
+  for (int64_t r = 0; r < m->numAccRegs; ++r) {
+    MlirNamedAttribute position = tilusNamedAttr(
+        e->ctx, "position", mlirDenseI64ArrayGet(e->ctx, 1, &r));
+    MlirValue field = tilusEmitValue(e, "llvm.extractvalue", 1, &d, m->fields[r], 1,
+                                     &position);
+    if (!m->halfAcc) {
+      c[r] = field;
+      continue;
+    }
+    c[2 * r] = tilusEmitExtract(e, field, 0);
+    c[2 * r + 1] = tilusEmitExtract(e, field, 1);
+  }
+}
+
 // The text of a type, for reasons.
 static void typeText(MlirType type, char *buffer, size_t size) {
   TilusStringBuffer text = {0};
@@ -278,26 +319,23 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
     }
   if (ok) {
     bool isInt = shape->integer;
-    bool halfAcc = shape->halfAccumulator;
-    MlirType accElement = isInt     ? mlirIntegerTypeGet(e->ctx, 32)
-                          : halfAcc ? mlirF16TypeGet(e->ctx)
-                                    : mlirF32TypeGet(e->ctx);
-    // An f16 accumulator is two registers of f16 pairs, others four of one
-    // element each.
+    MmaOp mma = {.halfAcc = shape->halfAccumulator};
+    MlirType accElement = isInt         ? mlirIntegerTypeGet(e->ctx, 32)
+                          : mma.halfAcc ? mlirF16TypeGet(e->ctx)
+                                        : mlirF32TypeGet(e->ctx);
     int64_t two = 2;
-    MlirType pairType = mlirVectorTypeGet(1, &two, accElement);
-    int numAccRegs = halfAcc ? 2 : 4;
-    MlirType fields[4] = {accElement, accElement, accElement, accElement};
-    if (halfAcc)
-      fields[0] = fields[1] = pairType;
-    MlirType structType = tilusLLVMStructType(e->ctx, numAccRegs, fields);
+    mma.pairType = mlirVectorTypeGet(1, &two, accElement);
+    mma.numAccRegs = mma.halfAcc ? 2 : 4;
+    for (int r = 0; r < 4; ++r)
+      mma.fields[r] = mma.halfAcc && r < 2 ? mma.pairType : accElement;
+    mma.structType = tilusLLVMStructType(e->ctx, mma.numAccRegs, mma.fields);
     char typeAttr[64];
     snprintf(typeAttr, sizeof(typeAttr), "#nvvm.mma_type<%s>", shape->ptxType);
     char shapeAttr[64];
     snprintf(shapeAttr, sizeof(shapeAttr), "#nvvm.shape<m = 16, n = 8, k = %d>",
              shape->k);
-    int32_t segments[3] = {4, 2, numAccRegs};
-    MlirNamedAttribute attrs[7];
+    int32_t segments[3] = {4, 2, mma.numAccRegs};
+    MlirNamedAttribute *attrs = mma.attrs;
     int numAttrs = 0;
     attrs[numAttrs++] = tilusNamedAttr(
         e->ctx, "layoutA",
@@ -317,6 +355,7 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
           e->ctx, "intOverflowBehavior",
           mlirAttributeParseGet(e->ctx, mlirStringRefCreateFromCString(
                                             "#nvvm.mma_int_overflow<wrapped>")));
+    mma.numAttrs = numAttrs;
     bool aAsI32 = !mlirTypeIsAF16(aType);
     // With tilus.fp_contract, a fast cast's bias leaves B (peelBias): each
     // c tile's chain starts from A x bias instead, computed once per run of
@@ -372,15 +411,7 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
           const int64_t *bs = &fb.slots[p[1] * shape->bCount + r * shape->perRegister];
           operands[4 + r] = halfPair(e, bias[bs[0]], bias[bs[1]]);
         }
-        for (int j = 0; j < 4; ++j)
-          operands[6 + j] = c[j];
-        MlirValue d = tilusEmitValue(e, "nvvm.mma.sync", 10, operands, structType,
-                                     numAttrs, attrs);
-        for (int64_t r = 0; r < 4; ++r) {
-          MlirNamedAttribute position = tilusNamedAttr(
-              e->ctx, "position", mlirDenseI64ArrayGet(e->ctx, 1, &r));
-          c[r] = tilusEmitValue(e, "llvm.extractvalue", 1, &d, fields[r], 1, &position);
-        }
+        emitMmaStep(e, &mma, operands, c);
       }
       for (int j = 0; j < 4; ++j)
         corr[4 * q + j] = c[j];
@@ -409,30 +440,7 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
           operands[4 + r] = operandRegister(
               e, xb, &fb.slots[p[1] * shape->bCount + r * shape->perRegister],
               shape->perRegister, aAsI32);
-        if (halfAcc) {
-          for (int r = 0; r < 2; ++r) {
-            MlirValue pair = tilusEmitSplatConstant(e, pairType, 0);
-            pair = tilusEmitInsert(e, pair, c[2 * r], 0);
-            operands[6 + r] = tilusEmitInsert(e, pair, c[2 * r + 1], 1);
-          }
-        } else {
-          for (int j = 0; j < 4; ++j)
-            operands[6 + j] = c[j];
-        }
-        MlirValue d = tilusEmitValue(e, "nvvm.mma.sync", 6 + numAccRegs,
-                                     operands, structType, numAttrs, attrs);
-        for (int64_t r = 0; r < numAccRegs; ++r) {
-          MlirNamedAttribute position = tilusNamedAttr(
-              e->ctx, "position", mlirDenseI64ArrayGet(e->ctx, 1, &r));
-          MlirValue field = tilusEmitValue(e, "llvm.extractvalue", 1, &d,
-                                           fields[r], 1, &position);
-          if (!halfAcc) {
-            c[r] = field;
-            continue;
-          }
-          c[2 * r] = tilusEmitExtract(e, field, 0);
-          c[2 * r + 1] = tilusEmitExtract(e, field, 1);
-        }
+        emitMmaStep(e, &mma, operands, c);
       }
       for (int j = 0; j < 4; ++j)
         acc = tilusEmitInsert(e, acc, c[j], fc.slots[4 * q + j]);
