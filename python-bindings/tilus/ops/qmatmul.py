@@ -72,10 +72,15 @@ def _log_step(row_bytes):
     return 0 if row_bytes >= 128 else (128 // row_bytes).bit_length() - 1
 
 
+def group_size_ok(group_size):
+    """Whether the template takes groups of `group_size` rows: 32 or 64
+    (scaled before the Dot), or a multiple of 128 (after it)."""
+    return group_size in (32, 64) or (group_size > 0 and group_size % TILE_K == 0)
+
+
 def check_group_size(group_size):
-    """ValueError unless the template takes groups of `group_size` rows: 32
-    or 64 (scaled before the Dot), or a multiple of 128 (after it)."""
-    if group_size not in (32, 64) and (group_size <= 0 or group_size % TILE_K):
+    """ValueError unless group_size_ok(group_size)."""
+    if not group_size_ok(group_size):
         raise ValueError(f"group_size {group_size}: 32, 64 or a multiple of {TILE_K} "
                          f"(K itself for per-channel scales)")
 
@@ -146,8 +151,7 @@ class QuantizedMatmul(tilus.Kernel):
         """(a, w, scales, [zeros], [bias], c, [partials, counters], m, n, k): A,
         the scales, zeros, bias and C of the activation type; zeros and bias
         only where built with them; with split_k > 1 the f32 partials
-        [split_k, M, N] and the i32 counters [cdiv(M, 16 * m_tiles), N / bn]
-        (scratch_sizes)."""
+        [split_k, M, N] and the i32 counters [cdiv(M, 16 * m_tiles), N / bn]."""
         p = tilus.pointer(self.atype)
         split = ([("partials", tilus.pointer(tilus.float32)),
                   ("counters", tilus.pointer(tilus.int32))] if self.split_k > 1 else [])
@@ -155,13 +159,6 @@ class QuantizedMatmul(tilus.Kernel):
                 + ([("zeros", p)] if self.zeros else []) + ([("bias", p)] if self.bias else [])
                 + [("c", p)] + split + [("m", tilus.int32), ("n", tilus.int32),
                                         ("k", tilus.int32)])
-
-    def scratch_sizes(self, m, n):
-        """(f32 partials, i32 counters) elements that a launch on M = m, N = n
-        needs (0, 0 without split-K)."""
-        if self.split_k == 1:
-            return 0, 0
-        return self.split_k * m * n, -(-m // self.bm) * (n // self.bn)
 
     def __call__(self, *args):
         names = [name for name, _ in self.parameters()]
@@ -226,7 +223,6 @@ class QuantizedMatmul(tilus.Kernel):
             fill((i + (S - 1)) % S, k0 + i + (S - 1))
             cur = i % S
             for j in self.range(kpt, unroll=True):
-                kt = (k0 + i) * kpt + j
                 ra = self.load_shared(sA, [cur, 0, j * TILE_K], [BM, TILE_K], self.reg_a)
                 raw = self.load_shared(sW, [cur, j, 0], [1, W * nt * tb], reg_raw)
                 if self.tile3:
@@ -531,8 +527,7 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
     if k % TILE_K or n % TILE_N:
         raise TilusArgumentError(f"quantized_matmul: K = {k} must be a multiple of {TILE_K} "
                                  f"and N = {n} of {TILE_N}")
-    if (group_size not in (32, 64) and group_size % TILE_K) or group_size <= 0 or \
-            k % group_size:
+    if not group_size_ok(group_size) or k % group_size:
         raise TilusArgumentError(f"quantized_matmul: group_size {group_size} must be 32, 64 or "
                                  f"a multiple of {TILE_K}, dividing K = {k} (use K for "
                                  f"per-channel scales)")
