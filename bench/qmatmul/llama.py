@@ -16,8 +16,9 @@ like the paper's Figure 13).
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "copy"))
+# bench/copy first: its bench.py (the copy baseline), not this folder's.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "copy"))
 
 import tilus  # noqa: E402
 from tilus.ops import qmatmul  # noqa: E402

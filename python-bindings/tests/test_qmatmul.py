@@ -479,8 +479,13 @@ def test_tune_cli_build_writes_candidates_and_check_weights(tmp_path):
     assert tune._main(["build", str(tmp_path), "--types", "uint2"]) == 0
     cands = [f for f in tmp_path.iterdir() if f.suffix == ".tilus"]
     assert len(cands) == len(tune.configurations(tilus.uint2))
-    packed = np.load(tmp_path / "check_uint2_o2.npy")
-    assert np.array_equal(packed, qmatmul.pack(tune.check_codes(tilus.uint2), tilus.uint2, 2))
+    widths = {tune.check_width(c) for c in tune.configurations(tilus.uint2)}
+    assert {f.name for f in tmp_path.glob("check_*.npy")} == {
+        f"check_uint2_o2_n{cn}.npy" for cn in widths}
+    for cn in widths:
+        packed = np.load(tmp_path / f"check_uint2_o2_n{cn}.npy")
+        assert np.array_equal(packed, qmatmul.pack(tune.check_codes(tilus.uint2, cn),
+                                                   tilus.uint2, 2))
 
 
 def test_tuning_in_runtime_only_mode(tmp_path):
@@ -516,7 +521,10 @@ print(tune.shipped_table().get("NVIDIA H100 80GB HBM3", (9, 0), 16, 57344, 8192,
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                        cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["224", "0", "True"]
+    # The same space as with the compiler library (344 points fit this shape).
+    want = len(tune.configurations(tilus.uint4, 57344, 8192))
+    assert want == 344
+    assert r.stdout.split() == [str(want), "0", "True"]
 
 
 # --- tilus.nn.QuantizedLinear (a torch module over the operator) ---------------

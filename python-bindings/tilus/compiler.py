@@ -240,6 +240,8 @@ def _compile_job(kwargs):
     kwargs = dict(kwargs)
     source = kwargs.pop("source")
     try:
+        if hasattr(source, "mlir"):         # a DSL kernel: traced here, in the worker
+            source = source.mlir()
         text, name = _read_source(source, kwargs.pop("source_name", None))
         data, diags = _compile_bytes(text, kwargs.get("target", "sm_90a"),
                                      kwargs.get("ptx_only", False), name,
@@ -253,8 +255,9 @@ def compile_many(items, processes=None, *, target="sm_90a", ptx_only=False, cach
                  return_exceptions=False):
     """Compiles several programs or configurations in parallel processes.
 
-    `items`: sources (as for compile) or dicts of compile()'s arguments
-    ({"source": text, "target": "sm_80"}); the keyword arguments are their
+    `items`: sources (as for compile), tilus.Kernel objects (traced in the
+    workers, so that tracing runs in parallel too) or dicts of compile()'s
+    arguments ({"source": text, "target": "sm_80"}); the keyword arguments are their
     defaults. Returns the results in order. The first failure is raised
     after all are done, unless `return_exceptions`, which puts the
     exceptions in the list. `processes`: worker count (default: the CPU

@@ -107,3 +107,59 @@ func.func @user_add(%pa: !tilus.ptr<f16>, %pb: !tilus.ptr<f16>, %pc: !tilus.ptr<
   "tilus.store_global"(%c, %gc, %c0, %c0) : (!rc, !gc, index, index) -> ()
   return
 }
+
+// An integer constant subtracted after the cast (a symmetric offset) joins
+// the bias: every value stays an integer exact in f16, so B of the
+// correction chain is the pair less 3 and no f16 addition is left.
+// CHECK-LABEL: gpu.func @offset
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<[-1.035000e+03, -7.500000e+01]> : vector<2xf16>
+// CHECK: nvvm.mma.sync A[{{.*}}] B[%[[B]], %[[B]]] C[
+// PTX-LABEL: .entry offset(
+// PTX-NOT: add.rn.f16x2
+// PTX-NOT: sub.rn.f16x2
+// PTX-COUNT-18: mma.sync.aligned.m16n8k16
+// PTX-NOT: mma.sync
+// PTX: ret;
+func.func @offset(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.ptr<f32>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>, tilus.fp_contract} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %three = arith.constant 3.0 : f16
+  %ga = "tilus.view_global"(%pa) : (!tilus.ptr<f16>) -> !ga
+  %gw = "tilus.view_global"(%pw) : (!tilus.ptr<ui8>) -> !gw
+  %gc = "tilus.view_global"(%pc) : (!tilus.ptr<f32>) -> !gc
+  %a = "tilus.load_global"(%ga, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!ga, index, index) -> !ra
+  %w8 = "tilus.load_global"(%gw, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!gw, index) -> !rw8
+  %w4 = "tilus.view"(%w8) : (!rw8) -> !rw4
+  %wf = "tilus.cast"(%w4) : (!rw4) -> !rwf
+  %wo = "tilus.sub"(%wf, %three) : (!rwf, f16) -> !rwf
+  %z = "tilus.allocate_register"(%zero) : (f32) -> !rc
+  %c = "tilus.dot"(%a, %wo, %z) : (!ra, !rwf, !rc) -> !rc
+  "tilus.store_global"(%c, %gc, %c0, %c0) : (!rc, !gc, index, index) -> ()
+  return
+}
+
+// A fractional constant is not exact to move (w - 0.5 rounds in f16 for
+// large w): the cast's bias and the subtraction stay in B.
+// PTX-LABEL: .entry fractional(
+// PTX: add.rn.f16x2
+// PTX-COUNT-16: mma.sync.aligned.m16n8k16
+// PTX-NOT: mma.sync
+func.func @fractional(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.ptr<f32>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>, tilus.fp_contract} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f16
+  %ga = "tilus.view_global"(%pa) : (!tilus.ptr<f16>) -> !ga
+  %gw = "tilus.view_global"(%pw) : (!tilus.ptr<ui8>) -> !gw
+  %gc = "tilus.view_global"(%pc) : (!tilus.ptr<f32>) -> !gc
+  %a = "tilus.load_global"(%ga, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!ga, index, index) -> !ra
+  %w8 = "tilus.load_global"(%gw, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!gw, index) -> !rw8
+  %w4 = "tilus.view"(%w8) : (!rw8) -> !rw4
+  %wf = "tilus.cast"(%w4) : (!rw4) -> !rwf
+  %wo = "tilus.sub"(%wf, %half) : (!rwf, f16) -> !rwf
+  %z = "tilus.allocate_register"(%zero) : (f32) -> !rc
+  %c = "tilus.dot"(%a, %wo, %z) : (!ra, !rwf, !rc) -> !rc
+  "tilus.store_global"(%c, %gc, %c0, %c0) : (!rc, !gc, index, index) -> ()
+  return
+}

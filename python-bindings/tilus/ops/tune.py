@@ -26,20 +26,24 @@ from . import qmatmul
 from ..timing import median_ms
 
 __all__ = ["SPACE", "configurations", "m_bucket", "Table", "compile_space", "load_space",
-           "measure", "check_codes", "shipped_table"]
+           "measure", "check_codes", "check_width", "shipped_table"]
 
-# (warps, n_tiles, stages, split_k, k_tiles): 288 points before the shape and
-# shared-memory constraints. (Split 8 was out while split-K added f16-rounded
-# partials into C atomically: 1.55e-3 against f64 on the H100 at K = 2048,
-# past the 1e-3 bar. The f32 reduction in split order that replaced it keeps
-# the check.)
-SPACE = {"warps": [2, 4, 8], "n_tiles": [1, 2, 4, 8], "stages": [3, 4, 6],
+# (warps, n_tiles, stages, split_k, k_tiles): 640 points before the shape and
+# shared-memory constraints (428 for uint4; 344 fit N = 57344, K = 8192). 5
+# and 7 warps give block widths with the factors 5 and 7 of N = 10240 and
+# 57344 (7 x 8 x 8 columns: 128 blocks, one wave on 132 SMs); 8 stages and 8
+# splits keep enough bytes in flight for 1- and 2-bit weights. (Split 8 was
+# out while split-K added f16-rounded partials into C atomically: 1.55e-3
+# against f64 on the H100 at K = 2048, past the 1e-3 bar. The f32 reduction
+# in split order that replaced it keeps the check.)
+SPACE = {"warps": [2, 4, 5, 7, 8], "n_tiles": [1, 2, 4, 8], "stages": [3, 4, 6, 8],
          "split_k": [1, 2, 4, 8], "k_tiles": [1, 2]}
 # Two blocks per SM must fit (2 x 113 KiB of the H100's 227).
 MAX_SHARED = 113 << 10
-# The shapes a small correctness check uses: every block width (<= 8 warps x
-# 8 n-tiles x 8 columns) and split (<= 8 x 2 k-tiles of 128) divides them.
-CHECK_N, CHECK_K = 512, 2048
+# The shape of the small correctness check: every split (<= 8 x 4 k-tiles of
+# 128) divides CHECK_K; a block width that does not divide CHECK_N is checked
+# on the next multiple of it (check_width).
+CHECK_N, CHECK_K = 512, 4096
 
 
 def configurations(wtype, n=None, k=None, space=None, max_shared=MAX_SHARED, group=128,
@@ -137,7 +141,7 @@ def compile_space(wtype, configs, *, group=128, offset=0, target="sm_90a", out_d
     kernels = [qmatmul.QuantizedMatmul(wtype, group_size=group, offset=offset, warps=c[0],
                                        n_tiles=c[1], stages=c[2], split_k=c[3], k_tiles=c[4])
                for c in configs]
-    arts = tilus.compile_many([k.mlir() for k in kernels], processes, target=target)
+    arts = tilus.compile_many(kernels, processes, target=target)
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
         for cfg, a in zip(configs, arts):
@@ -161,14 +165,22 @@ def load_space(out_dir, wtype, *, group=128, offset=0, target="sm_90a"):
     return found
 
 
+def check_width(config):
+    """The N of a configuration's correctness check: CHECK_N, or the next
+    multiple of its block width."""
+    bn = config[0] * config[1] * qmatmul.TILE_N
+    return -(-CHECK_N // bn) * bn
+
+
 def measure(runtime, artifacts, m, n, k, wtype, *, group=128, offset=0, runs=30,
             check_packed=None, progress=None):
     """{config: microseconds} for the artifacts of compile_space/load_space
     on an [m, k] x [k, n] product (random packed bytes: any byte is a valid
-    code). Each kernel first runs once on the check shape against an f64
-    reference; `check_packed` is the packed weights of the check codes
-    of check_codes(wtype) (tilus.ops.pack; None packs them here, which needs
-    libTilus.so; the CLI's build step saves them for a runtime-only run). A kernel that fails the check raises
+    code). Each kernel first runs once on its check shape (CHECK_K x
+    check_width) against an f64 reference; `check_packed` maps each check
+    width to the packed weights of check_codes(wtype, width) (tilus.ops.pack;
+    None packs them here, which needs libTilus.so; the CLI's build step saves
+    them for a runtime-only run). A kernel that fails the check raises
     AssertionError naming its configuration. `progress(i, total, config, us)`
     is called after each."""
     import numpy as np
@@ -178,24 +190,36 @@ def measure(runtime, artifacts, m, n, k, wtype, *, group=128, offset=0, runs=30,
     w = torch.randint(0, 256, (k * n * b // 8,), dtype=torch.uint8, device="cuda")
     s = (torch.rand(k // group, n, device="cuda") * 0.02 + 0.005).half()
     out = torch.zeros(m, n, dtype=torch.float16, device="cuda")
-    cx, cw, cs, want = _check_inputs(torch, np, wtype, group, offset, m, check_packed)
+    checks = {}                  # check width -> (a, w, scales, reference)
     results = {}
     total = len(artifacts)
     scratch = {}                 # split_k -> (partials, counters) for both shapes
+    rows = min(m, 17)            # the check's M
 
     def split_args(sk):
         if sk == 1:
             return ()
         if sk not in scratch:
-            rows = max(m, cx.shape[0])
-            scratch[sk] = qmatmul.split_scratch(sk, rows, max(n, CHECK_N))
+            width = max(check_width(c) for c in artifacts)
+            scratch[sk] = qmatmul.split_scratch(sk, max(m, rows), max(n, width))
         return scratch[sk]
 
-    for i, (cfg, art) in enumerate(sorted(artifacts.items())):
-        kern = runtime.kernel(art, "qmatmul")
-        c = torch.full((cx.shape[0], CHECK_N), float("nan"), dtype=torch.float16,
-                       device="cuda")
-        kern(cx, cw, cs, c, *split_args(cfg[3]), cx.shape[0], CHECK_N, CHECK_K)
+    # Load (JIT) the kernels first, in threads: loading takes longer than
+    # timing at these sizes, and runtimes may be called from any thread.
+    from concurrent.futures import ThreadPoolExecutor
+    order = sorted(artifacts)
+    with ThreadPoolExecutor(min(16, os.cpu_count() or 1)) as pool:
+        kernels = dict(zip(order, pool.map(lambda c: runtime.kernel(artifacts[c], "qmatmul"),
+                                           order)))
+    for i, cfg in enumerate(order):
+        kern = kernels[cfg]
+        cn = check_width(cfg)
+        if cn not in checks:
+            packed = None if check_packed is None else check_packed[cn]
+            checks[cn] = _check_inputs(torch, np, wtype, group, offset, rows, cn, packed)
+        cx, cw, cs, want = checks[cn]
+        c = torch.full((rows, cn), float("nan"), dtype=torch.float16, device="cuda")
+        kern(cx, cw, cs, c, *split_args(cfg[3]), rows, cn, CHECK_K)
         torch.cuda.synchronize()
         err = (c.double().cpu().numpy() - want).__abs__().max() / np.abs(want).max()
         if not err <= 1e-3:
@@ -209,17 +233,17 @@ def measure(runtime, artifacts, m, n, k, wtype, *, group=128, offset=0, runs=30,
     return results
 
 
-def check_codes(wtype):
-    """The [CHECK_K, CHECK_N] codes of the correctness check (fixed seed)."""
+def check_codes(wtype, n=CHECK_N):
+    """The [CHECK_K, n] codes of the correctness check (fixed seed)."""
     import numpy as np
-    return qmatmul.random_codes(np.random.default_rng(0), wtype, (CHECK_K, CHECK_N))
+    return qmatmul.random_codes(np.random.default_rng(0), wtype, (CHECK_K, n))
 
 
-def _check_inputs(torch, np, wtype, group, offset, m, packed):
-    codes = check_codes(wtype)
+def _check_inputs(torch, np, wtype, group, offset, m, n, packed):
+    codes = check_codes(wtype, n)
     rng = np.random.default_rng(1)
-    scales = (rng.random((CHECK_K // group, CHECK_N)) * 0.02 + 0.005).astype(np.float16)
-    a = rng.normal(size=(min(m, 17), CHECK_K)).astype(np.float16)
+    scales = (rng.random((CHECK_K // group, n)) * 0.02 + 0.005).astype(np.float16)
+    a = rng.normal(size=(m, CHECK_K)).astype(np.float16)
     want = a.astype(np.float64) @ qmatmul.dequantize(codes, scales, wtype, offset, group)
     if packed is None:
         packed = qmatmul.pack(codes, wtype, offset)
@@ -227,8 +251,8 @@ def _check_inputs(torch, np, wtype, group, offset, m, packed):
             torch.from_numpy(scales).cuda(), want)
 
 
-def _check_file(out_dir, wtype, offset):
-    return os.path.join(out_dir, f"check_{wtype}_o{offset}.npy")
+def _check_file(out_dir, wtype, offset, n):
+    return os.path.join(out_dir, f"check_{wtype}_o{offset}_n{n}.npy")
 
 
 def _main(argv=None):
@@ -261,8 +285,9 @@ def _main(argv=None):
             cfgs = configurations(t, group=args.group)
             compile_space(t, cfgs, group=args.group, offset=off, target=args.target,
                           out_dir=args.out)
-            # The check's packed weights, for a run without libTilus.so.
-            np.save(_check_file(args.out, t, off), qmatmul.pack(check_codes(t), t, off))
+            # The checks' packed weights, for a run without libTilus.so.
+            for cn in sorted({check_width(c) for c in cfgs}):
+                np.save(_check_file(args.out, t, off, cn), qmatmul.pack(check_codes(t, cn), t, off))
             print(f"{t}: {len(cfgs)} candidates in {args.out}", file=sys.stderr)
         return 0
     import torch
@@ -291,7 +316,8 @@ def _main(argv=None):
                 raise SystemExit(f"tune: no candidates for {t} (group {args.group}, offset "
                                  f"{off}, {target}) in {args.out} that fit {m}x{n}x{k}; "
                                  f"run the build step for this type first")
-            packed = np.load(_check_file(args.out, t, off))
+            packed = {cn: np.load(_check_file(args.out, t, off, cn))
+                      for cn in {check_width(c) for c in arts}}
             times = measure(rt, arts, m, n, k, t, group=args.group, offset=off,
                             runs=args.runs, check_packed=packed, progress=bar)
             best = min(times, key=times.get)

@@ -24,6 +24,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/LLVM.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -158,16 +159,80 @@ static void sayNoFragments(char *why, size_t size, const char *operand,
 // X under the same permutation and bias[i] the constant that slot i of vb
 // adds. Then A x B = A x X' + A x bias, and the second term, the same for
 // every column, is one short mma chain per row tile instead of one HADD2 per
-// pair of B. False (nothing emitted) for any other B.
+// pair of B. An f16 addition or subtraction of integer constants after the
+// cast (a symmetric offset, `w - 1.0`) joins the bias: the cast's values are
+// integers below 2^8, so with constants of at most 1024 every sum is an
+// integer below 2^11, exact in f16, and so is the joint bias (checked).
+// False (nothing emitted) for any other B.
+// Element `index` of a constant vector `c` (an arith.constant of dense
+// elements, or a vector.broadcast of a scalar arith.constant).
+static bool constantElement(MlirValue c, uint64_t index, double *out) {
+  if (!mlirValueIsAOpResult(c))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(c);
+  if (tilusOpIs(def, "vector.broadcast")) {
+    c = mlirOperationGetOperand(def, 0);
+    if (!mlirValueIsAOpResult(c))
+      return false;
+    def = mlirOpResultGetOwner(c);
+    index = 0;
+  }
+  if (!tilusOpIs(def, "arith.constant"))
+    return false;
+  MlirAttribute value = mlirOperationGetAttributeByName(
+      def, mlirStringRefCreateFromCString("value"));
+  if (mlirAttributeIsAFloat(value)) {
+    *out = mlirFloatAttrGetValueDouble(value);
+    return true;
+  }
+  if (!mlirAttributeIsADenseElements(value))
+    return false;
+  if (mlirDenseElementsAttrIsSplat(value))
+    index = 0;
+  *out = mlirFloatAttrGetValueDouble(mlirElementsAttrGetValue(value, 1, &index));
+  return true;
+}
+
+static bool integerOffset(MlirOperation op, int64_t m, const int64_t *perm,
+                          double *extra) {
+  bool sub = tilusOpIs(op, "arith.subf");
+  if (!(sub || tilusOpIs(op, "arith.addf")) ||
+      !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+          op, mlirStringRefCreateFromCString(TILUS_CAST_BIAS_ATTR))) ||
+      !mlirTypeIsAF16(mlirShapedTypeGetElementType(
+          mlirValueGetType(mlirOperationGetResult(op, 0)))))
+    return false;
+  MlirValue c = mlirOperationGetOperand(op, 1);
+  double *add = malloc(sizeof(double) * (size_t)m);
+  bool ok = true;
+  for (int64_t i = 0; ok && i < m; ++i) {
+    double v = 0;
+    ok = constantElement(c, (uint64_t)perm[i], &v) && v == floor(v) &&
+         fabs(v) <= 1024 && fabs(extra[i] + (sub ? -v : v)) <= 1024;
+    add[i] = sub ? -v : v;
+  }
+  for (int64_t i = 0; ok && i < m; ++i)
+    extra[i] += add[i];
+  free(add);
+  return ok;
+}
+
 static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias) {
   int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(vb), 0);
   int64_t *perm = malloc(sizeof(int64_t) * (size_t)m);
+  double *extra = calloc((size_t)m, sizeof(double)); // slot i's integer offsets
   for (int64_t i = 0; i < m; ++i)
     perm[i] = i;
   MlirValue v = vb;
-  while (mlirValueIsAOpResult(v) &&
-         tilusOpIs(mlirOpResultGetOwner(v), "vector.shuffle")) {
-    MlirOperation sh = mlirOpResultGetOwner(v);
+  while (mlirValueIsAOpResult(v)) {
+    MlirOperation owner = mlirOpResultGetOwner(v);
+    if (integerOffset(owner, m, perm, extra)) {
+      v = mlirOperationGetOperand(owner, 0);
+      continue;
+    }
+    if (!tilusOpIs(owner, "vector.shuffle"))
+      break;
+    MlirOperation sh = owner;
     MlirValue in = mlirOperationGetOperand(sh, 0);
     MlirAttribute mask = mlirOperationGetAttributeByName(
         sh, mlirStringRefCreateFromCString("mask"));
@@ -196,15 +261,20 @@ static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias)
       tilusOpIs(mlirOpResultGetOwner(c), "arith.constant"))
     dense = mlirOperationGetAttributeByName(mlirOpResultGetOwner(c),
                                             mlirStringRefCreateFromCString("value"));
-  if (mlirAttributeIsNull(dense) || !mlirAttributeIsADenseElements(dense)) {
-    free(perm);
+  bool ok = !mlirAttributeIsNull(dense) && mlirAttributeIsADenseElements(dense);
+  double *b = ok ? malloc(sizeof(double) * (size_t)m) : NULL;
+  for (int64_t i = 0; ok && i < m; ++i) {
+    uint64_t index = (uint64_t)perm[i];
+    b[i] = mlirFloatAttrGetValueDouble(mlirElementsAttrGetValue(dense, 1, &index)) +
+           extra[i];
+    ok = fabs(b[i]) <= 2048; // an f16 integer, as the correction's B needs
+  }
+  free(extra);
+  if (!ok) {
+    free(perm), free(b);
     return false;
   }
-  *bias = malloc(sizeof(double) * (size_t)m);
-  for (int64_t i = 0; i < m; ++i) {
-    uint64_t index = (uint64_t)perm[i];
-    (*bias)[i] = mlirFloatAttrGetValueDouble(mlirElementsAttrGetValue(dense, 1, &index));
-  }
+  *bias = b;
   MlirValue pair[2] = {mlirOperationGetOperand(add, 0), mlirOperationGetOperand(add, 0)};
   MlirNamedAttribute maskAttr = tilusNamedAttr(
       e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, perm));
