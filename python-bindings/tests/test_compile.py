@@ -156,6 +156,21 @@ def test_compile_many_in_processes(cache):
     assert len(list(cache.glob("*/*"))) >= 4
 
 
+def test_compile_many_traces_kernels_in_the_workers(cache):
+    """DSL kernels are traced in the worker processes: the artifacts are those
+    of their traced sources, in order, and a tracing error comes back as one."""
+    from tilus.ops import qmatmul
+    kernels = [qmatmul.QuantizedMatmul(tilus.uint4, offset=8, warps=w, n_tiles=2, stages=3)
+               for w in (2, 7)]
+    results = tilus.compile_many(kernels, processes=2)
+    assert [r.data for r in results] == [tilus.compile(k.mlir()).data for k in kernels]
+    bad = qmatmul.QuantizedMatmul(tilus.uint4, offset=8, warps=4, n_tiles=8, stages=8,
+                                  k_tiles=2)          # 2 x 150 KiB of shared memory
+    out = tilus.compile_many([bad, kernels[0]], processes=2, return_exceptions=True)
+    assert isinstance(out[0], tilus.CompileError) and "shared memory" in str(out[0])
+    assert out[1].data == results[0].data
+
+
 def test_compile_many_errors(cache):
     with pytest.raises(tilus.CompileError) as info:
         tilus.compile_many([AXPY, {"source": BROKEN, "source_name": "b.mlir"}], processes=2)

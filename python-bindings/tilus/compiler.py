@@ -256,7 +256,9 @@ def compile_many(items, processes=None, *, target="sm_90a", ptx_only=False, cach
     """Compiles several programs or configurations in parallel processes.
 
     `items`: sources (as for compile), tilus.Kernel objects (traced in the
-    workers, so that tracing runs in parallel too) or dicts of compile()'s
+    workers, so that tracing runs in parallel too; they must pickle, so their
+    classes must be importable, not defined in `python -c` or a notebook) or
+    dicts of compile()'s
     arguments ({"source": text, "target": "sm_80"}); the keyword arguments are their
     defaults. Returns the results in order. The first failure is raised
     after all are done, unless `return_exceptions`, which puts the

@@ -139,8 +139,9 @@ func.func @offset(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.ptr<f3
   return
 }
 
-// A fractional constant is not exact to move (w - 0.5 rounds in f16 for
-// large w): the cast's bias and the subtraction stay in B.
+// A fractional constant does not join: the joint bias (-1032.5) is not an f16
+// value, where the spacing is 1 between 1024 and 2048. The cast's bias and the
+// subtraction stay in B.
 // PTX-LABEL: .entry fractional(
 // PTX: add.rn.f16x2
 // PTX-COUNT-16: mma.sync.aligned.m16n8k16
@@ -160,6 +161,34 @@ func.func @fractional(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.pt
   %wo = "tilus.sub"(%wf, %half) : (!rwf, f16) -> !rwf
   %z = "tilus.allocate_register"(%zero) : (f32) -> !rc
   %c = "tilus.dot"(%a, %wo, %z) : (!ra, !rwf, !rc) -> !rc
+  "tilus.store_global"(%c, %gc, %c0, %c0) : (!rc, !gc, index, index) -> ()
+  return
+}
+
+// Constants whose magnitudes sum past 1024 do not join, even when their sum is
+// small: w + 1024 + 1024 rounds in f16 (2049 is not an f16 value), so moving
+// them would change B.
+// PTX-LABEL: .entry chain(
+// PTX: add.rn.f16x2
+// PTX-COUNT-16: mma.sync.aligned.m16n8k16
+// PTX-NOT: mma.sync
+func.func @chain(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.ptr<f32>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>, tilus.fp_contract} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %big = arith.constant 1024.0 : f16
+  %ga = "tilus.view_global"(%pa) : (!tilus.ptr<f16>) -> !ga
+  %gw = "tilus.view_global"(%pw) : (!tilus.ptr<ui8>) -> !gw
+  %gc = "tilus.view_global"(%pc) : (!tilus.ptr<f32>) -> !gc
+  %a = "tilus.load_global"(%ga, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!ga, index, index) -> !ra
+  %w8 = "tilus.load_global"(%gw, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!gw, index) -> !rw8
+  %w4 = "tilus.view"(%w8) : (!rw8) -> !rw4
+  %wf = "tilus.cast"(%w4) : (!rw4) -> !rwf
+  %w1 = "tilus.add"(%wf, %big) : (!rwf, f16) -> !rwf
+  %w2 = "tilus.add"(%w1, %big) : (!rwf, f16) -> !rwf
+  %w3 = "tilus.sub"(%w2, %big) : (!rwf, f16) -> !rwf
+  %z = "tilus.allocate_register"(%zero) : (f32) -> !rc
+  %c = "tilus.dot"(%a, %w3, %z) : (!ra, !rwf, !rc) -> !rc
   "tilus.store_global"(%c, %gc, %c0, %c0) : (!rc, !gc, index, index) -> ()
   return
 }

@@ -40,9 +40,9 @@ SPACE = {"warps": [2, 4, 5, 7, 8], "n_tiles": [1, 2, 4, 8], "stages": [3, 4, 6, 
          "split_k": [1, 2, 4, 8], "k_tiles": [1, 2]}
 # Two blocks per SM must fit (2 x 113 KiB of the H100's 227).
 MAX_SHARED = 113 << 10
-# The shape of the small correctness check: every split (<= 8 x 4 k-tiles of
-# 128) divides CHECK_K; a block width that does not divide CHECK_N is checked
-# on the next multiple of it (check_width).
+# The shape of the small correctness check: the splits of SPACE (<= 8 x 2
+# k-tiles of 128, and 8 x 4) divide CHECK_K; a block width that does not
+# divide CHECK_N is checked on the next multiple of it (check_width).
 CHECK_N, CHECK_K = 512, 4096
 
 
@@ -185,6 +185,10 @@ def measure(runtime, artifacts, m, n, k, wtype, *, group=128, offset=0, runs=30,
     is called after each."""
     import numpy as np
     import torch
+    from collections.abc import Mapping
+    if check_packed is not None and not isinstance(check_packed, Mapping):
+        raise TypeError("measure: check_packed maps each check width to its packed weights "
+                        "(a dict), not " + type(check_packed).__name__)
     x = torch.randn(m, k, dtype=torch.float16, device="cuda")
     b = wtype.bits
     w = torch.randint(0, 256, (k * n * b // 8,), dtype=torch.uint8, device="cuda")
@@ -204,18 +208,17 @@ def measure(runtime, artifacts, m, n, k, wtype, *, group=128, offset=0, runs=30,
             scratch[sk] = qmatmul.split_scratch(sk, max(m, rows), max(n, width))
         return scratch[sk]
 
-    # Load (JIT) the kernels first, in threads: loading takes longer than
-    # timing at these sizes, and runtimes may be called from any thread.
-    from concurrent.futures import ThreadPoolExecutor
-    order = sorted(artifacts)
-    with ThreadPoolExecutor(min(16, os.cpu_count() or 1)) as pool:
-        kernels = dict(zip(order, pool.map(lambda c: runtime.kernel(artifacts[c], "qmatmul"),
-                                           order)))
-    for i, cfg in enumerate(order):
-        kern = kernels[cfg]
+    for i, cfg in enumerate(sorted(artifacts)):
+        if CHECK_K % (cfg[3] * cfg[4] * qmatmul.TILE_K):
+            raise ValueError(f"configuration {cfg}: its {cfg[3]} splits of {cfg[4]} k tiles "
+                             f"do not divide the check's K = {CHECK_K}")
+        kern = runtime.kernel(artifacts[cfg], "qmatmul")
         cn = check_width(cfg)
         if cn not in checks:
-            packed = None if check_packed is None else check_packed[cn]
+            packed = None if check_packed is None else check_packed.get(cn)
+            if check_packed is not None and packed is None:
+                raise ValueError(f"check_packed has no packed weights for the check width "
+                                 f"{cn} of configuration {cfg}")
             checks[cn] = _check_inputs(torch, np, wtype, group, offset, rows, cn, packed)
         cx, cw, cs, want = checks[cn]
         c = torch.full((rows, cn), float("nan"), dtype=torch.float16, device="cuda")
@@ -316,8 +319,13 @@ def _main(argv=None):
                 raise SystemExit(f"tune: no candidates for {t} (group {args.group}, offset "
                                  f"{off}, {target}) in {args.out} that fit {m}x{n}x{k}; "
                                  f"run the build step for this type first")
-            packed = {cn: np.load(_check_file(args.out, t, off, cn))
-                      for cn in {check_width(c) for c in arts}}
+            packed = {}
+            for cn in {check_width(c) for c in arts}:
+                path = _check_file(args.out, t, off, cn)
+                if not os.path.exists(path):
+                    raise SystemExit(f"tune: {path} is missing (candidates from an older "
+                                     f"build step?); run the build step again")
+                packed[cn] = np.load(path)
             times = measure(rt, arts, m, n, k, t, group=args.group, offset=off,
                             runs=args.runs, check_packed=packed, progress=bar)
             best = min(times, key=times.get)

@@ -152,18 +152,6 @@ static void sayNoFragments(char *why, size_t size, const char *operand,
            operand, role, shape->k, shape->ptxType);
 }
 
-// The bias a fast cast adds (FastCast.c: magic-number halves plus a
-// constant, exactly) moved out of B: when `vb` is the cast's tagged
-// arith.addf(X, C) (TILUS_CAST_BIAS_ATTR), C a constant,
-// seen through slot permutations (vector.shuffle of one vector), *x becomes
-// X under the same permutation and bias[i] the constant that slot i of vb
-// adds. Then A x B = A x X' + A x bias, and the second term, the same for
-// every column, is one short mma chain per row tile instead of one HADD2 per
-// pair of B. An f16 addition or subtraction of integer constants after the
-// cast (a symmetric offset, `w - 1.0`) joins the bias: the cast's values are
-// integers below 2^8, so with constants of at most 1024 every sum is an
-// integer below 2^11, exact in f16, and so is the joint bias (checked).
-// False (nothing emitted) for any other B.
 // Element `index` of a constant vector `c` (an arith.constant of dense
 // elements, or a vector.broadcast of a scalar arith.constant).
 static bool constantElement(MlirValue c, uint64_t index, double *out) {
@@ -193,8 +181,14 @@ static bool constantElement(MlirValue c, uint64_t index, double *out) {
   return true;
 }
 
+// Whether `op` adds (or subtracts) integer constants to an f16 vector; if so
+// slot i's constant (under `perm`) joins extra[i] and its magnitude spread[i].
+// The tagged casts' values are integers below 2^4, so while the magnitudes
+// along the chain sum to at most 1024, every partial sum, in whatever order
+// it is rounded, is an integer below 2^11, exact in f16: moving the
+// constants into the bias changes nothing.
 static bool integerOffset(MlirOperation op, int64_t m, const int64_t *perm,
-                          double *extra) {
+                          double *extra, double *spread) {
   bool sub = tilusOpIs(op, "arith.subf");
   if (!(sub || tilusOpIs(op, "arith.addf")) ||
       !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
@@ -208,25 +202,36 @@ static bool integerOffset(MlirOperation op, int64_t m, const int64_t *perm,
   for (int64_t i = 0; ok && i < m; ++i) {
     double v = 0;
     ok = constantElement(c, (uint64_t)perm[i], &v) && v == floor(v) &&
-         fabs(v) <= 1024 && fabs(extra[i] + (sub ? -v : v)) <= 1024;
+         spread[i] + fabs(v) <= 1024;
     add[i] = sub ? -v : v;
   }
   for (int64_t i = 0; ok && i < m; ++i)
-    extra[i] += add[i];
+    extra[i] += add[i], spread[i] += fabs(add[i]);
   free(add);
   return ok;
 }
 
+// The bias a fast cast adds (FastCast.c: magic-number halves plus a
+// constant, exactly) moved out of B: when `vb` is the cast's tagged
+// arith.addf(X, C) (TILUS_CAST_BIAS_ATTR), C a constant,
+// seen through slot permutations (vector.shuffle of one vector), *x becomes
+// X under the same permutation and bias[i] the constant that slot i of vb
+// adds. Then A x B = A x X' + A x bias, and the second term, the same for
+// every column, is one short mma chain per row tile instead of one HADD2 per
+// pair of B. f16 additions or subtractions of integer constants after the
+// cast (a symmetric offset, `w - 1.0`) join the bias (integerOffset).
+// False (nothing emitted) for any other B.
 static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias) {
   int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(vb), 0);
   int64_t *perm = malloc(sizeof(int64_t) * (size_t)m);
   double *extra = calloc((size_t)m, sizeof(double)); // slot i's integer offsets
+  double *spread = calloc((size_t)m, sizeof(double)); // and their magnitudes
   for (int64_t i = 0; i < m; ++i)
     perm[i] = i;
   MlirValue v = vb;
   while (mlirValueIsAOpResult(v)) {
     MlirOperation owner = mlirOpResultGetOwner(v);
-    if (integerOffset(owner, m, perm, extra)) {
+    if (integerOffset(owner, m, perm, extra, spread)) {
       v = mlirOperationGetOperand(owner, 0);
       continue;
     }
@@ -269,7 +274,7 @@ static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias)
            extra[i];
     ok = fabs(b[i]) <= 2048; // an f16 integer, as the correction's B needs
   }
-  free(extra);
+  free(extra), free(spread);
   if (!ok) {
     free(perm), free(b);
     return false;
@@ -431,7 +436,7 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
     // c tile's chain starts from A x bias instead, computed once per run of
     // A fragments and bias constants (the same for every column tile of a
     // row tile). Exact when the products and sums are integers below 2^24;
-    // otherwise the f32 sums carry the bias's magnitude (about 2^10) too.
+    // otherwise the f32 sums carry the bias's magnitude (2^10 to 2^11) too.
     MlirValue xb = vb;
     double *bias = NULL;
     bool fold = shape == &kHalf && tilusAllowsContraction(op) &&
