@@ -185,7 +185,7 @@ func.func @u2_f32(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f32>)
 // CHECK-LABEL: gpu.func @e2m1_f16
 // CHECK: %[[SCALE:.*]] = arith.constant dense<1.638400e+04> : vector<8xf16>
 // CHECK: %[[W:.*]] = llvm.bitcast %{{.*}} : vector<4xi32> to vector<8xf16>
-// CHECK-NEXT: arith.mulf %[[W]], %[[SCALE]] : vector<8xf16>
+// CHECK-NEXT: arith.mulf %[[W]], %[[SCALE]] {tilus.cast_scale} : vector<8xf16>
 // PTX-LABEL: .entry e2m1_f16(
 // PTX-NOT: cvt.rn
 // PTX: mul.rn.f16x2
@@ -218,7 +218,7 @@ func.func @e2m1_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
 // SM80: %[[SCALE:.*]] = arith.constant dense<2.560000e+02> : vector<8xf16>
 // SM80: arith.cmpi eq, %{{.*}}, %c127_i32 : i32
 // SM80: arith.select
-// SM80: arith.mulf %{{.*}}, %[[SCALE]] : vector<8xf16>
+// SM80: arith.mulf %{{.*}}, %[[SCALE]] {tilus.cast_scale} : vector<8xf16>
 func.func @e4m3_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
     attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
   %c0 = arith.constant 0 : index

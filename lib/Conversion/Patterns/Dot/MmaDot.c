@@ -152,6 +152,28 @@ static void sayNoFragments(char *why, size_t size, const char *operand,
            operand, role, shape->k, shape->ptxType);
 }
 
+// One step through a vector.shuffle of `v` with itself (no poison slots):
+// its input, with perm[i] (slot i's source) composed through the mask; `v`
+// itself, perm untouched, for anything else.
+static MlirValue throughShuffle(MlirValue v, int64_t m, int64_t *perm) {
+  if (!mlirValueIsAOpResult(v) || !tilusOpIs(mlirOpResultGetOwner(v), "vector.shuffle"))
+    return v;
+  MlirOperation sh = mlirOpResultGetOwner(v);
+  MlirValue in = mlirOperationGetOperand(sh, 0);
+  MlirAttribute mask = mlirOperationGetAttributeByName(
+      sh, mlirStringRefCreateFromCString("mask"));
+  if (!mlirValueEqual(in, mlirOperationGetOperand(sh, 1)) ||
+      mlirShapedTypeGetDimSize(mlirValueGetType(in), 0) != m ||
+      mlirAttributeIsNull(mask) || mlirDenseArrayGetNumElements(mask) != m)
+    return v;
+  for (int64_t i = 0; i < m; ++i)
+    if (mlirDenseI64ArrayGetElement(mask, i) < 0)
+      return v;
+  for (int64_t i = 0; i < m; ++i)
+    perm[i] = mlirDenseI64ArrayGetElement(mask, perm[i]) % m;
+  return in;
+}
+
 // Element `index` of a constant vector `c` (an arith.constant of dense
 // elements, or a vector.broadcast of a scalar arith.constant).
 static bool constantElement(MlirValue c, uint64_t index, double *out) {
@@ -183,10 +205,10 @@ static bool constantElement(MlirValue c, uint64_t index, double *out) {
 
 // Whether `op` adds (or subtracts) integer constants to an f16 vector; if so
 // slot i's constant (under `perm`) joins extra[i] and its magnitude spread[i].
-// The tagged casts' values are integers below 2^4, so while the magnitudes
-// along the chain sum to at most 1024, every partial sum, in whatever order
-// it is rounded, is an integer below 2^11, exact in f16: moving the
-// constants into the bias changes nothing.
+// The tagged casts' values are integers of magnitude below 2^4 (1, 2 and 4
+// bits), so while the magnitudes along the chain sum to at most 1024, every
+// partial sum, in whatever order it is rounded, is an integer below 2^11,
+// exact in f16: moving the constants into the bias changes nothing.
 static bool integerOffset(MlirOperation op, int64_t m, const int64_t *perm,
                           double *extra, double *spread) {
   bool sub = tilusOpIs(op, "arith.subf");
@@ -235,23 +257,9 @@ static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias)
       v = mlirOperationGetOperand(owner, 0);
       continue;
     }
-    if (!tilusOpIs(owner, "vector.shuffle"))
+    MlirValue in = throughShuffle(v, m, perm);
+    if (mlirValueEqual(in, v))
       break;
-    MlirOperation sh = owner;
-    MlirValue in = mlirOperationGetOperand(sh, 0);
-    MlirAttribute mask = mlirOperationGetAttributeByName(
-        sh, mlirStringRefCreateFromCString("mask"));
-    int64_t n = mlirShapedTypeGetDimSize(mlirValueGetType(in), 0);
-    if (!mlirValueEqual(in, mlirOperationGetOperand(sh, 1)) || n != m ||
-        mlirAttributeIsNull(mask) || mlirDenseArrayGetNumElements(mask) != m)
-      break;
-    bool poison = false;
-    for (int64_t i = 0; i < m; ++i)
-      poison |= mlirDenseI64ArrayGetElement(mask, i) < 0;
-    if (poison)
-      break;
-    for (int64_t i = 0; i < m; ++i)
-      perm[i] = mlirDenseI64ArrayGetElement(mask, perm[i]) % n;
     v = in;
   }
   MlirOperation add = mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v)
@@ -261,18 +269,13 @@ static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias)
       !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
           add, mlirStringRefCreateFromCString(TILUS_CAST_BIAS_ATTR))))
     c = mlirOperationGetOperand(add, 1);
-  MlirAttribute dense = {NULL};
-  if (c.ptr && mlirValueIsAOpResult(c) &&
-      tilusOpIs(mlirOpResultGetOwner(c), "arith.constant"))
-    dense = mlirOperationGetAttributeByName(mlirOpResultGetOwner(c),
-                                            mlirStringRefCreateFromCString("value"));
-  bool ok = !mlirAttributeIsNull(dense) && mlirAttributeIsADenseElements(dense);
+  bool ok = c.ptr != NULL;
   double *b = ok ? malloc(sizeof(double) * (size_t)m) : NULL;
   for (int64_t i = 0; ok && i < m; ++i) {
-    uint64_t index = (uint64_t)perm[i];
-    b[i] = mlirFloatAttrGetValueDouble(mlirElementsAttrGetValue(dense, 1, &index)) +
-           extra[i];
-    ok = fabs(b[i]) <= 2048; // an f16 integer, as the correction's B needs
+    double value = 0;
+    ok = constantElement(c, (uint64_t)perm[i], &value);
+    b[i] = value + extra[i];
+    ok = ok && fabs(b[i]) <= 2048; // an f16 integer, as the correction's B needs
   }
   free(extra), free(spread);
   if (!ok) {
@@ -286,6 +289,49 @@ static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias)
   *x = tilusEmitValue(e, "vector.shuffle", 2, pair, mlirValueGetType(vb), 1, &maskAttr);
   free(perm);
   return true;
+}
+
+// A float cast's rescale moved out of B: when `vb` is, through slot
+// permutations, the cast's tagged arith.mulf(X, 2^s) (TILUS_CAST_SCALE_ATTR,
+// one power of two for every slot), *x becomes X under the same permutation
+// and *scale 2^s. From a zero accumulator, 2^s (A x X) in f32 is A x B
+// exactly, bit for bit: scaling by a power of two commutes with every
+// rounding of the f32 sums, as their magnitudes (f16 products, which are at
+// least 2^-48) stay far inside f32's range. One FMUL per accumulator element
+// instead of one HMUL2 per pair of B.
+static bool peelScale(TilusEmitter *e, MlirValue vb, MlirValue *x, double *scale) {
+  int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(vb), 0);
+  int64_t *perm = malloc(sizeof(int64_t) * (size_t)m);
+  for (int64_t i = 0; i < m; ++i)
+    perm[i] = i;
+  MlirValue v = vb;
+  for (MlirValue in = throughShuffle(v, m, perm); !mlirValueEqual(in, v);
+       in = throughShuffle(v, m, perm))
+    v = in;
+  MlirOperation mul = mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v)
+                                              : (MlirOperation){NULL};
+  bool ok = !mlirOperationIsNull(mul) && tilusOpIs(mul, "arith.mulf") &&
+            !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+                mul, mlirStringRefCreateFromCString(TILUS_CAST_SCALE_ATTR)));
+  double first = 0;
+  for (int64_t i = 0; ok && i < m; ++i) {
+    double value = 0;
+    ok = constantElement(mlirOperationGetOperand(mul, 1), (uint64_t)i, &value);
+    if (i == 0)
+      first = value;
+    ok = ok && value == first;
+  }
+  int exponent = 0;
+  ok = ok && first > 0 && frexp(first, &exponent) == 0.5;
+  if (ok) {
+    MlirValue pair[2] = {mlirOperationGetOperand(mul, 0), mlirOperationGetOperand(mul, 0)};
+    MlirNamedAttribute maskAttr = tilusNamedAttr(
+        e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, perm));
+    *x = tilusEmitValue(e, "vector.shuffle", 2, pair, mlirValueGetType(vb), 1, &maskAttr);
+    *scale = first;
+  }
+  free(perm);
+  return ok;
 }
 
 // An f16 pair constant (an mma B register of the bias).
@@ -492,6 +538,11 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
         corr[4 * q + j] = c[j];
     }
     bool zeroC = fold && isZeroConstant(vc);
+    // A float cast's rescale leaves B when the Dot starts from zero with f32
+    // sums (peelScale): its chains multiply once at the end instead.
+    double scale = 1;
+    bool rescale = !fold && shape == &kHalf && !mma.halfAcc && isZeroConstant(vc) &&
+                   peelScale(e, vb, &xb, &scale);
     // When the groups cover every slot of c, each is written below, and the
     // result need not start from c: a chain from zero leaves c's own chain
     // (a previous Dot's) unused once its elements are read directly.
@@ -517,6 +568,8 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
               shape->perRegister, aAsI32);
         emitMmaStep(e, &mma, operands, c);
       }
+      for (int j = 0; rescale && j < 4; ++j)
+        c[j] = tilusEmitArith(e, "mulf", c[j], tilusEmitFloatConstant(e, accElement, scale));
       for (int j = 0; j < 4; ++j)
         acc = tilusEmitInsert(e, acc, c[j], fc.slots[4 * q + j]);
     }
