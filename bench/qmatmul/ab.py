@@ -6,8 +6,10 @@ process on the GPU machine: an A/B test of a compiler change.
     # on the GPU machine, runtime only:
     PYTHONPATH=python-bindings TILUS_LIBRARY_DIR=... python3 bench/qmatmul/ab.py run OLD_DIR NEW_DIR
 
-`build` compiles each type's shipped tuned configuration (tuned.json) at the
-issue's two 0.85-bar shapes, M = 16, into OUT_DIR/<type>_<n>_<k>_<config>.tilus.
+`build` compiles each type's tuned configuration (the running checkout's
+tuned.json, else choose_config, with a warning) at the issue's two 0.85-bar
+shapes, M = 16, into OUT_DIR/<type>_<n>_<k>_<config>.tilus. Kernels whose
+configuration differs between the two directories are reported, not compared.
 `run` times every kernel present in both directories on the same random
 operands: ROUNDS alternating rounds of (old, new), each the median of RUNS
 L2-flushed runs with CUDA events, and prints both medians, new/old and the
@@ -33,8 +35,11 @@ def build(out_dir, types):
     os.makedirs(out_dir, exist_ok=True)
     for t in types:
         for n, k in SHAPES:
-            cfg = (tune.shipped_table().get(GPU, CC, M, n, k, t, 128, offset_of(t))
-                   or qmatmul.choose_config(M, n, k, t))
+            cfg = tune.shipped_table().get(GPU, CC, M, n, k, t, 128, offset_of(t))
+            if cfg is None:
+                cfg = qmatmul.choose_config(M, n, k, t)
+                print(f"ab: no tuned entry for {t} at ({n}, {k}) in this checkout's "
+                      f"tuned.json; using choose_config's {cfg}", file=sys.stderr)
             kern = qmatmul.QuantizedMatmul(t, group_size=128, offset=offset_of(t), warps=cfg[0],
                                            n_tiles=cfg[1], stages=cfg[2], split_k=cfg[3],
                                            k_tiles=cfg[4])
@@ -47,7 +52,12 @@ def run(old_dir, new_dir):
     import torch
     from tilus.timing import median_ms
     rt = tilus.Runtime(torch.cuda.current_device())
-    for f in sorted(set(os.listdir(old_dir)) & set(os.listdir(new_dir))):
+    old, new = set(os.listdir(old_dir)), set(os.listdir(new_dir))
+    for f in sorted(old ^ new):
+        # Another configuration (a re-tuned entry) is another file name.
+        print(f"ab: {f} is only in {old_dir if f in old else new_dir}; not compared",
+              file=sys.stderr)
+    for f in sorted(old & new):
         if not f.endswith(".tilus"):
             continue
         parts = f[:-len(".tilus")].split("_")

@@ -7,6 +7,7 @@
 // fewer than 8 pairs of B per added mma the lowering keeps the additions.)
 // RUN: tilus-opt %s --tilus-to-gpu | FileCheck %s
 // RUN: tilus-opt %s --lower-to-nvvm --emit-ptx --target=sm_90a | FileCheck %s --check-prefix=PTX
+// RUN: tilus-opt %s --lower-to-nvvm --emit-ptx --target=sm_90a | FileCheck %s --check-prefix=SCALE
 
 !ga = !tilus.global<f16, array<i64: 16, 32>, #tilus.row_major>
 !gw = !tilus.global<ui8, array<i64: 1024>, #tilus.row_major>
@@ -221,25 +222,39 @@ func.func @six_bits(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.ptr<
 }
 
 // A float cast's rescale (float<2, 1>: times 2^14) leaves B when the Dot
-// starts from zero: the chains run on the placed fields and each f32 result
-// is multiplied by 2^14 once, bit for bit the same sums. From a non-zero
-// accumulator the rescale stays in B (mul.rn.f16x2).
+// starts from zero under tilus.fp_contract: the chains run on the placed
+// fields and each f32 result (32 per thread here) is multiplied by 2^14 once.
+// From a non-zero accumulator, or without the attribute, the rescale stays in
+// B (mul.rn.f16x2).
 !gwf = !tilus.global<ui8, array<i64: 1024>, #tilus.row_major>
 !rwe = !tilus.register<!tilus.float<2, 1>, array<i64: 32, 64>, #tilus.layout<"local(1,8).local(2,1).local(2,1).column_spatial(4,8).local(2,1)">>
+// CHECK-LABEL: gpu.func @float_scale
+// CHECK-NOT: tilus.cast_scale
+// CHECK: nvvm.mma.sync
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK: gpu.return
 // PTX-LABEL: .entry float_scale(
 // PTX-NOT: mul.rn.f16x2
 // PTX-COUNT-16: mma.sync.aligned.m16n8k16
 // PTX-NOT: mma.sync
-// PTX: mul.rn.f32 %{{.*}}, 0f46800000;
 // PTX-NOT: mul.rn.f16x2
 // PTX: ret;
+// SCALE-LABEL: .entry float_scale(
+// SCALE-COUNT-32: mul.rn.f32 %{{.*}}, 0f46800000;
+// SCALE-NOT: mul.rn.f32
+// SCALE: ret;
 // PTX-LABEL: .entry float_scale_acc(
 // PTX: mul.rn.f16x2
 // PTX-COUNT-16: mma.sync.aligned.m16n8k16
 // PTX-NOT: mul.rn.f32
 // PTX: ret;
+// PTX-LABEL: .entry float_scale_strict(
+// PTX: mul.rn.f16x2
+// PTX-COUNT-16: mma.sync.aligned.m16n8k16
+// PTX-NOT: mul.rn.f32
+// PTX: ret;
 func.func @float_scale(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.ptr<f32>)
-    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>, tilus.fp_contract} {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
   %ga = "tilus.view_global"(%pa) : (!tilus.ptr<f16>) -> !ga
@@ -255,7 +270,7 @@ func.func @float_scale(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.p
   return
 }
 func.func @float_scale_acc(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.ptr<f32>)
-    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>, tilus.fp_contract} {
   %c0 = arith.constant 0 : index
   %ga = "tilus.view_global"(%pa) : (!tilus.ptr<f16>) -> !ga
   %gw = "tilus.view_global"(%pw) : (!tilus.ptr<ui8>) -> !gwf
@@ -266,6 +281,22 @@ func.func @float_scale_acc(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !til
   %wf = "tilus.cast"(%we) : (!rwe) -> !rwf
   %c_in = "tilus.load_global"(%gc, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!gc, index, index) -> !rc
   %c = "tilus.dot"(%a, %wf, %c_in) : (!ra, !rwf, !rc) -> !rc
+  "tilus.store_global"(%c, %gc, %c0, %c0) : (!rc, !gc, index, index) -> ()
+  return
+}
+func.func @float_scale_strict(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.ptr<f32>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %ga = "tilus.view_global"(%pa) : (!tilus.ptr<f16>) -> !ga
+  %gw = "tilus.view_global"(%pw) : (!tilus.ptr<ui8>) -> !gwf
+  %gc = "tilus.view_global"(%pc) : (!tilus.ptr<f32>) -> !gc
+  %a = "tilus.load_global"(%ga, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!ga, index, index) -> !ra
+  %w8 = "tilus.load_global"(%gw, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!gwf, index) -> !rw8
+  %we = "tilus.view"(%w8) : (!rw8) -> !rwe
+  %wf = "tilus.cast"(%we) : (!rwe) -> !rwf
+  %z = "tilus.allocate_register"(%zero) : (f32) -> !rc
+  %c = "tilus.dot"(%a, %wf, %z) : (!ra, !rwf, !rc) -> !rc
   "tilus.store_global"(%c, %gc, %c0, %c0) : (!rc, !gc, index, index) -> ()
   return
 }

@@ -43,8 +43,8 @@ MlirValue tilusEmitFloatEncode(TilusEmitter *e, MlirType format,
 // The unit attribute on the exact bias addition of FastCast's 1/2/4-bit path,
 // which an mma Dot may move into its accumulator (MmaDot.c).
 #define TILUS_CAST_BIAS_ATTR "tilus.cast_bias"
-// The unit attribute on the exact power-of-two rescale of FastCast's float
-// paths, which an mma Dot may apply to its f32 results instead (MmaDot.c).
+// The unit attribute on the power-of-two rescale of FastCast's f16 float
+// pairs, which an mma Dot may apply to its f32 results instead (MmaDot.c).
 #define TILUS_CAST_SCALE_ATTR "tilus.cast_scale"
 
 // The fast Cast from uiN/siN (N <= 8) or !tilus.float to f16, bf16 or f32:

@@ -46,9 +46,9 @@
 // tagging the 3- to 8-bit paths' subtraction too was 1-7 % slower on the
 // H100 (the correction chain lengthens each k tile's dependency chain more
 // than the HSUB2s it saves). The f16 float pairs tag their multiplication by
-// 2^(15 - bias) (TILUS_CAST_SCALE_ATTR): a Dot from zero scales its f32
-// results instead, bit for bit the same (1-2.5 % faster for 4- to 6-bit
-// floats on the H100).
+// 2^(15 - bias) (TILUS_CAST_SCALE_ATTR): under tilus.fp_contract a Dot from
+// zero scales its f32 results instead (MmaDot.c, peelScale; 0.9-2.6 %
+// faster for 4- to 6-bit floats on the H100).
 //
 // The FP8 formats the hardware converts (E4M3FN and E5M2, Tilus's
 // float<4, 3> and float<5, 2>) take one cvt.rn.f16x2 per pair where the

@@ -294,11 +294,13 @@ static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias)
 // A float cast's rescale moved out of B: when `vb` is, through slot
 // permutations, the cast's tagged arith.mulf(X, 2^s) (TILUS_CAST_SCALE_ATTR,
 // one power of two for every slot), *x becomes X under the same permutation
-// and *scale 2^s. From a zero accumulator, 2^s (A x X) in f32 is A x B
-// exactly, bit for bit: scaling by a power of two commutes with every
-// rounding of the f32 sums, as their magnitudes (f16 products, which are at
-// least 2^-48) stay far inside f32's range. One FMUL per accumulator element
-// instead of one HMUL2 per pair of B.
+// and *scale 2^s. From a zero accumulator, 2^s (A x X) in f32 is A x B up to
+// the tensor cores' rounding: on the H100 the two agree bit for bit while
+// X holds only normal f16 values, and differ by one f32 ulp in some sums
+// when X holds f16 subnormals (the small codes of formats with a mantissa),
+// whose products the mma does not round as it rounds the scaled ones. Hence
+// only under tilus.fp_contract. One FMUL per accumulator element instead of
+// one HMUL2 per pair of B.
 static bool peelScale(TilusEmitter *e, MlirValue vb, MlirValue *x, double *scale) {
   int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(vb), 0);
   int64_t *perm = malloc(sizeof(int64_t) * (size_t)m);
@@ -541,8 +543,8 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
     // A float cast's rescale leaves B when the Dot starts from zero with f32
     // sums (peelScale): its chains multiply once at the end instead.
     double scale = 1;
-    bool rescale = !fold && shape == &kHalf && !mma.halfAcc && isZeroConstant(vc) &&
-                   peelScale(e, vb, &xb, &scale);
+    bool rescale = !fold && shape == &kHalf && tilusAllowsContraction(op) &&
+                   isZeroConstant(vc) && peelScale(e, vb, &xb, &scale);
     // When the groups cover every slot of c, each is written below, and the
     // result need not start from c: a chain from zero leaves c's own chain
     // (a previous Dot's) unused once its elements are read directly.
