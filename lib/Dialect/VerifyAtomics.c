@@ -97,10 +97,8 @@ static bool verifyOperandType(TilusVerifier *v, MlirOperation op,
 }
 
 static bool isString(MlirAttribute a, const char *text) {
-  if (!mlirAttributeIsAString(a))
-    return false;
-  MlirStringRef s = mlirStringAttrGetValue(a);
-  return s.length == strlen(text) && !memcmp(s.data, text, s.length);
+  return mlirAttributeIsAString(a) &&
+         mlirStringRefEqual(mlirStringAttrGetValue(a), mlirStringRefCreateFromCString(text));
 }
 
 // AtomicRMW's optional memory order: the string "relaxed" (the default) or

@@ -15,7 +15,7 @@
 #include <string.h>
 
 static const TilusTargetInfo kTargets[] = {
-    // name     cc  arch   features   ldm   stm    cpa   wgmma  tma    clus   shared  regs  f16x2 bf16x2
+    // name     cc  arch   features   ldm   stm    cpa   wgmma  tma    clus   shared  regs  f16x2 bf16x2 fp8cvt
     {"sm_80", 80, false, "+ptx80", true, false, true, false, false, false, 166912, 255, true, false, false},
     {"sm_89", 89, false, "+ptx81", true, false, true, false, false, false, 101376, 255, true, false, true},
     {"sm_90", 90, false, "+ptx80", true, true, true, false, true, true, 232448, 255, true, true, true},

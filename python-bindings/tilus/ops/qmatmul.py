@@ -207,8 +207,9 @@ class QuantizedMatmul(tilus.Kernel):
             self.copy_async(sA, gA, [stage, 0, 0], [om, step * bk], [BM, bk])
             self.copy_async(sW, gW, [stage, 0, 0], [step * kpt, ow], [kpt, W * nt * tb])
             for j in self.range(kpt, unroll=True):
-                row = (step * kpt + j) * (TILE_K // G) if self.prescale else \
-                    (step * kpt + j) * TILE_K // G
+                # The tile's first group: R groups per tile, or one group
+                # of G >= 128 rows holding it.
+                row = (step * kpt + j) * R if self.prescale else (step * kpt + j) * TILE_K // G
                 self.copy_async(sS, gS, [stage, j, 0, 0, 0], [row, 0, on], [R, 1, bn])
                 if self.zeros:
                     self.copy_async(sZ, gZ, [stage, j, 0, 0, 0], [row, 0, on], [R, 1, bn])
@@ -479,12 +480,17 @@ def row_tiles(m):
     return 1 if m <= 16 else 2 if m <= 32 else 4
 
 
+def block_width(config):
+    """The columns of C a block of (warps, n_tiles, ...) computes."""
+    return config[0] * config[1] * TILE_N
+
+
 def fits(config, n=None, k=None):
     """Whether (warps, n_tiles, stages, split_k, k_tiles) tiles an N x K
     weight: its block width divides N and its splits of k tiles divide K
     (either left out: not checked)."""
-    w, nt, _, sk, kpt = config
-    return ((n is None or n % (w * nt * TILE_N) == 0)
+    _, _, _, sk, kpt = config
+    return ((n is None or n % block_width(config) == 0)
             and (k is None or (k // TILE_K) % (sk * kpt) == 0))
 
 
@@ -666,11 +672,11 @@ class QuantizedMatmulRunner:
         from ..artifact import TilusArgumentError
         mt = row_tiles(m)
         if config is not None:
-            w_, nt_, s_, sk_, kpt_ = config
+            _, nt_, _, sk_, kpt_ = config
             eff = _with_row_tiles(config, mt)
             if not fits(eff, n, k):
                 raise TilusArgumentError(f"quantized_matmul: config {config} does not divide "
-                                         f"N = {n} by {w_ * eff[1] * TILE_N} columns (n_tiles "
+                                         f"N = {n} by {block_width(eff)} columns (n_tiles "
                                          f"{nt_} // {mt} row tiles for M = {m}) or K = {k} "
                                          f"by {sk_ * kpt_} x {TILE_K}")
         return config or self.tuned(m, n, k, wtype, group_size, offset, activation) or \
@@ -680,9 +686,8 @@ class QuantizedMatmulRunner:
         """(configuration, loaded kernel, block rows, block columns) for a call."""
         cfg = self._config(m, n, k, wtype, group_size, offset, activation, config)
         mt = row_tiles(m)
-        w, nt = cfg[0], _with_row_tiles(cfg, mt)[1]
         return (cfg, self.kernel(wtype, group_size, offset, cfg, activation, mt, zeros, bias),
-                16 * mt, w * nt * TILE_N)
+                16 * mt, block_width(_with_row_tiles(cfg, mt)))
 
     def __call__(self, x, qweight, scales, zeros=None, bias=None, *, wtype, group_size=128,
                  offset=0, out=None, config=None):

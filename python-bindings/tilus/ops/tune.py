@@ -168,7 +168,7 @@ def load_space(out_dir, wtype, *, group=128, offset=0, target="sm_90a"):
 def check_width(config):
     """The N of a configuration's correctness check: CHECK_N, or the next
     multiple of its block width."""
-    bn = config[0] * config[1] * qmatmul.TILE_N
+    bn = qmatmul.block_width(config)
     return -(-CHECK_N // bn) * bn
 
 
@@ -209,7 +209,7 @@ def measure(runtime, artifacts, m, n, k, wtype, *, group=128, offset=0, runs=30,
         return scratch[sk]
 
     for i, cfg in enumerate(sorted(artifacts)):
-        if CHECK_K % (cfg[3] * cfg[4] * qmatmul.TILE_K):
+        if not qmatmul.fits(cfg, k=CHECK_K):
             raise ValueError(f"configuration {cfg}: its {cfg[3]} splits of {cfg[4]} k tiles "
                              f"do not divide the check's K = {CHECK_K}")
         kern = runtime.kernel(artifacts[cfg], "qmatmul")

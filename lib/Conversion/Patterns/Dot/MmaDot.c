@@ -174,23 +174,22 @@ static MlirValue throughShuffle(MlirValue v, int64_t m, int64_t *perm) {
   return in;
 }
 
-// Element `index` of a constant vector `c` (an arith.constant of dense
-// elements, or a vector.broadcast of a scalar arith.constant).
+// The value attribute of the arith.constant behind `c` (itself, or the
+// scalar a vector.broadcast spreads); null for anything else.
+static MlirAttribute constantValue(MlirValue c) {
+  if (mlirValueIsAOpResult(c) && tilusOpIs(mlirOpResultGetOwner(c), "vector.broadcast"))
+    c = mlirOperationGetOperand(mlirOpResultGetOwner(c), 0);
+  if (!mlirValueIsAOpResult(c) || !tilusOpIs(mlirOpResultGetOwner(c), "arith.constant"))
+    return (MlirAttribute){NULL};
+  return mlirOperationGetAttributeByName(mlirOpResultGetOwner(c),
+                                         mlirStringRefCreateFromCString("value"));
+}
+
+// Element `index` of a float constant vector `c` (see constantValue).
 static bool constantElement(MlirValue c, uint64_t index, double *out) {
-  if (!mlirValueIsAOpResult(c))
+  MlirAttribute value = constantValue(c);
+  if (mlirAttributeIsNull(value))
     return false;
-  MlirOperation def = mlirOpResultGetOwner(c);
-  if (tilusOpIs(def, "vector.broadcast")) {
-    c = mlirOperationGetOperand(def, 0);
-    if (!mlirValueIsAOpResult(c))
-      return false;
-    def = mlirOpResultGetOwner(c);
-    index = 0;
-  }
-  if (!tilusOpIs(def, "arith.constant"))
-    return false;
-  MlirAttribute value = mlirOperationGetAttributeByName(
-      def, mlirStringRefCreateFromCString("value"));
   if (mlirAttributeIsAFloat(value)) {
     *out = mlirFloatAttrGetValueDouble(value);
     return true;
@@ -199,8 +198,18 @@ static bool constantElement(MlirValue c, uint64_t index, double *out) {
     return false;
   if (mlirDenseElementsAttrIsSplat(value))
     index = 0;
-  *out = mlirFloatAttrGetValueDouble(mlirElementsAttrGetValue(value, 1, &index));
+  MlirAttribute element = mlirElementsAttrGetValue(value, 1, &index);
+  if (!mlirAttributeIsAFloat(element))
+    return false;
+  *out = mlirFloatAttrGetValueDouble(element);
   return true;
+}
+
+// `x` (m slots) with slot i taken from x's slot perm[i]: the B a peel leaves.
+static MlirValue permuted(TilusEmitter *e, MlirValue x, int64_t m, const int64_t *perm) {
+  MlirValue pair[2] = {x, x};
+  MlirNamedAttribute mask = tilusNamedAttr(e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, perm));
+  return tilusEmitValue(e, "vector.shuffle", 2, pair, mlirValueGetType(x), 1, &mask);
 }
 
 // Whether `op` adds (or subtracts) integer constants to an f16 vector; if so
@@ -283,10 +292,7 @@ static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias)
     return false;
   }
   *bias = b;
-  MlirValue pair[2] = {mlirOperationGetOperand(add, 0), mlirOperationGetOperand(add, 0)};
-  MlirNamedAttribute maskAttr = tilusNamedAttr(
-      e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, perm));
-  *x = tilusEmitValue(e, "vector.shuffle", 2, pair, mlirValueGetType(vb), 1, &maskAttr);
+  *x = permuted(e, mlirOperationGetOperand(add, 0), m, perm);
   free(perm);
   return true;
 }
@@ -326,10 +332,7 @@ static bool peelScale(TilusEmitter *e, MlirValue vb, MlirValue *x, double *scale
   int exponent = 0;
   ok = ok && first > 0 && frexp(first, &exponent) == 0.5;
   if (ok) {
-    MlirValue pair[2] = {mlirOperationGetOperand(mul, 0), mlirOperationGetOperand(mul, 0)};
-    MlirNamedAttribute maskAttr = tilusNamedAttr(
-        e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, perm));
-    *x = tilusEmitValue(e, "vector.shuffle", 2, pair, mlirValueGetType(vb), 1, &maskAttr);
+    *x = permuted(e, mlirOperationGetOperand(mul, 0), m, perm);
     *scale = first;
   }
   free(perm);
@@ -347,19 +350,12 @@ static MlirValue halfPair(TilusEmitter *e, double lo, double hi) {
 // Whether `v` is an arith.constant whose elements are all zero, or the
 // vector.broadcast of a zero (allocate_register's init).
 static bool isZeroConstant(MlirValue v) {
-  if (mlirValueIsAOpResult(v) && tilusOpIs(mlirOpResultGetOwner(v), "vector.broadcast"))
-    v = mlirOperationGetOperand(mlirOpResultGetOwner(v), 0);
-  if (!mlirValueIsAOpResult(v) || !tilusOpIs(mlirOpResultGetOwner(v), "arith.constant"))
-    return false;
-  MlirAttribute a = mlirOperationGetAttributeByName(
-      mlirOpResultGetOwner(v), mlirStringRefCreateFromCString("value"));
-  if (!mlirAttributeIsNull(a) && mlirAttributeIsAFloat(a))
-    return mlirFloatAttrGetValueDouble(a) == 0.0;
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a) ||
-      !mlirDenseElementsAttrIsSplat(a))
-    return false;
-  MlirAttribute x = mlirDenseElementsAttrGetSplatValue(a);
-  return mlirAttributeIsAFloat(x) && mlirFloatAttrGetValueDouble(x) == 0.0;
+  MlirAttribute a = constantValue(v);
+  bool splat = !mlirAttributeIsNull(a) &&
+               (mlirAttributeIsAFloat(a) ||
+                (mlirAttributeIsADenseElements(a) && mlirDenseElementsAttrIsSplat(a)));
+  double x = 1;
+  return splat && constantElement(v, 0, &x) && x == 0.0;
 }
 
 bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
@@ -545,6 +541,8 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
     double scale = 1;
     bool rescale = !fold && shape == &kHalf && tilusAllowsContraction(op) &&
                    isZeroConstant(vc) && peelScale(e, vb, &xb, &scale);
+    MlirValue scaleValue =
+        rescale ? tilusEmitFloatConstant(e, accElement, scale) : (MlirValue){NULL};
     // When the groups cover every slot of c, each is written below, and the
     // result need not start from c: a chain from zero leaves c's own chain
     // (a previous Dot's) unused once its elements are read directly.
@@ -571,7 +569,7 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
         emitMmaStep(e, &mma, operands, c);
       }
       for (int j = 0; rescale && j < 4; ++j)
-        c[j] = tilusEmitArith(e, "mulf", c[j], tilusEmitFloatConstant(e, accElement, scale));
+        c[j] = tilusEmitArith(e, "mulf", c[j], scaleValue);
       for (int j = 0; j < 4; ++j)
         acc = tilusEmitInsert(e, acc, c[j], fc.slots[4 * q + j]);
     }

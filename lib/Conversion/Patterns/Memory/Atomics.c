@@ -32,7 +32,6 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
-#include <string.h>
 
 // The pointer to the element at the offsets of operand group `offsetsGroup`
 // in the global or shared tensor `mem`. `t` is its decoded type; a global
@@ -103,15 +102,18 @@ static void emitBarrier(TilusEmitter *e) {
   tilusEmitOp(e, "gpu.barrier", 0, NULL, 0, NULL, 0, NULL);
 }
 
+// Whether `op`'s attribute `name` is the string `text`.
+static bool stringAttrIs(MlirOperation op, const char *name, const char *text) {
+  MlirAttribute a =
+      mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
+         mlirStringRefEqual(mlirStringAttrGetValue(a), mlirStringRefCreateFromCString(text));
+}
+
 // Whether an AtomicRMW carries order = "acq_rel" (the verifier checked the
 // value; AtomicCAS takes none).
 static bool isAcquireRelease(MlirOperation op) {
-  MlirAttribute order = mlirOperationGetDiscardableAttributeByName(
-      op, mlirStringRefCreateFromCString("order"));
-  if (mlirAttributeIsNull(order) || !mlirAttributeIsAString(order))
-    return false;
-  MlirStringRef value = mlirStringAttrGetValue(order);
-  return value.length == 7 && !memcmp(value.data, "acq_rel", 7);
+  return stringAttrIs(op, "order", "acq_rel");
 }
 
 // The block-level scalar atomic: `emit` performs it at `ptr` in thread 0;
@@ -161,11 +163,7 @@ static MlirLogicalResult lowerScalarAtomic(TilusLowering *L, MlirOperation op,
 }
 
 static bool kindIs(MlirOperation op, const char *kind) {
-  MlirStringRef value =
-      mlirStringAttrGetValue(mlirOperationGetDiscardableAttributeByName(
-          op, mlirStringRefCreateFromCString("kind")));
-  return value.length == strlen(kind) &&
-         !memcmp(value.data, kind, value.length);
+  return stringAttrIs(op, "kind", kind);
 }
 
 // add, max, min, exchange: the llvm.atomicrmw operation for the element
