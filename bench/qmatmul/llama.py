@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import tilus  # noqa: E402
 from tilus.ops import qmatmul  # noqa: E402
+from operands import weights  # noqa: E402
 from report import pyplot, save_table  # noqa: E402
 
 GROUP = 128
@@ -43,27 +44,21 @@ def main():
              f"{'cublas us':>9} {'x cublas':>8}"]
     print(lines[0], flush=True)
     results = []
-    for (n, k) in SHAPES:
-        wf = torch.randn(k, n, dtype=torch.float16, device="cuda")
-        s = (torch.rand(k // GROUP, n, device="cuda") * 0.02).half()
-        for tname, (dt, off) in TYPES.items():
-            packed = torch.randint(0, 256, (k * n * dt.bits // 8,), dtype=torch.uint8,
-                                   device="cuda")
-            for m in MS:
-                a = torch.randn(m, k, dtype=torch.float16, device="cuda")
-                cublas = median_ms(lambda: torch.matmul(a, wf))
-                cfg = runner.tuned(m, n, k, dt, GROUP, off) or qmatmul.choose_config(m, n, k, dt)
-                c = torch.empty(m, n, dtype=torch.float16, device="cuda")
-                ms = median_ms(lambda: runner(a, packed, s, wtype=dt, group_size=GROUP,
-                                              offset=off, out=c, config=cfg))
-                nbytes = k * n * dt.bits // 8 + s.numel() * 2 + a.numel() * 2 + c.numel() * 2
-                frac = nbytes / (ms * 1e-3) / 1e9 / copy_gbs
-                results.append((tname, m, n, k, cfg, ms, frac, cublas))
-                line = (f"{tname:7} {m:4} {n:6} {k:6} {str(cfg):>16} {ms * 1e3:8.2f} "
-                        f"{frac:6.3f} {cublas * 1e3:9.2f} {cublas / ms:8.2f}")
-                lines.append(line)
-                print(line, flush=True)
-        del wf
+    for n, k, wf, s, tname, dt, off, packed in weights(SHAPES, TYPES, GROUP):
+        for m in MS:
+            a = torch.randn(m, k, dtype=torch.float16, device="cuda")
+            cublas = median_ms(lambda: torch.matmul(a, wf))
+            cfg = runner.tuned(m, n, k, dt, GROUP, off) or qmatmul.choose_config(m, n, k, dt)
+            c = torch.empty(m, n, dtype=torch.float16, device="cuda")
+            ms = median_ms(lambda: runner(a, packed, s, wtype=dt, group_size=GROUP,
+                                          offset=off, out=c, config=cfg))
+            nbytes = k * n * dt.bits // 8 + s.numel() * 2 + a.numel() * 2 + c.numel() * 2
+            frac = nbytes / (ms * 1e-3) / 1e9 / copy_gbs
+            results.append((tname, m, n, k, cfg, ms, frac, cublas))
+            line = (f"{tname:7} {m:4} {n:6} {k:6} {str(cfg):>16} {ms * 1e3:8.2f} "
+                    f"{frac:6.3f} {cublas * 1e3:9.2f} {cublas / ms:8.2f}")
+            lines.append(line)
+            print(line, flush=True)
     save_table(out_dir, "llama.txt", lines)
     plt = pyplot()
     if plt is None:

@@ -199,6 +199,55 @@ def test_choose_config_divides_the_shape():
         assert n % (w * nt * 8) == 0 and (k // 128) % (sk * kpt) == 0
 
 
+I8_TYPES = [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4), (tilus.uint8, 128),
+            (tilus.uint1, 0), (tilus.int2, 0), (tilus.int6, 0), (tilus.uint7, 64)]
+
+
+@requires_compiler
+@pytest.mark.parametrize("wtype,offset", I8_TYPES, ids=str)
+def test_int8_activations_compile_to_s8_mma(wtype, offset):
+    """int8 x: the weights widened to s8 in registers (no local memory) for
+    mma.sync m16n8k32, A by ldmatrix."""
+    t = qmatmul.template(wtype, tilus.int8, offset=offset, warps=4, n_tiles=2, split_k=2)
+    art = t.compile(target="sm_90a")
+    assert [p.describe() for p in art.kernels[0].params] == [
+        "ptr i8", "ptr f32", "ptr ui8", "ptr f16", "ptr f16", "ptr f32", "ptr i32", "i32",
+        "i32", "i32"]
+    assert art.kernels[0].shared_bytes == t.shared_bytes
+    ptx = t.compile(target="sm_90a", ptx_only=True)
+    assert "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32" in ptx
+    assert "m16n8k16" not in ptx and ".local" not in ptx and "[%SP" not in ptx
+    assert "ldmatrix.sync.aligned.m8n8.x4.shared.b16" in ptx
+
+
+@requires_compiler
+@pytest.mark.parametrize("wtype,offset", I8_TYPES, ids=str)
+def test_int8_format_round_trip(wtype, offset):
+    """The int8-activation format: unpack inverts pack; the same bytes as
+    the f16 format, in another order (for these types)."""
+    rng = np.random.default_rng(wtype.bits)
+    codes = qmatmul.random_codes(rng, wtype, (256, 64))
+    p8 = qmatmul.pack(codes, wtype, offset, activation=tilus.int8)
+    p16 = qmatmul.pack(codes, wtype, offset)
+    assert p8.size == p16.size and not np.array_equal(p8, p16)
+    assert np.array_equal(qmatmul.unpack(p8, wtype, 256, 64, offset, activation=tilus.int8),
+                          codes)
+
+
+@requires_compiler
+def test_int8_template_refuses_what_it_cannot_do():
+    with pytest.raises(ValueError, match="need integer weights"):
+        qmatmul.template(tilus.float6_e3m2, tilus.int8)
+    with pytest.raises(ValueError, match="uint8 needs offset 128"):
+        qmatmul.template(tilus.uint8, tilus.int8)
+    with pytest.raises(ValueError, match="groups of a multiple of 128"):
+        qmatmul.template(tilus.uint4, tilus.int8, offset=8, group_size=64)
+    with pytest.raises(ValueError, match="no zero points"):
+        qmatmul.template(tilus.uint4, tilus.int8, zeros=True)
+    assert qmatmul.int8_fits(tilus.uint8, 128) and not qmatmul.int8_fits(tilus.uint8, 127)
+    assert qmatmul.int8_fits(tilus.uint7, 0) and not qmatmul.int8_fits(tilus.float8_e4m3, 0)
+
+
 # --- on the GPU ---------------------------------------------------------------
 
 def _reference(a, codes, scales, wtype, offset, group):
@@ -334,19 +383,24 @@ def test_bf16_activations_against_f64(runner, wtype, offset, config, m):
     assert err <= 8e-3, err
 
 
-@pytest.mark.parametrize("wtype,offset", [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4),
-                                          (tilus.float6_e3m2, 0), (tilus.uint8, 128),
-                                          (tilus.uint1, 0), (tilus.int6, 0), (tilus.int2, 0)],
-                         ids=str)
-def test_device_pack_equals_host_pack(runner, wtype, offset):
+PACK_TYPES = [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4), (tilus.float6_e3m2, 0),
+              (tilus.uint8, 128), (tilus.uint1, 0), (tilus.int6, 0), (tilus.int2, 0)]
+PACK_CASES = ([(w, o, None) for w, o in PACK_TYPES]
+              + [(w, o, tilus.int8) for w, o in PACK_TYPES if qmatmul.int8_fits(w, o)])
+
+
+@pytest.mark.parametrize("wtype,offset,activation", PACK_CASES,
+                         ids=[f"{w}-{'int8' if a else 'f16'}" for w, _, a in PACK_CASES])
+def test_device_pack_equals_host_pack(runner, wtype, offset, activation):
     """pack_on_device gives pack()'s bytes (codes one per byte; signed codes
-    as their two's complement bytes)."""
+    as their two's complement bytes), in both formats."""
     torch = cuda_torch()
     rng = np.random.default_rng(wtype.bits)
     codes = qmatmul.random_codes(rng, wtype, (256, 64))
     on_gpu = qmatmul.pack_on_device(torch.from_numpy((codes & 0xFF).astype(np.uint8)).cuda(),
-                                    wtype, offset, runtime=runner)
-    assert np.array_equal(on_gpu.cpu().numpy(), qmatmul.pack(codes, wtype, offset).reshape(-1))
+                                    wtype, offset, runtime=runner, activation=activation)
+    assert np.array_equal(on_gpu.cpu().numpy(),
+                          qmatmul.pack(codes, wtype, offset, activation=activation).reshape(-1))
 
 
 def test_bit_exact_when_representable(runner):
@@ -366,6 +420,116 @@ def test_bit_exact_when_representable(runner):
         assert np.array_equal(got.cpu().numpy(), (a.astype(np.int64) @ codes).astype(np.float16))
 
 
+I8_CASES = [  # wtype, offset, group, bias, config (None: the heuristic)
+    (tilus.uint4, 8, 128, False, None), (tilus.int4, 0, 256, True, (4, 2, 3, 2, 1)),
+    (tilus.uint8, 128, 128, True, None), (tilus.uint3, 4, 128, False, (8, 1, 4, 4, 1)),
+    (tilus.uint1, 0, 1024, False, (4, 1, 3, 1, 1)), (tilus.int2, 0, 128, True, (8, 2, 4, 2, 1)),
+    (tilus.int6, 0, 128, False, (4, 2, 3, 1, 2)), (tilus.uint7, 64, 512, True, (4, 4, 3, 1, 1)),
+]
+
+
+@pytest.mark.parametrize("wtype,offset,group,bias,config", I8_CASES,
+                         ids=[f"{c[0]}-g{c[2]}-{'bias' if c[3] else 'nobias'}-{c[4]}"
+                              for c in I8_CASES])
+@pytest.mark.parametrize("m", [1, 19, 40])
+def test_int8_activations_against_f64(runner, wtype, offset, group, bias, config, m):
+    """int8 x with per-row scales (quantize_activations of random f16 rows)
+    against the f64 product of the same int8 rows, scales and weights, on
+    ragged M (40: blocks of four row tiles)."""
+    torch = cuda_torch()
+    rng = np.random.default_rng(m * 5 + wtype.bits + group)
+    n, k = 256, 1024
+    codes = qmatmul.random_codes(rng, wtype, (k, n))
+    scales = (rng.random((k // group, n)) * 0.02 + 0.005).astype(np.float16)
+    x = torch.from_numpy(rng.normal(size=(m, k)).astype(np.float16)).cuda()
+    xq, xs = qmatmul.quantize_activations(x)
+    b = rng.normal(size=n).astype(np.float16) if bias else None
+    a = xq.cpu().numpy().astype(np.float64) * xs.cpu().numpy().astype(np.float64)[:, None]
+    want = a @ qmatmul.dequantize(codes, scales, wtype, offset, group)
+    if b is not None:
+        want = want + b.astype(np.float64)
+    qw = torch.from_numpy(qmatmul.pack(codes, wtype, offset, activation=tilus.int8)
+                          .reshape(-1)).cuda()
+    got = runner(xq, qw, torch.from_numpy(scales).cuda(), None,
+                 None if b is None else torch.from_numpy(b).cuda(), wtype=wtype,
+                 group_size=group, offset=offset, config=config, x_scales=xs)
+    torch.cuda.synchronize()
+    assert got.dtype == torch.float16 and tuple(got.shape) == (m, n)
+    err = np.abs(got.cpu().numpy().astype(np.float64) - want).max() / np.abs(want).max()
+    assert err <= 1e-3, err
+
+
+def test_int8_activations_bit_exact_when_representable(runner):
+    """int8 rows, int4 and uint4 weights, power-of-two weight and row scales:
+    each k tile's sum is exact in i32 and in f32, every scaling is exact, and
+    the two k tiles' sums add exactly, so the f16 result is the exact value
+    rounded once; with and without split-K, at M = 5 and 37."""
+    torch = cuda_torch()
+    rng = np.random.default_rng(21)
+    n, k = 64, 256
+    for wtype, offset in [(tilus.int4, 0), (tilus.uint4, 8)]:
+        codes = qmatmul.random_codes(rng, wtype, (k, n))
+        s = np.ldexp(1.0, rng.integers(-6, -3, size=(k // 128, n))).astype(np.float16)
+        w = (codes - offset) * np.repeat(s.astype(np.float64), 128, axis=0)
+        qw = torch.from_numpy(qmatmul.pack(codes, wtype, offset, activation=tilus.int8)
+                              .reshape(-1)).cuda()
+        for m in (5, 37):
+            xq = rng.integers(-127, 128, size=(m, k)).astype(np.int8)
+            xs = np.ldexp(1.0, rng.integers(-3, 3, size=m)).astype(np.float32)
+            want = ((xq.astype(np.float64) @ w) * xs[:, None]).astype(np.float16)
+            for config in [(4, 1, 3, 1, 1), (4, 2, 3, 2, 1)]:
+                got = runner(torch.from_numpy(xq).cuda(), qw, torch.from_numpy(s).cuda(),
+                             wtype=wtype, offset=offset, config=config,
+                             x_scales=torch.from_numpy(xs).cuda())
+                torch.cuda.synchronize()
+                assert np.array_equal(got.cpu().numpy(), want), (wtype, m, config)
+
+
+def test_int8_torch_op(runner):
+    """tilus::quantized_matmul_int8 gives the runner's result."""
+    torch = cuda_torch()
+    rng = np.random.default_rng(4)
+    m, n, k = 3, 128, 512
+    codes = qmatmul.random_codes(rng, tilus.uint4, (k, n))
+    scales = torch.from_numpy((rng.random((k // 128, n)) * 0.02 + 0.005).astype(np.float16)).cuda()
+    xq, xs = qmatmul.quantize_activations(torch.randn(m, k, device="cuda"))
+    qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, 8, activation=tilus.int8)
+                          .reshape(-1)).cuda()
+    got = qmatmul.torch_op_int8()(xq, xs, qw, scales, None, "uint4", 128, 8)
+    want = qmatmul.quantized_matmul(xq, qw, scales, wtype=tilus.uint4, offset=8, x_scales=xs)
+    torch.cuda.synchronize()
+    assert torch.equal(got, want)
+
+
+def test_int8_argument_errors(runner):
+    torch = cuda_torch()
+    x = torch.zeros(4, 256, dtype=torch.int8, device="cuda")
+    xs = torch.ones(4, dtype=torch.float32, device="cuda")
+    s = torch.ones(2, 64, dtype=torch.float16, device="cuda")
+    qw = torch.zeros(256 * 64 // 2, dtype=torch.uint8, device="cuda")
+    with pytest.raises(tilus.TilusArgumentError, match=r"int8 x needs x_scales, float32 \[M\] "
+                                                       r"= \[4\].*not None"):
+        runner(x, qw, s, wtype=tilus.int4)
+    with pytest.raises(tilus.TilusArgumentError, match="not torch.float16 .4,."):
+        runner(x, qw, s, wtype=tilus.int4, x_scales=xs.half())
+    with pytest.raises(tilus.TilusArgumentError, match="x_scales is for int8 x only"):
+        runner(x.half(), qw, s, wtype=tilus.int4, x_scales=xs)
+    with pytest.raises(tilus.TilusArgumentError, match="values outside -128..127"):
+        runner(x, torch.zeros(256 * 64, dtype=torch.uint8, device="cuda"), s,
+               wtype=tilus.uint8, x_scales=xs)
+    with pytest.raises(tilus.TilusArgumentError, match="values outside"):
+        runner(x, qw, s, wtype=tilus.float4_e2m1, x_scales=xs)
+    with pytest.raises(tilus.TilusArgumentError, match="takes no zero points"):
+        runner(x, qw, s, s, wtype=tilus.uint4, x_scales=xs)
+    with pytest.raises(tilus.TilusArgumentError, match="group_size a multiple of 128"):
+        runner(x, qw, torch.ones(4, 64, dtype=torch.float16, device="cuda"), wtype=tilus.int4,
+               group_size=64, x_scales=xs)
+    with pytest.raises(tilus.TilusArgumentError, match="scales must be a 2-D torch.float16"):
+        runner(x, qw, s.bfloat16(), wtype=tilus.int4, x_scales=xs)
+    with pytest.raises(tilus.TilusArgumentError, match="x_scales is on cpu"):
+        runner(x, qw, s, wtype=tilus.int4, x_scales=xs.cpu())
+
+
 def test_argument_errors(runner):
     torch = cuda_torch()
     x = torch.zeros(4, 256, dtype=torch.float16, device="cuda")
@@ -373,7 +537,7 @@ def test_argument_errors(runner):
     qw = torch.zeros(256 * 64 // 2, dtype=torch.uint8, device="cuda")
     with pytest.raises(tilus.TilusArgumentError, match="scales must be a 2-D torch.float16"):
         runner(x, qw, s.bfloat16(), wtype=tilus.int4)
-    with pytest.raises(tilus.TilusArgumentError, match="x must be a 2-D float16 or bfloat16"):
+    with pytest.raises(tilus.TilusArgumentError, match="x must be a 2-D float16, bfloat16 or int8"):
         runner(x.float(), qw, s, wtype=tilus.int4)
     with pytest.raises(tilus.TilusArgumentError, match="expected .K / group_size, N. = .1, 64."):
         runner(x, qw, s, wtype=tilus.int4, group_size=256)

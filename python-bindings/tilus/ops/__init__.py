@@ -1,9 +1,11 @@
 """Ready-made operators written in the kernel DSL (docs/quantized-matmul.md)."""
 
-from .qmatmul import (QuantizedMatmul, QuantizedMatmulBF16, QuantizedMatmulRunner, template,
-                      quantized_matmul, quantize, quantize_asymmetric, pack, unpack,
+from .qmatmul import (QuantizedMatmul, QuantizedMatmulBF16, QuantizedMatmulI8,
+                      QuantizedMatmulRunner, template, quantized_matmul, quantize_activations,
+                      quantize, quantize_asymmetric, pack, unpack,
                       pack_on_device, DevicePack, choose_config, TILE_K, TILE_N, TILE_LAYOUT)
 
-__all__ = ["QuantizedMatmul", "QuantizedMatmulBF16", "QuantizedMatmulRunner", "template",
-           "quantized_matmul", "quantize", "quantize_asymmetric", "pack", "unpack",
+__all__ = ["QuantizedMatmul", "QuantizedMatmulBF16", "QuantizedMatmulI8",
+           "QuantizedMatmulRunner", "template", "quantized_matmul", "quantize_activations",
+           "quantize", "quantize_asymmetric", "pack", "unpack",
            "pack_on_device", "DevicePack", "choose_config", "TILE_K", "TILE_N", "TILE_LAYOUT"]

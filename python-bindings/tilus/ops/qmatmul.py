@@ -37,6 +37,9 @@ TILE_N = 8
 WEIGHT_FORMAT = 2
 # The register layout of one packed tile (the mma.sync B fragments of its 8 k steps).
 TILE_LAYOUT = "local(8,1).local(2,1).column_spatial(4,8).local(2,1)"
+# The tile as the mma.sync m16n8k32 s8 B fragments of its 4 k steps (the
+# int8-activation format).
+S8_TILE_LAYOUT = "local(4,1).local(2,1).column_spatial(4,8).local(4,1)"
 
 
 def interleaved(wtype):
@@ -86,6 +89,8 @@ def check_group_size(group_size):
 
 
 class QuantizedMatmul(tilus.Kernel):
+    dot_dtype = tilus.float32         # the Dot's accumulator
+
     def __init__(self, wtype, group_size=128, offset=0, warps=4, n_tiles=1, stages=4,
                  split_k=1, k_tiles=1, activation=None, m_tiles=1, zeros=False, bias=False):
         super().__init__()
@@ -114,6 +119,7 @@ class QuantizedMatmul(tilus.Kernel):
         self.reg_a = (f"reduce(spatial(1,1,{W}), dims=[2]).local({m_tiles},{TILE_K // 16})"
                       f".column_local(2,2).spatial(8,4).local(1,2)")
 
+        self.tile_layout = TILE_LAYOUT
         self.reg_w = f"spatial(1,{W}).local(1,{nt}).{TILE_LAYOUT}"
         self.tile3 = interleaved(self.wtype)
         if self.tile3:
@@ -135,7 +141,7 @@ class QuantizedMatmul(tilus.Kernel):
         of all lanes in turn, for coalescing), as a row. Asked of the layout
         library (libTilus.so) only when tracing, so that a runtime-only machine
         can enumerate configurations."""
-        packed = str(tilus.weight_packed_layout(self.wtype, (TILE_K, TILE_N), TILE_LAYOUT))
+        packed = str(tilus.weight_packed_layout(self.wtype, (TILE_K, TILE_N), self.tile_layout))
         return f"spatial(1,{self.warps}).local(1,{self.nt})." + _as_row(packed)
 
     @property
@@ -144,7 +150,8 @@ class QuantizedMatmul(tilus.Kernel):
         128] f16, the block's packed tiles, their scales [rows, bn] f16 and
         zeros (as many)."""
         groups = self.rows * self.bn * 2 * (2 if self.zeros else 1)
-        return self.stages * self.kpt * (self.bm * TILE_K * 2 + self.warps * self.nt * self.tile_bytes
+        a_bytes = self.bm * TILE_K * self.a_dtype.bits // 8
+        return self.stages * self.kpt * (a_bytes + self.warps * self.nt * self.tile_bytes
                                          + groups)
 
     def parameters(self):
@@ -155,17 +162,43 @@ class QuantizedMatmul(tilus.Kernel):
         p = tilus.pointer(self.atype)
         split = ([("partials", tilus.pointer(tilus.float32)),
                   ("counters", tilus.pointer(tilus.int32))] if self.split_k > 1 else [])
-        return ([("a", p), ("w", tilus.pointer(tilus.uint8)), ("scales", p)]
+        return ([("a", tilus.pointer(self.a_dtype))] + self._token_scales()
+                + [("w", tilus.pointer(tilus.uint8)), ("scales", p)]
                 + ([("zeros", p)] if self.zeros else []) + ([("bias", p)] if self.bias else [])
                 + [("c", p)] + split + [("m", tilus.int32), ("n", tilus.int32),
                                         ("k", tilus.int32)])
+
+    # A's element type, its shared and register layouts, and the Dot's
+    # accumulator type (QuantizedMatmulI8 changes them).
+    @property
+    def a_dtype(self):
+        return self.atype
+
+    def _token_scales(self):
+        return []
+
+    def _weights(self, raw):
+        """The k tile's weights as the Dot's B [128, bn] in reg_w: the
+        packed bytes viewed as the weight type and cast to A's type (less the
+        offset)."""
+        f16 = self.atype
+        if self.tile3:
+            # Cast where the pairs lie 16 bits apart, then the same
+            # slots regrouped as the mma's registers (a relabelling).
+            wf = self.view(raw, self.wtype, [TILE_K // 2, 2, self.bn], self.reg_w3).to(f16)
+            wf = self.reshape(wf, [TILE_K, self.bn], self.reg_w)
+        else:
+            wf = self.view(raw, self.wtype, [TILE_K, self.bn], self.reg_w).to(f16)
+        if self.offset:
+            wf = wf - float(self.offset)
+        return wf
 
     def __call__(self, *args):
         names = [name for name, _ in self.parameters()]
         self._trace(**dict(zip(names, args)))
 
     def _trace(self, a, w, scales, c, m, n, k, zeros=None, bias=None, partials=None,
-               counters=None):
+               counters=None, a_scales=None):
         S, W, nt, bn, tb = self.stages, self.warps, self.nt, self.bn, self.tile_bytes
         f16, f32 = self.atype, tilus.float32
         self.attrs.name = "qmatmul"
@@ -190,8 +223,9 @@ class QuantizedMatmul(tilus.Kernel):
         gS = self.view_global(scales, [K // G, 1, N])
         gZ = self.view_global(zeros, [K // G, 1, N]) if self.zeros else None
         gC = self.view_global(c, [M, N])
+        self._gT = self.view_global(a_scales, [M, 1]) if a_scales is not None else None
         kpt, bk = self.kpt, TILE_K * self.kpt
-        sA = self.allocate_shared(f16, [S, BM, bk], self.shared_a)
+        sA = self.allocate_shared(self.a_dtype, [S, BM, bk], self.shared_a)
         sW = self.allocate_shared(tilus.uint8, [S, kpt, W * nt * tb], self.shared_w)
         # The scales ride the pipeline too: one 16-byte copy per 8 columns
         # instead of a bounds-checked global load per warp and k tile.
@@ -199,7 +233,8 @@ class QuantizedMatmul(tilus.Kernel):
         sZ = (self.allocate_shared(f16, [S, kpt, R, 1, bn], f"local({S},{kpt},{R},1,{bn})")
               if self.zeros else None)
         acc = self.allocate_register(f32, [BM, bn], self.reg_c, init=0.0)
-        zero = self.allocate_register(f32, [BM, bn], self.reg_c, init=0.0)
+        zero = self.allocate_register(self.dot_dtype, [BM, bn], self.reg_c,
+                                      init=0 if self.dot_dtype is tilus.int32 else 0.0)
         ow = bj * (W * nt * tb)
         reg_raw = self.reg_raw
 
@@ -226,15 +261,7 @@ class QuantizedMatmul(tilus.Kernel):
             for j in self.range(kpt, unroll=True):
                 ra = self.load_shared(sA, [cur, 0, j * TILE_K], [BM, TILE_K], self.reg_a)
                 raw = self.load_shared(sW, [cur, j, 0], [1, W * nt * tb], reg_raw)
-                if self.tile3:
-                    # Cast where the pairs lie 16 bits apart, then the same
-                    # slots regrouped as the mma's registers (a relabelling).
-                    wf = self.view(raw, self.wtype, [TILE_K // 2, 2, bn], self.reg_w3).to(f16)
-                    wf = self.reshape(wf, [TILE_K, bn], self.reg_w)
-                else:
-                    wf = self.view(raw, self.wtype, [TILE_K, bn], self.reg_w).to(f16)
-                if self.offset:
-                    wf = wf - float(self.offset)
+                wf = self._weights(raw)
                 if self.zeros or self.prescale:
                     # Per group of rows: less its zero, times its scale (f16).
                     wg = self.reshape(wf, [R, TILE_K // R, bn], self.reg_wg)
@@ -248,6 +275,8 @@ class QuantizedMatmul(tilus.Kernel):
                 else:
                     sc = self.load_shared(sS, [cur, j, 0, 0, 0], [1, bn], self.reg_s)
                     part = self.dot(ra, wf, zero)
+                    if self.dot_dtype is not f32:
+                        part = part.to(f32)
                     acc.assign(acc + part * sc.to(f32))
         self.copy_async_wait_group(0)
         if self.split_k == 1:
@@ -269,7 +298,10 @@ class QuantizedMatmul(tilus.Kernel):
             self.atomic_rmw(gN, [bi, bj], 0, kind="exchange")      # for the next launch
 
     def _store_result(self, acc, gC, bias, N, om, on):
-        """C's tile: acc (+ the bias, in f32) in the activation type."""
+        """C's tile: acc (times A's per-row scales, + the bias, in f32) in
+        the activation type."""
+        if self._gT is not None:
+            acc = acc * self.load_global(self._gT, [om, 0], [self.bm, 1], self.reg_t)
         if self.bias:
             gB = self.view_global(bias, [1, N])
             acc = acc + self.load_global(gB, [0, on], [1, self.bn], self.reg_s).to(tilus.float32)
@@ -291,13 +323,79 @@ class QuantizedMatmulBF16(QuantizedMatmul):
         super().__init__(wtype, **kwargs)
 
 
+def int8_fits(wtype, offset):
+    """Whether weights (code - offset) of an integer wtype are int8 values
+    (the int8-activation template widens them to s8)."""
+    return (isinstance(wtype, tilus.IntDType) and wtype.min - offset >= -128
+            and wtype.max - offset <= 127)
+
+
+class QuantizedMatmulI8(QuantizedMatmul):
+    """The template with int8 activations and per-token scales: C[m, n] =
+    a_scales[m] * sum over groups g of scales[g, n] * sum over k in g of
+    A[m, k] (code[k, n] - offset), A int8 [M, K], a_scales f32 [M], scales,
+    bias and C f16. The weights (integer types whose values fit int8) are
+    widened to s8 in registers (FastCast.c), each k tile's products summed
+    exactly in i32 by mma.sync m16n8k32 s8, then scaled in f32. Its weight
+    format is the int8 one (pack(..., activation=tilus.int8)): each lane's
+    bytes are the s8 B fragments of the tile's four k32 steps, and A comes
+    by ldmatrix. Groups of a multiple of 128 rows (or per channel); no zero
+    points."""
+
+    dot_dtype = tilus.int32
+
+    def __init__(self, wtype, **kwargs):
+        if not isinstance(wtype, tilus.IntDType):
+            raise ValueError(f"int8 activations need integer weights, not {wtype}")
+        if not int8_fits(wtype, kwargs.get("offset", 0)):
+            raise ValueError(f"int8 activations: {wtype} codes less the offset "
+                             f"{kwargs.get('offset', 0)} are not int8 values (uint8 "
+                             f"needs offset 128)")
+        if kwargs.get("zeros"):
+            raise ValueError("int8 activations take no zero points")
+        group = kwargs.get("group_size", 128)
+        if group % TILE_K:
+            raise ValueError(f"int8 activations need groups of a multiple of {TILE_K} "
+                             f"rows, not {group}")
+        kwargs["activation"] = tilus.float16          # scales, bias and C
+        super().__init__(wtype, **kwargs)
+        S, W, mt, bk = self.stages, self.warps, self.mt, TILE_K * self.kpt
+        self.shared_a = (f"local({S},1,1).swizzle(local({self.bm},{bk // 16}), dim=1, "
+                         f"log_step={_log_step(bk)}).local(1,16)")
+        self.reg_a = (f"reduce(spatial(1,1,{W}), dims=[2]).local({mt},{TILE_K // 32})"
+                      f".column_local(2,2).spatial(8,4).local(1,4)")
+        self.tile_layout, self.tile3 = S8_TILE_LAYOUT, None
+        self.reg_w = f"spatial(1,{W}).local(1,{self.nt}).{S8_TILE_LAYOUT}"
+        # A's per-row scales [bm, 1], each held by the lanes of its row of C.
+        self.reg_t = (f"local({mt},1).reduce(spatial(1,{W},1),dims=[1]).local(2,1)"
+                      f".reduce(spatial(8,4,1),dims=[1])")
+
+    @property
+    def a_dtype(self):
+        return tilus.int8
+
+    def _token_scales(self):
+        return [("a_scales", tilus.pointer(tilus.float32))]
+
+    def _weights(self, raw):
+        """The weights widened to s8 (less the offset; in range, no wrap)."""
+        wq = self.view(raw, self.wtype, [TILE_K, self.bn], self.reg_w).to(tilus.int8)
+        if self.offset:
+            wq = wq - self.offset
+        return wq
+
+
 def template(wtype, activation=None, **kwargs):
-    """The template class for the activation type (float16 or bfloat16)."""
+    """The template class for the activation type (float16, bfloat16 or
+    int8)."""
     if activation in (None, tilus.float16):
         return QuantizedMatmul(wtype, **kwargs)
     if activation == tilus.bfloat16:
         return QuantizedMatmulBF16(wtype, **kwargs)
-    raise ValueError(f"activations of {activation} are not supported (float16, bfloat16)")
+    if activation == tilus.int8:
+        return QuantizedMatmulI8(wtype, **kwargs)
+    raise ValueError(f"activations of {activation} are not supported (float16, bfloat16, "
+                     f"int8)")
 
 
 def random_codes(rng, wtype, shape):
@@ -336,12 +434,25 @@ def _stored_type(wtype, offset):
     return wtype
 
 
-def pack(codes, wtype, offset=0, order="KN"):
+def _tile_format(stored, activation):
+    """(the tile's register layout, its interleaved layout or None) of the
+    weight format for `activation`: int8 activations read the tile as s8
+    mma fragments (S8_TILE_LAYOUT), the others as f16 ones, interleaved for
+    the 1-, 2- and 4-bit integers."""
+    if activation == tilus.int8:
+        return S8_TILE_LAYOUT, None
+    return TILE_LAYOUT, interleaved(stored)
+
+
+def pack(codes, wtype, offset=0, order="KN", activation=None):
     """uint8 [K/128, N/8, 128*b]: the format above, from element codes
     (integers; float types: their encodings, e.g. tilus.float6_e3m2.encode)
     of weights whose values are (code - offset) * scale. `order` is "KN" for
     codes [K, N] (as the matmul reads them) or "NK" for [N, K] (nn.Linear's
-    weight layout, out_features x in_features)."""
+    weight layout, out_features x in_features). `activation` tilus.int8
+    gives the int8-activation format (QuantizedMatmulI8; the same size, the
+    bytes in another order); any other (None, float16, bfloat16) the one
+    format of f16 and bf16 activations."""
     import numpy as np
     if order not in ("KN", "NK"):
         raise ValueError(f"pack: order is 'KN' or 'NK', not {order!r}")
@@ -350,24 +461,27 @@ def pack(codes, wtype, offset=0, order="KN"):
     stored = _stored_type(wtype, offset)
     if stored is not wtype:
         codes = np.asarray(codes).astype(np.int64) - offset
-    if interleaved(stored):
+    layout, tile3 = _tile_format(stored, activation)
+    if tile3:
         codes = np.asarray(codes)
         k, n = codes.shape
         if k % TILE_K:
             raise ValueError(f"pack: K = {k} is not a multiple of {TILE_K}")
         codes = codes.reshape(k // TILE_K, TILE_K, n)[:, _row_order(stored), :].reshape(k, n)
-    return tilus.weight_pack(codes, stored, (TILE_K, TILE_N), TILE_LAYOUT)
+    return tilus.weight_pack(codes, stored, (TILE_K, TILE_N), layout)
 
 
-def unpack(packed, wtype, k, n, offset=0):
-    """The codes [K, N] (int64 numpy) that pack(codes, wtype, offset) packed
-    into `packed` (any shape of its K*N*b/8 bytes)."""
+def unpack(packed, wtype, k, n, offset=0, activation=None):
+    """The codes [K, N] (int64 numpy) that pack(codes, wtype, offset,
+    activation=activation) packed into `packed` (any shape of its K*N*b/8
+    bytes)."""
     import numpy as np
     stored = _stored_type(wtype, offset)
+    layout, tile3 = _tile_format(stored, activation)
     tiles = np.asarray(packed, dtype=np.uint8).reshape(k // TILE_K, n // TILE_N, -1)
     codes = np.asarray(tilus.weight_unpack(tiles, stored, (k, n), (TILE_K, TILE_N),
-                                           TILE_LAYOUT), dtype=np.int64)
-    if interleaved(stored):
+                                           layout), dtype=np.int64)
+    if tile3:
         out = np.empty_like(codes.reshape(k // TILE_K, TILE_K, n))
         out[:, _row_order(stored), :] = codes.reshape(k // TILE_K, TILE_K, n)
         codes = out.reshape(k, n)
@@ -379,12 +493,13 @@ class DevicePack(tilus.Kernel):
     are the code, so signed codes are bytes of their two's complement), into
     the format above; one warp per 128 x 8 tile. Unsigned codes with the
     symmetric offset become the signed values code - offset, as pack() stores
-    them."""
+    them. `activation` tilus.int8: the int8-activation format."""
 
-    def __init__(self, wtype, offset=0):
+    def __init__(self, wtype, offset=0, activation=None):
         super().__init__()
         self.wtype, self.offset = wtype, offset
         self.stored = _stored_type(wtype, offset)
+        self.layout, self.tile3 = _tile_format(self.stored, activation)
         self.tile_bytes = TILE_K * TILE_N * wtype.bits // 8
         self.attrs.name = "qmatmul_pack"
         self.attrs.warps = 1
@@ -397,14 +512,14 @@ class DevicePack(tilus.Kernel):
         bi, bj = self.block_indices()
         gp = self.view_global(dst, [KT, NT, self.tile_bytes])
         r, c = bi * TILE_K, bj * TILE_N
-        tile3 = interleaved(self.stored)
+        tile3, layout = self.tile3, self.layout
         if tile3:        # rows k = 2 r + p read as [r, p] in the interleaved layout
             gc = self.view_global(src, [KT * (TILE_K // 2), 2, NT * TILE_N])
             r2 = bi * (TILE_K // 2)
             codes = self.load_global(gc[r2:r2 + TILE_K // 2, 0:2, c:c + TILE_N], tile3)
         else:
             gc = self.view_global(src, [KT * TILE_K, NT * TILE_N])
-            codes = self.load_global(gc[r:r + TILE_K, c:c + TILE_N], TILE_LAYOUT)
+            codes = self.load_global(gc[r:r + TILE_K, c:c + TILE_N], layout)
         # The low b bits of each byte, as pack() reads its codes; in range, the
         # casts below neither saturate nor wrap.
         codes = self.and_(codes, (1 << b) - 1)
@@ -415,16 +530,17 @@ class DevicePack(tilus.Kernel):
             # their two's complement; float codes are encodings).
             v = codes.to(tilus.uint_(b))
             if isinstance(self.wtype, tilus.FloatDType):
-                v = self.view(v, self.wtype, [TILE_K, TILE_N], TILE_LAYOUT)
-        packed = str(tilus.weight_packed_layout(self.stored, (TILE_K, TILE_N), TILE_LAYOUT))
+                v = self.view(v, self.wtype, [TILE_K, TILE_N], layout)
+        packed = str(tilus.weight_packed_layout(self.stored, (TILE_K, TILE_N), layout))
         q = self.view(v, tilus.uint8, [self.tile_bytes], packed)
         self.store_global(q, gp[bi, bj, 0:self.tile_bytes])
 
 
-def pack_on_device(codes, wtype, offset=0, runtime=None):
+def pack_on_device(codes, wtype, offset=0, runtime=None, activation=None):
     """pack() of a CUDA uint8 tensor of codes [K, N] (one per byte), on the
-    GPU: a flat uint8 tensor of K*N*b/8 bytes on the same device. Compiles
-    in-process on first use (needs libTilus.so)."""
+    GPU: a flat uint8 tensor of K*N*b/8 bytes on the same device (the
+    int8-activation format for `activation` tilus.int8). Compiles in-process
+    on first use (needs libTilus.so)."""
     import torch
     from ..artifact import TilusArgumentError
     if codes.dim() != 2 or codes.dtype != torch.uint8 or not codes.is_cuda:
@@ -438,7 +554,9 @@ def pack_on_device(codes, wtype, offset=0, runtime=None):
     runner = runtime if isinstance(runtime, QuantizedMatmulRunner) else (
         _default_runner(codes.device.index or 0) if runtime is None
         else QuantizedMatmulRunner(runtime))
-    kernel = runner.load(("pack", str(wtype), offset), lambda: DevicePack(wtype, offset),
+    int8 = activation == tilus.int8
+    kernel = runner.load(("pack", str(wtype), offset, int8),
+                         lambda: DevicePack(wtype, offset, tilus.int8 if int8 else None),
                          "qmatmul_pack")
     out = torch.empty(k * n * wtype.bits // 8, dtype=torch.uint8, device=codes.device)
     kernel(codes.contiguous(), out, k, n)
@@ -458,6 +576,10 @@ _WIDE_8BIT = [(4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
 # measured best for u4 at M = 64-256 (bench/README.md, "M beyond 16").
 _LARGE_M = [(4, 8, 3, 1, 1), (4, 4, 3, 1, 1), (1, 1, 3, 1, 1)]
 _LARGE_M_NARROW = [(4, 8, 3, 4, 1), (4, 4, 3, 4, 1), (4, 4, 3, 2, 1), (1, 1, 3, 1, 1)]
+# int8 activations at M > 32: four stages of n_tiles 8 / 4 = 2 per warp were
+# best for uint4 and near it for uint8 at M = 64-256 on the H100, wide and
+# narrow (bench/README.md, "int8 activations").
+_LARGE_M_INT8 = [(4, 8, 4, 1, 1), (4, 4, 4, 1, 1), (1, 1, 3, 1, 1)]
 
 
 # The most shared memory one block may have on the H100 (227 KiB).
@@ -494,10 +616,12 @@ def fits(config, n=None, k=None):
             and (k is None or (k // TILE_K) % (sk * kpt) == 0))
 
 
-def choose_config(m, n, k, wtype):
+def choose_config(m, n, k, wtype, activation=None):
     """(warps, n_tiles, stages, split_k, k_tiles) for an [m, k] x [k, n]
     product: the heuristic table above, first entry that divides n and k."""
-    if m > 32:
+    if m > 32 and activation == tilus.int8:
+        table = _LARGE_M_INT8
+    elif m > 32:
         table = _LARGE_M if n >= 32768 else _LARGE_M_NARROW
     else:
         table = (_WIDE_8BIT if wtype.bits == 8 and n >= 32768 else _WIDE if n >= 32768
@@ -518,16 +642,37 @@ def split_scratch(split_k, m, n, device="cuda"):
             torch.zeros(-(-m // 16) * (n // TILE_N), dtype=torch.int32, device=device))
 
 
-def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=0):
+def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=0,
+           x_scales=None):
     import torch
     from ..artifact import TilusArgumentError
-    if x.dim() != 2 or x.dtype not in (torch.float16, torch.bfloat16):
-        raise TilusArgumentError(f"quantized_matmul: x must be a 2-D float16 or bfloat16 "
-                                 f"tensor, not {x.dtype} of shape {tuple(x.shape)}")
+    if x.dim() != 2 or x.dtype not in (torch.float16, torch.bfloat16, torch.int8):
+        raise TilusArgumentError(f"quantized_matmul: x must be a 2-D float16, bfloat16 or "
+                                 f"int8 tensor, not {x.dtype} of shape {tuple(x.shape)}")
     m, k = x.shape
-    if scales.dim() != 2 or scales.dtype != x.dtype:
-        raise TilusArgumentError(f"quantized_matmul: scales must be a 2-D {x.dtype} tensor "
-                                 f"[K / group_size, N] (x's dtype), not {scales.dtype} of "
+    # The type of the scales, zeros, bias and result: x's, f16 for int8 x.
+    vtype = torch.float16 if x.dtype == torch.int8 else x.dtype
+    if x.dtype == torch.int8:
+        if x_scales is None or x_scales.dtype != torch.float32 or tuple(x_scales.shape) != (m,):
+            raise TilusArgumentError(
+                f"quantized_matmul: int8 x needs x_scales, float32 [M] = [{m}] (one scale "
+                f"per row), not " + ("None" if x_scales is None else
+                                     f"{x_scales.dtype} {tuple(x_scales.shape)}"))
+        if not int8_fits(wtype, offset):
+            raise TilusArgumentError(f"quantized_matmul: int8 x needs integer weights whose "
+                                     f"values (code - offset) are int8; {wtype} with offset "
+                                     f"{offset} has values outside -128..127")
+        if zeros is not None:
+            raise TilusArgumentError("quantized_matmul: int8 x takes no zero points")
+        if group_size % TILE_K:
+            raise TilusArgumentError(f"quantized_matmul: int8 x needs group_size a multiple "
+                                     f"of {TILE_K} (or K), not {group_size}")
+    elif x_scales is not None:
+        raise TilusArgumentError(f"quantized_matmul: x_scales is for int8 x only, x is "
+                                 f"{x.dtype}")
+    if scales.dim() != 2 or scales.dtype != vtype:
+        raise TilusArgumentError(f"quantized_matmul: scales must be a 2-D {vtype} tensor "
+                                 f"[K / group_size, N], not {scales.dtype} of "
                                  f"shape {tuple(scales.shape)}")
     n = scales.shape[1]
     if k % TILE_K or n % TILE_N:
@@ -546,17 +691,18 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
                                  f"of a [{k}, {n}] {wtype} matrix (tilus.ops.pack), not "
                                  f"{qweight.numel()} {qweight.dtype}")
     if zeros is not None:
-        if zeros.dtype not in (x.dtype, torch.uint8) or tuple(zeros.shape) != tuple(scales.shape):
+        if zeros.dtype not in (vtype, torch.uint8) or tuple(zeros.shape) != tuple(scales.shape):
             raise TilusArgumentError(f"quantized_matmul: zeros must be [K / group_size, N] = "
                                      f"{list(scales.shape)} of {x.dtype} (values) or uint8 "
                                      f"(integer codes), not {zeros.dtype} {tuple(zeros.shape)}")
         if offset:
             raise TilusArgumentError(f"quantized_matmul: zeros replace the offset; offset "
                                      f"{offset} given with zeros")
-    if bias is not None and (bias.dtype != x.dtype or tuple(bias.shape) != (n,)):
-        raise TilusArgumentError(f"quantized_matmul: bias must be [N] = [{n}] of {x.dtype}, "
+    if bias is not None and (bias.dtype != vtype or tuple(bias.shape) != (n,)):
+        raise TilusArgumentError(f"quantized_matmul: bias must be [N] = [{n}] of {vtype}, "
                                  f"not {bias.dtype} {tuple(bias.shape)}")
-    for name, t in (("qweight", qweight), ("scales", scales), ("zeros", zeros), ("bias", bias)):
+    for name, t in (("qweight", qweight), ("scales", scales), ("zeros", zeros), ("bias", bias),
+                    ("x_scales", x_scales)):
         if t is not None and t.device != x.device:
             raise TilusArgumentError(f"quantized_matmul: {name} is on {t.device}, x on "
                                      f"{x.device}")
@@ -680,7 +826,7 @@ class QuantizedMatmulRunner:
                                          f"{nt_} // {mt} row tiles for M = {m}) or K = {k} "
                                          f"by {sk_ * kpt_} x {TILE_K}")
         return config or self.tuned(m, n, k, wtype, group_size, offset, activation) or \
-            choose_config(m, n, k, wtype)
+            choose_config(m, n, k, wtype, activation)
 
     def _plan(self, m, n, k, wtype, group_size, offset, activation, zeros, bias, config):
         """(configuration, loaded kernel, block rows, block columns) for a call."""
@@ -690,21 +836,23 @@ class QuantizedMatmulRunner:
                 16 * mt, block_width(_with_row_tiles(cfg, mt)))
 
     def __call__(self, x, qweight, scales, zeros=None, bias=None, *, wtype, group_size=128,
-                 offset=0, out=None, config=None):
+                 offset=0, out=None, config=None, x_scales=None):
         import torch
         from ..artifact import TilusArgumentError
-        m, n, k = _check(x, qweight, scales, wtype, group_size, zeros, bias, offset)
-        activation = tilus.bfloat16 if x.dtype == torch.bfloat16 else tilus.float16
-        if out is not None and (tuple(out.shape) != (m, n) or out.dtype != x.dtype
+        m, n, k = _check(x, qweight, scales, wtype, group_size, zeros, bias, offset, x_scales)
+        activation = {torch.bfloat16: tilus.bfloat16, torch.int8: tilus.int8}.get(
+            x.dtype, tilus.float16)
+        otype = scales.dtype                     # x's, or f16 for int8 x
+        if out is not None and (tuple(out.shape) != (m, n) or out.dtype != otype
                                 or out.device != x.device or not out.is_contiguous()):
-            raise TilusArgumentError(f"quantized_matmul: out must be a contiguous {x.dtype} "
+            raise TilusArgumentError(f"quantized_matmul: out must be a contiguous {otype} "
                                      f"tensor [{m}, {n}] on {x.device}, not {out.dtype} "
                                      f"{tuple(out.shape)} on {out.device}")
         if config is not None:
             config = tuple(int(v) for v in config)
         if m == 0:           # nothing to launch; a configuration is still checked
             self._config(m, n, k, wtype, group_size, offset, activation, config)
-            return out if out is not None else torch.empty(0, n, dtype=x.dtype, device=x.device)
+            return out if out is not None else torch.empty(0, n, dtype=otype, device=x.device)
         # The configuration and loaded kernel of this call's shape and
         # operands, found once (the table, the checks, compiling).
         plan_key = (m, n, k, wtype, group_size, offset, activation, zeros is not None,
@@ -716,8 +864,8 @@ class QuantizedMatmulRunner:
                                                       bias is not None, config)
         cfg, kern, bm, bn = plan
         if out is None:
-            out = torch.empty(m, n, dtype=x.dtype, device=x.device)
-        args = [x, qweight, scales]
+            out = torch.empty(m, n, dtype=otype, device=x.device)
+        args = [x] + ([x_scales] if x_scales is not None else []) + [qweight, scales]
         if zeros is not None:
             args.append(zeros if zeros.dtype == x.dtype else zeros.to(x.dtype))
         if bias is not None:
@@ -730,10 +878,14 @@ class QuantizedMatmulRunner:
 
 
 def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_size=128,
-                     offset=0, out=None, config=None, runtime=None):
+                     offset=0, out=None, config=None, runtime=None, x_scales=None):
     """x [M, K] f16 or bf16 (CUDA) times the weights ((code - offset - zero)
     * scale, codes packed by tilus.ops.pack from [K, N]), plus bias -> [M, N]
-    of x's dtype. `scales` is [K / group_size, N] of x's dtype; group_size
+    of x's dtype. With int8 x (quantize_activations), x_scales f32 [M] gives
+    row m's scale: the result is x_scales[m] * (x x weights) (+ bias), f16,
+    with f16 scales and bias; integer weights whose values fit int8, groups
+    of a multiple of 128 rows, no zeros (s8 mma.sync, exact i32 sums per k
+    tile). `scales` is [K / group_size, N] of x's dtype; group_size
     32, 64 or a multiple of 128, dividing K (K: per channel). `zeros`
     (optional, GPTQ/AWQ style) is [K / group_size, N]: values of x's dtype,
     or uint8 integer codes (converted on each call; keep them as values to
@@ -747,7 +899,19 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
     elif not isinstance(runtime, QuantizedMatmulRunner):
         runtime = QuantizedMatmulRunner(runtime)
     return runtime(x, qweight, scales, zeros, bias, wtype=wtype, group_size=group_size,
-                   offset=offset, out=out, config=config)
+                   offset=offset, out=out, config=config, x_scales=x_scales)
+
+
+def quantize_activations(x):
+    """Per-row symmetric int8 quantization of a 2-D float tensor x: (q int8,
+    scales f32 [M]) with q = round(x / scale) and scale = max |x| / 127 per
+    row (1 for a row of zeros), so that x ~ q * scale[:, None]."""
+    import torch
+    xf = x.float()
+    amax = xf.abs().amax(dim=1)
+    scale = torch.where(amax > 0, amax / 127.0, torch.ones_like(amax))
+    q = torch.clamp(torch.round(xf / scale[:, None]), -127, 127).to(torch.int8)
+    return q, scale
 
 
 _runners = {}
@@ -842,16 +1006,14 @@ def quantize_asymmetric(weight, wtype, group_size=128, round_scales=None):
             zeros.astype(np.int64))
 
 
-_torch_op = None
+_torch_ops = None
 
 
-def torch_op():
-    """quantized_matmul as the torch custom operator tilus::quantized_matmul
-    (registered on first use), so that models calling it trace through
-    torch.compile: (x, qweight, scales, zeros, bias, wtype name, group_size,
-    offset) -> [M, N] of x's dtype (zeros and bias may be None)."""
-    global _torch_op  # the torch registry is process-wide: register once
-    if _torch_op is None:
+def _register_torch_ops():
+    """The torch custom operators (registered on first use; the torch
+    registry is process-wide, so once): (quantized_matmul, the int8 one)."""
+    global _torch_ops
+    if _torch_ops is None:
         import torch
 
         @torch.library.custom_op("tilus::quantized_matmul", mutates_args=(),
@@ -866,5 +1028,32 @@ def torch_op():
         def _(x, qweight, scales, zeros, bias, wtype, group_size, offset):
             return x.new_empty(x.shape[0], scales.shape[1])
 
-        _torch_op = op
-    return _torch_op
+        @torch.library.custom_op("tilus::quantized_matmul_int8", mutates_args=(),
+                                 device_types="cuda")
+        def op8(x: torch.Tensor, x_scales: torch.Tensor, qweight: torch.Tensor,
+                scales: torch.Tensor, bias: Optional[torch.Tensor], wtype: str,
+                group_size: int, offset: int) -> torch.Tensor:
+            return quantized_matmul(x, qweight, scales, None, bias, wtype=tilus.dtype(wtype),
+                                    group_size=group_size, offset=offset, x_scales=x_scales)
+
+        @op8.register_fake
+        def _(x, x_scales, qweight, scales, bias, wtype, group_size, offset):
+            return scales.new_empty(x.shape[0], scales.shape[1])
+
+        _torch_ops = (op, op8)
+    return _torch_ops
+
+
+def torch_op():
+    """quantized_matmul as the torch custom operator tilus::quantized_matmul,
+    so that models calling it trace through torch.compile: (x, qweight,
+    scales, zeros, bias, wtype name, group_size, offset) -> [M, N] of x's
+    dtype (zeros and bias may be None)."""
+    return _register_torch_ops()[0]
+
+
+def torch_op_int8():
+    """quantized_matmul with int8 x as the torch custom operator
+    tilus::quantized_matmul_int8: (x, x_scales, qweight, scales, bias, wtype
+    name, group_size, offset) -> [M, N] f16 (bias may be None)."""
+    return _register_torch_ops()[1]

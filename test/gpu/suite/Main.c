@@ -95,6 +95,7 @@ int main(int argc, char **argv) {
     testShared(&s, target, 100, 136);
     testShared(&s, target, 64, 64);
     testShared(&s, target, 70, 131);
+    testSharedI8(&s, target);
     testMatmul(&s, target, 32, 16, 64);
     testMatmul(&s, target, 64, 64, 256);
     // kind: 0 f32, 1 i32, 2 f16, 3 bf16; 40 or 7 blocks add into each tile.

@@ -79,6 +79,32 @@ void testShared(Suite *s, const char *target, int64_t M, int64_t N) {
   tilusArtifactDestroy(artifact);
 }
 
+// 8-bit elements through ldmatrix (and stmatrix on sm_90a)
+// (test/gpu/kernels/shared_i8.mlir): a 64x64 i8 tile through shared memory
+// in the mma.sync s8 A fragment layout and back must come out unchanged.
+void testSharedI8(Suite *s, const char *target) {
+  const char *name = "shared_i8.roundtrip";
+  TilusArtifact *artifact = loadArtifact(s, "shared_i8", target);
+  if (!artifact) {
+    report(s, name, target, 64, 64, false, "no artifact");
+    return;
+  }
+  TilusRuntimeError err;
+  uint8_t tile[64 * 64], back[64 * 64];
+  uint32_t state = 777u;
+  for (int k = 0; k < 64 * 64; ++k)
+    tile[k] = (uint8_t)(nextRandom(&state) >> 8);
+  TilusDevicePtr dTile = upload(s, tile, sizeof(tile)),
+                 dBack = upload(s, NULL, sizeof(back));
+  TilusArg args[] = {tilusArgPointer(dTile), tilusArgPointer(dBack)};
+  bool guard = dTile && dBack && launch(s, artifact, "roundtrip", args, 2) &&
+               download(s, back, dBack, sizeof(back));
+  reportOutcome(s, name, target, 64, 64, guard && !memcmp(tile, back, sizeof(tile)), guard);
+  tilusRuntimeFree(s->rt, dTile, &err);
+  tilusRuntimeFree(s->rt, dBack, &err);
+  tilusArtifactDestroy(artifact);
+}
+
 // Dot on each path (test/gpu/kernels/dot_kernels.mlir): the SIMT fallback
 // (f32), mma.sync m16n8k16 (bf16 -> f32) and m16n8k32 (s8 -> s32), with
 // small integers so that every sum is exact; compared with a CPU matmul.

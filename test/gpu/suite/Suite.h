@@ -102,6 +102,7 @@ void testPack(Suite *s, const char *target, const char *stem, int bits,
               const char *layoutText, int64_t tileCols);
 
 // SharedAndDotTests.c
+void testSharedI8(Suite *s, const char *target);
 void testShared(Suite *s, const char *target, int64_t M, int64_t N);
 void testDotPaths(Suite *s, const char *target);
 void testGemm(Suite *s, const char *target, const char *stem, int64_t BM,

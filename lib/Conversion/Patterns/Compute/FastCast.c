@@ -1,4 +1,4 @@
-//===- FastCast.c - Fast casts from low-precision types to f16/bf16/f32 ---===//
+//===- FastCast.c - Fast casts from low-precision types to f16/bf16/f32/i8 ===//
 //
 // Cast from uiN/siN (N <= 8) or !tilus.float<e, m> to f16, bf16 or f32,
 // without conversion instructions and without vectors of odd-width integers
@@ -57,6 +57,16 @@
 //
 // Floats with e >= 6 do not fit f16; they go to f32 here and round to f16
 // with one truncf (round to nearest even, as the generic path does).
+//
+// Integers of N < 8 bits to 8-bit integers (the int8-activation matmul's s8
+// weights) spread the fields into bytes, four per word: 4-bit fields by a
+// mask of the even and of the odd nibbles and two PRMT per eight; other
+// widths put elements j and j + 2 at bits 0 and 16 (two windows, two LOP3),
+// j + 1 and j + 3 likewise, and one PRMT interleaves the two words' bytes.
+// A signed field v (its sign bit flipped by the masking LOP3, v ^ h with
+// h = 2^(N-1)) becomes its byte by ((v ^ h) + (0x80 - h)) ^ 0x80, for all
+// four bytes at once (no carry leaves a byte). 8-bit sources keep their
+// bytes (the cast wraps, as the generic one truncates).
 //
 //===----------------------------------------------------------------------===//
 
@@ -323,6 +333,51 @@ static MlirValue narrowIntegersToF16(Packed *p, int64_t m, int64_t flip,
   return result;
 }
 
+// Integers of n <= 8 bits (words of p) to 8-bit integers: m elements, four
+// to a word (see the file comment).
+static MlirValue integersToBytes(Packed *p, int64_t m, int64_t flip, MlirType resultType) {
+  int n = p->bits;
+  int64_t numOut = m / 4, numWords = m * n / 32, field = (1ll << n) - 1;
+  MlirValue *out = malloc(sizeof(MlirValue) * (size_t)numOut);
+  for (int64_t k = 0; k < numOut; ++k) {
+    MlirValue w;
+    if (n == 8) {
+      w = word(p, k);
+    } else if (n == 4) {
+      // Word k / 2 holds eight nibbles; this output takes four of them.
+      if (k % 2 == 0) {
+        MlirValue x = word(p, k / 2);
+        int64_t f = flip * 0x01010101;
+        MlirValue even = andXor(p, x, 0x0F0F0F0F, f);
+        MlirValue odd = andXor(p, opc(p, "shrui", x, 4), 0x0F0F0F0F, f);
+        out[k] = prmt(p, even, odd, 0x5140);     // nibbles 0 1 2 3
+        out[k + 1] = prmt(p, even, odd, 0x7362); // nibbles 4 5 6 7
+      }
+      continue;
+    } else {
+      int64_t j = 4 * k, f = flip | flip << 16;
+      MlirValue pair[2];
+      for (int i = 0; i < 2; ++i) {
+        MlirValue a = window(p, numWords, (j + i) * n);
+        MlirValue b = window(p, numWords, (j + i + 2) * n - 16);
+        // (a & field) | (b & field << 16), sign bits flipped: two LOP3.
+        MlirValue high = andXor(p, b, field << 16, f);
+        pair[i] = lop3(p, a, c32(p, field), high, 0x6A);
+      }
+      w = prmt(p, pair[0], pair[1], 0x6240);
+    }
+    out[k] = w;
+  }
+  for (int64_t k = 0; flip && n < 8 && k < numOut; ++k) {
+    int64_t bias = (0x80 - flip) * 0x01010101ll;
+    out[k] = opc(p, "xori", opc(p, "addi", out[k], (int32_t)bias), (int32_t)0x80808080);
+  }
+  int64_t count = numOut;
+  MlirValue words = gather(p, out, count);
+  free(out);
+  return tilusEmitValue(p->e, "llvm.bitcast", 1, &words, resultType, 0, NULL);
+}
+
 MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
                             MlirType to, MlirType resultType) {
   MlirValue none = {NULL};
@@ -330,6 +385,16 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
   int n = (int)tilusElementTypeGetBitWidth(from);
   if (!(isFloat || (mlirTypeIsAInteger(from) && n >= 1 && n <= 8)))
     return none;
+  if (!isFloat && mlirTypeIsAInteger(to) && mlirIntegerTypeGetWidth(to) == 8) {
+    int64_t m = mlirShapedTypeGetDimSize(resultType, 0);
+    Packed p = {e, mlirIntegerTypeGet(e->ctx, 32), {NULL}, 0, n};
+    if (m % 8 != 0 || !packWords(&p, x, m) || p.wordBits != 32)
+      return none;
+    // A signed source's fields are sign-extended; an unsigned one's are
+    // zero-extended (to a signed or unsigned byte alike).
+    int64_t flip = !tilusElementIsUnsigned(from) && n < 8 ? 1ll << (n - 1) : 0;
+    return integersToBytes(&p, m, flip, resultType);
+  }
   if (!mlirTypeIsAF16(to) && !mlirTypeIsABF16(to) && !mlirTypeIsAF32(to))
     return none;
   TilusFloatFormat f = {0, 0};

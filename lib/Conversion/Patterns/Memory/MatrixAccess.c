@@ -8,7 +8,9 @@
 // pairs in every warp (Fragments.c) and the shared layout keeps rows of 8
 // elements contiguous and aligned; the pairs are loaded four matrices per
 // instruction (x4), the rest by x2/x1. mma.sync's A, B and C fragments are
-// all made of these pairs. stmatrix (sm_90) is the same in the other
+// all made of these pairs. 8-bit elements go by the same 16-bit pairs
+// without .trans: lane l holds the four bytes at row l/4, columns 4(l%4) to
+// 4(l%4)+3 (mma.sync s8 fragments), rows of 16 elements. stmatrix (sm_90) is the same in the other
 // direction; a StoreShared takes it when the module's target (the
 // `tilus.target` attribute tilus-opt sets from --target) is sm_90 or sm_90a.
 //
@@ -32,6 +34,9 @@ static const TilusLayoutThreadMode kColumnPairSlots[] = {{1, 2, 0, 1}};
 static const TilusLayoutFragment kRowPair = {32, 2, 2, 1, kRowPairLanes, kRowPairSlots};
 static const TilusLayoutFragment kColumnPair = {32, 2, 2, 1, kColumnPairLanes,
                                                 kColumnPairSlots};
+static const TilusLayoutThreadMode kRowQuadLanes[] = {{1, 4, 1, 4}, {4, 8, 0, 1}};
+static const TilusLayoutThreadMode kRowQuadSlots[] = {{1, 4, 1, 1}};
+static const TilusLayoutFragment kRowQuad = {32, 4, 2, 1, kRowQuadLanes, kRowQuadSlots};
 
 static MlirValue selectIndex(TilusEmitter *e, MlirValue q, const int64_t *values,
                              int64_t count) {
@@ -55,6 +60,7 @@ typedef struct {
   TilusTensorType shared, tile;
   TilusFragments f; // a shallow copy of the lowering's cached fragments
   bool trans;
+  int per; // elements per lane and matrix: 2 (16-bit) or 4 (8-bit)
   MlirType storage;
   MlirValue warpCoords[2], q, r;
 } MatrixPlan;
@@ -72,13 +78,16 @@ static bool planMatrix(TilusEmitter *e, MlirOperation op, MlirValue shared,
     return false;
   }
   intptr_t R = p->shared.rank;
-  bool ok = tilusElementTypeGetBitWidth(p->shared.elementType) == 16 &&
-            p->tile.rank == 2 && tilusLayoutRunsAreContiguous(p->shared.layout, 8) &&
-            tilusLoweringIsMultipleOf(e->lowering, mlirOperationGetOperand(op, offsetsStart + R - 1), 8);
+  int64_t bits = tilusElementTypeGetBitWidth(p->shared.elementType);
+  p->per = bits == 16 ? 2 : 4;
+  int64_t row = 8 * p->per / 2; // elements in a matrix row of 16 bytes
+  bool ok = (bits == 16 || bits == 8) &&
+            p->tile.rank == 2 && tilusLayoutRunsAreContiguous(p->shared.layout, row) &&
+            tilusLoweringIsMultipleOf(e->lowering, mlirOperationGetOperand(op, offsetsStart + R - 1), row);
   const TilusFragments *f = NULL;
   if (ok) {
-    f = tilusLoweringFragments(e->lowering, p->tile.layout, &kRowPair);
-    if (!f) {
+    f = tilusLoweringFragments(e->lowering, p->tile.layout, bits == 8 ? &kRowQuad : &kRowPair);
+    if (!f && bits == 16) {
       p->trans = true;
       f = tilusLoweringFragments(e->lowering, p->tile.layout, &kColumnPair);
     }
@@ -86,9 +95,9 @@ static bool planMatrix(TilusEmitter *e, MlirOperation op, MlirValue shared,
   }
   if (ok)
     p->f = *f;
-  // Matrix rows must start at multiples of 8 elements (16 bytes).
+  // Matrix rows must start at multiples of 16 bytes.
   for (int64_t k = 0; ok && k < p->f.numWarps * p->f.numGroups; ++k)
-    ok = p->f.bases[2 * k + 1] % 8 == 0;
+    ok = p->f.bases[2 * k + 1] % row == 0;
   if (!ok)
     return false;
   p->storage = tilusStorageElementType(e->ctx, p->shared.elementType);
@@ -121,7 +130,7 @@ static MlirValue rowPointer(TilusEmitter *e, MlirOperation op,
   int64_t rows[4], cols[4];
   for (int64_t k = 0; k < nb; ++k) {
     int64_t local[2];
-    tilusLayoutEvaluate(p->tile.layout, 0, p->f.slots[2 * (g0 + k)], local);
+    tilusLayoutEvaluate(p->tile.layout, 0, p->f.slots[p->per * (g0 + k)], local);
     rows[k] = local[0];
     cols[k] = local[1];
   }
@@ -167,8 +176,8 @@ MlirValue tilusEmitMatrixLoad(TilusEmitter *e, MlirOperation op,
     return (MlirValue){NULL};
   emitLaneValues(e, &p);
   MlirType i32 = mlirIntegerTypeGet(e->ctx, 32);
-  int64_t two = 2;
-  MlirType pairType = mlirVectorTypeGet(1, &two, p.storage);
+  int64_t per = p.per;
+  MlirType pairType = mlirVectorTypeGet(1, &per, p.storage);
   MlirValue result =
       tilusEmitSplatConstant(e, tilusRegisterStorageType(e->ctx, &p.tile), 0);
   for (int64_t g0 = 0, nb = 0; g0 < p.f.numGroups; g0 += nb) {
@@ -187,9 +196,9 @@ MlirValue tilusEmitMatrixLoad(TilusEmitter *e, MlirOperation op,
         word = tilusEmitValue(e, "llvm.extractvalue", 1, &loaded, i32, 1, &position);
       }
       MlirValue pair = tilusEmitValue(e, "llvm.bitcast", 1, &word, pairType, 0, NULL);
-      for (int j = 0; j < 2; ++j)
+      for (int j = 0; j < per; ++j)
         result = tilusEmitInsert(e, result, tilusEmitExtract(e, pair, j),
-                                 p.f.slots[2 * (g0 + k) + j]);
+                                 p.f.slots[per * (g0 + k) + j]);
     }
   }
   return result;
@@ -206,17 +215,17 @@ bool tilusEmitMatrixStore(TilusEmitter *e, MlirOperation op, MlirValue shared,
     return false;
   emitLaneValues(e, &p);
   MlirType i32 = mlirIntegerTypeGet(e->ctx, 32);
-  int64_t two = 2;
-  MlirType pairType = mlirVectorTypeGet(1, &two, p.storage);
+  int64_t per = p.per;
+  MlirType pairType = mlirVectorTypeGet(1, &per, p.storage);
   for (int64_t g0 = 0, nb = 0; g0 < p.f.numGroups; g0 += nb) {
     nb = batchSize(&p, g0);
     MlirValue operands[5];
     operands[0] = rowPointer(e, op, offsets, &p, g0, nb);
     for (int64_t k = 0; k < nb; ++k) {
       MlirValue pair = tilusEmitSplatConstant(e, pairType, 0);
-      for (int j = 0; j < 2; ++j)
+      for (int j = 0; j < per; ++j)
         pair = tilusEmitInsert(e, pair,
-                               tilusEmitExtract(e, value, p.f.slots[2 * (g0 + k) + j]), j);
+                               tilusEmitExtract(e, value, p.f.slots[per * (g0 + k) + j]), j);
       operands[1 + k] = tilusEmitValue(e, "llvm.bitcast", 1, &pair, i32, 0, NULL);
     }
     MlirNamedAttribute attrs[4];
