@@ -68,7 +68,7 @@ def main():
             best = min(times, key=times.get)
             i8 = times[best]
             line = (f"{tname:5} {m:4} {n:6} {k:6} {cublas * 1e3:9.2f} {f16 * 1e3:8.2f} "
-                    f"{i8 * 1e3:8.2f} {str(best):>16} {times.get(heur, float("nan")) * 1e3:8.2f} "
+                    f"{i8 * 1e3:8.2f} {str(best):>16} {times.get(heur, float('nan')) * 1e3:8.2f} "
                     f"{f16 / i8:6.2f} {cublas / i8:8.2f}")
             lines.append(line)
             print(line, flush=True)
