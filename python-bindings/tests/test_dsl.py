@@ -636,6 +636,8 @@ def _expected_modules():
     for t in LOW_PRECISION:
         mods[f"widen_{t}"] = [("to_f16", [P8, P16, I32]), ("to_bf16", [P8, "ptr bf16", I32]),
                               ("to_f32", [P8, P32, I32])]
+        if t[0] != "e":                    # integers are also widened to i8
+            mods[f"widen_{t}"].append(("to_i8", [P8, "ptr i8", I32]))
         mods[f"pack_{t}"] = [("pack", [P8, P8, I32, I32]), ("unpack", [P8, P8, I32, I32])]
     for name in GEMM:
         mods[name] = [("matmul", [P16, P16, P16, I32, I32, I32])]
@@ -683,7 +685,7 @@ def test_generated_modules_kernels_and_parameters(generated):
 
 def test_generated_modules_element_types(generated):
     """Each module views its bytes (ui8) as the type its name says, and as
-    no other low-precision type."""
+    no other low-precision type (but i8, which integers are widened to)."""
     low = {_type_of(s).mlir for s in LOW_PRECISION}
     for name, (text, _) in generated.items():
         if name in GEMM:
@@ -691,7 +693,8 @@ def test_generated_modules_element_types(generated):
         t = _type_of(name.rsplit("_", 1)[1])
         regs = set(re.findall(r"!tilus\.register<(!tilus\.float<\d+, \d+>|\w+), array", text))
         assert t.mlir in regs, (name, regs)
-        assert regs & low <= {t.mlir, "ui8"}, (name, regs)
+        allowed = {t.mlir, "ui8"} | ({"i8"} if name.startswith("widen_") else set())
+        assert regs & low <= allowed, (name, regs)
 
 
 def _grid(art, name, *args):

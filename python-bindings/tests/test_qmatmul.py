@@ -200,7 +200,8 @@ def test_choose_config_divides_the_shape():
 
 
 I8_TYPES = [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4), (tilus.uint8, 128),
-            (tilus.uint1, 0), (tilus.int2, 0), (tilus.int6, 0), (tilus.uint7, 64)]
+            (tilus.uint1, 0), (tilus.int2, 0), (tilus.int6, 0), (tilus.uint7, 64),
+            (tilus.uint4, 7), (tilus.uint2, 1), (tilus.int4, -1)]
 
 
 @requires_compiler
@@ -240,6 +241,14 @@ def test_int8_template_refuses_what_it_cannot_do():
         qmatmul.template(tilus.float6_e3m2, tilus.int8)
     with pytest.raises(ValueError, match="uint8 needs offset 128"):
         qmatmul.template(tilus.uint8, tilus.int8)
+    with pytest.raises(ValueError, match=r"are not int8 values$"):
+        qmatmul.template(tilus.uint4, tilus.int8, offset=200)
+    with pytest.raises(ValueError, match="has int8 activations"):
+        qmatmul.QuantizedMatmulI8(tilus.uint4, activation=tilus.bfloat16)
+    with pytest.raises(ValueError, match="not supported"):
+        qmatmul.pack(np.zeros((128, 8), np.int64), tilus.uint4, activation="float32")
+    with pytest.raises(ValueError, match="no int8-activation format for uint8 with offset 0"):
+        qmatmul.pack(np.zeros((128, 8), np.int64), tilus.uint8, activation=tilus.int8)
     with pytest.raises(ValueError, match="groups of a multiple of 128"):
         qmatmul.template(tilus.uint4, tilus.int8, offset=8, group_size=64)
     with pytest.raises(ValueError, match="no zero points"):
@@ -425,6 +434,9 @@ I8_CASES = [  # wtype, offset, group, bias, config (None: the heuristic)
     (tilus.uint8, 128, 128, True, None), (tilus.uint3, 4, 128, False, (8, 1, 4, 4, 1)),
     (tilus.uint1, 0, 1024, False, (4, 1, 3, 1, 1)), (tilus.int2, 0, 128, True, (8, 2, 4, 2, 1)),
     (tilus.int6, 0, 128, False, (4, 2, 3, 1, 2)), (tilus.uint7, 64, 512, True, (4, 4, 3, 1, 1)),
+    # offsets no stored type absorbs: subtracted on the words
+    (tilus.uint4, 7, 128, True, None), (tilus.uint2, 1, 256, False, (4, 2, 3, 2, 1)),
+    (tilus.int4, -1, 128, False, (4, 1, 3, 1, 1)),
 ]
 
 
@@ -517,7 +529,7 @@ def test_int8_argument_errors(runner):
     with pytest.raises(tilus.TilusArgumentError, match="values outside -128..127"):
         runner(x, torch.zeros(256 * 64, dtype=torch.uint8, device="cuda"), s,
                wtype=tilus.uint8, x_scales=xs)
-    with pytest.raises(tilus.TilusArgumentError, match="values outside"):
+    with pytest.raises(tilus.TilusArgumentError, match="int8 x needs integer weights, not"):
         runner(x, qw, s, wtype=tilus.float4_e2m1, x_scales=xs)
     with pytest.raises(tilus.TilusArgumentError, match="takes no zero points"):
         runner(x, qw, s, s, wtype=tilus.uint4, x_scales=xs)

@@ -1,4 +1,4 @@
-// Cast from low-precision types to f16, bf16 and f32 takes the fast paths of
+// Cast from low-precision types to f16, bf16, f32 and i8 takes the fast paths of
 // lib/Conversion/FastCast.c: fields cut out of 32-bit words (never vectors
 // of odd-width integers), magic-number conversion for integers, field
 // placement and one power-of-two multiplication for floats, and the
@@ -292,5 +292,62 @@ func.func @e3m2_bf16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<bf16>)
   %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 192>, #tilus.layout<"spatial(32).local(6)">>) -> !tilus.register<!tilus.float<3, 2>, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
   %w = "tilus.cast"(%t) : (!tilus.register<!tilus.float<3, 2>, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<bf16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
   "tilus.store_global"(%w, %o, %c0) : (!tilus.register<bf16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, !tilus.global<bf16, array<i64: 256>, #tilus.row_major>, index) -> ()
+  return
+}
+
+// int4 -> i8 (the int8-activation matmul's weights): the even and the odd
+// nibbles masked into bytes with their sign bits flipped (252645135 =
+// 0x0F0F0F0F, 134744072 = 0x08080808), two PRMT interleave them (20800 =
+// 0x5140, 29538 = 0x7362), and each word is sign-extended bytewise: + 0x78
+// per byte (2021161080), then ^ 0x80 per byte (-2139062144). No vector of
+// i4, no per-element extension.
+// CHECK-LABEL: gpu.func @i4_i8
+// CHECK-NOT: xi4>
+// CHECK: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0x6a;", "=r,r,r,r" %[[X:.*]], %c252645135_i32, %c134744072_i32
+// CHECK: %[[HI:.*]] = arith.shrui %[[X]], %c4_i32 : i32
+// CHECK: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0x6a;", "=r,r,r,r" %[[HI]], %c252645135_i32, %c134744072_i32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.prmt"(%{{.*}}, %{{.*}}, %c20800_i32)
+// CHECK: llvm.call_intrinsic "llvm.nvvm.prmt"(%{{.*}}, %{{.*}}, %c29538_i32)
+// CHECK: arith.addi %{{.*}}, %c2021161080_i32 : i32
+// CHECK-NEXT: arith.xori %{{.*}}, %c-2139062144_i32 : i32
+// CHECK-NOT: arith.extsi
+// PTX-LABEL: .entry i4_i8(
+// PTX-NOT: cvt.s8
+// PTX: prmt.b32
+func.func @i4_i8(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<i8>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !g8
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<i8>) -> !tilus.global<i8, array<i64: 256>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g8, index) -> !tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>) -> !tilus.register<si4, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<si4, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<i8, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<i8, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, !tilus.global<i8, array<i64: 256>, #tilus.row_major>, index) -> ()
+  return
+}
+
+// uint3 -> i8: elements j and j + 2 into one word at bits 0 and 16 (two
+// windows, two LOP3 with the field masks 7 and 458752 = 0x70000), j + 1 and
+// j + 3 into another, one PRMT interleaving their bytes (25152 = 0x6240);
+// unsigned, so no sign fix. (32 elements per lane: 96 bits, whole words;
+// a lane's bits that are not whole 32-bit words take the generic cast.)
+// CHECK-LABEL: gpu.func @u3_i8
+// CHECK-NOT: xi3>
+// CHECK: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0x6a;", "=r,r,r,r" %{{.*}}, %c458752_i32, %c0_i32
+// CHECK: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0x6a;", "=r,r,r,r" %{{.*}}, %c7_i32, %{{.*}}
+// CHECK: llvm.call_intrinsic "llvm.nvvm.prmt"(%{{.*}}, %{{.*}}, %c25152_i32)
+// CHECK-NOT: arith.addi %{{.*}}, %c2021161080_i32
+// CHECK-NOT: arith.extui
+// PTX-LABEL: .entry u3_i8(
+// PTX: prmt.b32
+func.func @u3_i8(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<i8>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !tilus.global<ui8, array<i64: 384>, #tilus.row_major>
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<i8>) -> !tilus.global<i8, array<i64: 1024>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<ui8, array<i64: 384>, #tilus.row_major>, index) -> !tilus.register<ui8, array<i64: 384>, #tilus.layout<"spatial(32).local(12)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 384>, #tilus.layout<"spatial(32).local(12)">>) -> !tilus.register<ui3, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<ui3, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>) -> !tilus.register<i8, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<i8, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>, !tilus.global<i8, array<i64: 1024>, #tilus.row_major>, index) -> ()
   return
 }

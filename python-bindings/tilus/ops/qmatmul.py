@@ -38,8 +38,9 @@ WEIGHT_FORMAT = 2
 # The register layout of one packed tile (the mma.sync B fragments of its 8 k steps).
 TILE_LAYOUT = "local(8,1).local(2,1).column_spatial(4,8).local(2,1)"
 # The tile as the mma.sync m16n8k32 s8 B fragments of its 4 k steps (the
-# int8-activation format).
-S8_TILE_LAYOUT = "local(4,1).local(2,1).column_spatial(4,8).local(4,1)"
+# int8-activation format), and its 32-bit words (four consecutive rows each).
+S8_TILE_WORDS = "local(4,1).local(2,1).column_spatial(4,8)"
+S8_TILE_LAYOUT = S8_TILE_WORDS + ".local(4,1)"
 
 
 def interleaved(wtype):
@@ -147,7 +148,7 @@ class QuantizedMatmul(tilus.Kernel):
     @property
     def shared_bytes(self):
         """The pipeline's shared memory: per stage and k tile, A [16 * m_tiles,
-        128] f16, the block's packed tiles, their scales [rows, bn] f16 and
+        128] (of A's type), the block's packed tiles, their scales [rows, bn] f16 and
         zeros (as many)."""
         groups = self.rows * self.bn * 2 * (2 if self.zeros else 1)
         a_bytes = self.bm * TILE_K * self.a_dtype.bits // 8
@@ -155,10 +156,12 @@ class QuantizedMatmul(tilus.Kernel):
                                          + groups)
 
     def parameters(self):
-        """(a, w, scales, [zeros], [bias], c, [partials, counters], m, n, k): A,
-        the scales, zeros, bias and C of the activation type; zeros and bias
-        only where built with them; with split_k > 1 the f32 partials
-        [split_k, M, N] and the i32 counters [cdiv(M, 16 * m_tiles), N / bn]."""
+        """(a, [a_scales], w, scales, [zeros], [bias], c, [partials,
+        counters], m, n, k): A, the scales, zeros, bias and C of the
+        activation type (int8 A: f32 a_scales [M], f16 scales, bias and C);
+        zeros and bias only where built with them; with split_k > 1 the f32
+        partials [split_k, M, N] and the i32 counters [cdiv(M, 16 * m_tiles),
+        N / bn]."""
         p = tilus.pointer(self.atype)
         split = ([("partials", tilus.pointer(tilus.float32)),
                   ("counters", tilus.pointer(tilus.int32))] if self.split_k > 1 else [])
@@ -347,10 +350,13 @@ class QuantizedMatmulI8(QuantizedMatmul):
     def __init__(self, wtype, **kwargs):
         if not isinstance(wtype, tilus.IntDType):
             raise ValueError(f"int8 activations need integer weights, not {wtype}")
+        if kwargs.get("activation") not in (None, tilus.float16):
+            raise ValueError(f"QuantizedMatmulI8 has int8 activations and f16 scales and "
+                             f"output, not activation {kwargs['activation']}")
         if not int8_fits(wtype, kwargs.get("offset", 0)):
             raise ValueError(f"int8 activations: {wtype} codes less the offset "
-                             f"{kwargs.get('offset', 0)} are not int8 values (uint8 "
-                             f"needs offset 128)")
+                             f"{kwargs.get('offset', 0)} are not int8 values"
+                             + (" (uint8 needs offset 128)" if wtype == tilus.uint8 else ""))
         if kwargs.get("zeros"):
             raise ValueError("int8 activations take no zero points")
         group = kwargs.get("group_size", 128)
@@ -378,24 +384,33 @@ class QuantizedMatmulI8(QuantizedMatmul):
         return [("a_scales", tilus.pointer(tilus.float32))]
 
     def _weights(self, raw):
-        """The weights widened to s8 (less the offset; in range, no wrap)."""
+        """The weights widened to s8, less the offset."""
         wq = self.view(raw, self.wtype, [TILE_K, self.bn], self.reg_w).to(tilus.int8)
-        if self.offset:
-            wq = wq - self.offset
-        return wq
+        if not self.offset:
+            return wq
+        # Four bytes a word: byte b (value s) ^ 0x80 is s + 128, and s + 128 -
+        # offset lies in 0..255 (int8_fits), so the word subtraction borrows
+        # across no byte; ^ 0x80 again gives s - offset. Three integer
+        # operations per four weights instead of one subtraction per byte.
+        W, nt, o = self.warps, self.nt, self.offset
+        words = self.view(wq, tilus.int32, [TILE_K // 4, self.bn],
+                          f"spatial(1,{W}).local(1,{nt}).{S8_TILE_WORDS}")
+        signs = -0x7F7F7F80                               # 0x80808080 as an i32
+        step = (abs(o) & 0xFF) * 0x01010101
+        words = self.xor(words, signs)
+        words = words - step if o > 0 else words + step
+        return self.view(self.xor(words, signs), tilus.int8, [TILE_K, self.bn], self.reg_w)
 
 
 def template(wtype, activation=None, **kwargs):
     """The template class for the activation type (float16, bfloat16 or
     int8)."""
+    activation = _activation(activation)
     if activation in (None, tilus.float16):
         return QuantizedMatmul(wtype, **kwargs)
     if activation == tilus.bfloat16:
         return QuantizedMatmulBF16(wtype, **kwargs)
-    if activation == tilus.int8:
-        return QuantizedMatmulI8(wtype, **kwargs)
-    raise ValueError(f"activations of {activation} are not supported (float16, bfloat16, "
-                     f"int8)")
+    return QuantizedMatmulI8(wtype, **kwargs)
 
 
 def random_codes(rng, wtype, shape):
@@ -434,14 +449,28 @@ def _stored_type(wtype, offset):
     return wtype
 
 
-def _tile_format(stored, activation):
+def _activation(activation):
+    """The activation type named by `activation` (None, a tilus dtype or its
+    name): None, float16, bfloat16 or int8; ValueError for any other."""
+    a = tilus.dtype(activation) if isinstance(activation, str) else activation
+    if a is not None and a not in (tilus.float16, tilus.bfloat16, tilus.int8):
+        raise ValueError(f"activations of {activation} are not supported (float16, "
+                         f"bfloat16, int8)")
+    return a
+
+
+def _tile_format(wtype, offset, activation):
     """(the tile's register layout, its interleaved layout or None) of the
     weight format for `activation`: int8 activations read the tile as s8
-    mma fragments (S8_TILE_LAYOUT), the others as f16 ones, interleaved for
-    the 1-, 2- and 4-bit integers."""
-    if activation == tilus.int8:
+    mma fragments (S8_TILE_LAYOUT; ValueError unless the weights' values
+    fit int8), the others as f16 ones, interleaved for the 1-, 2- and 4-bit
+    integers (as stored)."""
+    if _activation(activation) == tilus.int8:
+        if not int8_fits(wtype, offset):
+            raise ValueError(f"no int8-activation format for {wtype} with offset {offset}: "
+                             f"its values are not int8")
         return S8_TILE_LAYOUT, None
-    return TILE_LAYOUT, interleaved(stored)
+    return TILE_LAYOUT, interleaved(_stored_type(wtype, offset))
 
 
 def pack(codes, wtype, offset=0, order="KN", activation=None):
@@ -461,7 +490,7 @@ def pack(codes, wtype, offset=0, order="KN", activation=None):
     stored = _stored_type(wtype, offset)
     if stored is not wtype:
         codes = np.asarray(codes).astype(np.int64) - offset
-    layout, tile3 = _tile_format(stored, activation)
+    layout, tile3 = _tile_format(wtype, offset, activation)
     if tile3:
         codes = np.asarray(codes)
         k, n = codes.shape
@@ -477,7 +506,7 @@ def unpack(packed, wtype, k, n, offset=0, activation=None):
     bytes)."""
     import numpy as np
     stored = _stored_type(wtype, offset)
-    layout, tile3 = _tile_format(stored, activation)
+    layout, tile3 = _tile_format(wtype, offset, activation)
     tiles = np.asarray(packed, dtype=np.uint8).reshape(k // TILE_K, n // TILE_N, -1)
     codes = np.asarray(tilus.weight_unpack(tiles, stored, (k, n), (TILE_K, TILE_N),
                                            layout), dtype=np.int64)
@@ -499,7 +528,7 @@ class DevicePack(tilus.Kernel):
         super().__init__()
         self.wtype, self.offset = wtype, offset
         self.stored = _stored_type(wtype, offset)
-        self.layout, self.tile3 = _tile_format(self.stored, activation)
+        self.layout, self.tile3 = _tile_format(wtype, offset, activation)
         self.tile_bytes = TILE_K * TILE_N * wtype.bits // 8
         self.attrs.name = "qmatmul_pack"
         self.attrs.warps = 1
@@ -554,7 +583,7 @@ def pack_on_device(codes, wtype, offset=0, runtime=None, activation=None):
     runner = runtime if isinstance(runtime, QuantizedMatmulRunner) else (
         _default_runner(codes.device.index or 0) if runtime is None
         else QuantizedMatmulRunner(runtime))
-    int8 = activation == tilus.int8
+    int8 = _activation(activation) == tilus.int8
     kernel = runner.load(("pack", str(wtype), offset, int8),
                          lambda: DevicePack(wtype, offset, tilus.int8 if int8 else None),
                          "qmatmul_pack")
@@ -576,10 +605,12 @@ _WIDE_8BIT = [(4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
 # measured best for u4 at M = 64-256 (bench/README.md, "M beyond 16").
 _LARGE_M = [(4, 8, 3, 1, 1), (4, 4, 3, 1, 1), (1, 1, 3, 1, 1)]
 _LARGE_M_NARROW = [(4, 8, 3, 4, 1), (4, 4, 3, 4, 1), (4, 4, 3, 2, 1), (1, 1, 3, 1, 1)]
-# int8 activations at M > 32: four stages of n_tiles 8 / 4 = 2 per warp were
-# best for uint4 and near it for uint8 at M = 64-256 on the H100, wide and
-# narrow (bench/README.md, "int8 activations").
+# int8 activations at M > 32 (bench/README.md, "int8 activations"): four
+# stages of n_tiles 8 / 4 = 2 per warp were best for uint4 at M = 64-256, wide
+# and narrow; 16 / 4 = 4 per warp and three stages for uint3 and uint8 at
+# M >= 128 (up to 1.5x faster than the former for uint8 at M = 256).
 _LARGE_M_INT8 = [(4, 8, 4, 1, 1), (4, 4, 4, 1, 1), (1, 1, 3, 1, 1)]
+_LARGE_M_INT8_WIDE = [(4, 16, 3, 1, 1)] + _LARGE_M_INT8
 
 
 # The most shared memory one block may have on the H100 (227 KiB).
@@ -619,8 +650,8 @@ def fits(config, n=None, k=None):
 def choose_config(m, n, k, wtype, activation=None):
     """(warps, n_tiles, stages, split_k, k_tiles) for an [m, k] x [k, n]
     product: the heuristic table above, first entry that divides n and k."""
-    if m > 32 and activation == tilus.int8:
-        table = _LARGE_M_INT8
+    if m > 32 and _activation(activation) == tilus.int8:
+        table = _LARGE_M_INT8_WIDE if m >= 128 and wtype.bits != 4 else _LARGE_M_INT8
     elif m > 32:
         table = _LARGE_M if n >= 32768 else _LARGE_M_NARROW
     else:
@@ -658,6 +689,9 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
                 f"quantized_matmul: int8 x needs x_scales, float32 [M] = [{m}] (one scale "
                 f"per row), not " + ("None" if x_scales is None else
                                      f"{x_scales.dtype} {tuple(x_scales.shape)}"))
+        if not isinstance(wtype, tilus.IntDType):
+            raise TilusArgumentError(f"quantized_matmul: int8 x needs integer weights, not "
+                                     f"{wtype}")
         if not int8_fits(wtype, offset):
             raise TilusArgumentError(f"quantized_matmul: int8 x needs integer weights whose "
                                      f"values (code - offset) are int8; {wtype} with offset "
@@ -883,9 +917,10 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
     * scale, codes packed by tilus.ops.pack from [K, N]), plus bias -> [M, N]
     of x's dtype. With int8 x (quantize_activations), x_scales f32 [M] gives
     row m's scale: the result is x_scales[m] * (x x weights) (+ bias), f16,
-    with f16 scales and bias; integer weights whose values fit int8, groups
-    of a multiple of 128 rows, no zeros (s8 mma.sync, exact i32 sums per k
-    tile). `scales` is [K / group_size, N] of x's dtype; group_size
+    with f16 scales and bias; integer weights whose values fit int8, packed
+    in the int8 format (pack(..., activation=tilus.int8): the bytes of the
+    f16 format give wrong results, and their size cannot tell), groups of a
+    multiple of 128 rows, no zeros (s8 mma.sync, exact i32 sums per k tile). `scales` is [K / group_size, N] of x's dtype; group_size
     32, 64 or a multiple of 128, dividing K (K: per channel). `zeros`
     (optional, GPTQ/AWQ style) is [K / group_size, N]: values of x's dtype,
     or uint8 integer codes (converted on each call; keep them as values to
@@ -1055,5 +1090,6 @@ def torch_op():
 def torch_op_int8():
     """quantized_matmul with int8 x as the torch custom operator
     tilus::quantized_matmul_int8: (x, x_scales, qweight, scales, bias, wtype
-    name, group_size, offset) -> [M, N] f16 (bias may be None)."""
+    name, group_size, offset) -> [M, N] f16 (bias may be None); qweight in
+    the int8 format (pack(..., activation=tilus.int8))."""
     return _register_torch_ops()[1]

@@ -1,6 +1,6 @@
 """The widening casts of every low-precision type (widen_<type>): kernels
-to_f16, to_bf16 and to_f32, packed bytes -> View as the type -> Cast to the
-wide float -> store. 32 threads of 32 elements each (4 * bits bytes, so
+to_f16, to_bf16 and to_f32 (and to_i8 for the integer types), packed bytes
+-> View as the type -> Cast to the wide type -> store. 32 threads of 32 elements each (4 * bits bytes, so
 elements of 3, 5, 6 and 7 bits straddle the 32-bit words the fast casts cut
 them from). test/gpu/suite/ feeds every encoding."""
 
@@ -47,4 +47,12 @@ class ToF32(_Widen):
         self.widen(src, dst, n)
 
 
-MODULES = {f"widen_{name}": [ToF16(t), ToBf16(t), ToF32(t)] for name, t in TYPES.items()}
+class ToI8(_Widen):
+    def __call__(self, src: tilus.pointer(tilus.uint8), dst: tilus.pointer(tilus.int8),
+                 n: tilus.int32):
+        self.widen(src, dst, n)
+
+
+MODULES = {f"widen_{name}": [ToF16(t), ToBf16(t), ToF32(t)]
+           + ([] if isinstance(t, tilus.FloatDType) else [ToI8(t)])
+           for name, t in TYPES.items()}

@@ -320,7 +320,8 @@ static uint16_t roundTo16(double v, int exponentBits, int mantissaBits) {
 }
 
 // Every encoding of a low-precision type (uN, iN or eXmY, `bits` wide) Cast
-// to f16, bf16 and f32 by the widen_<type> kernels
+// to f16, bf16 and f32 (integers also to i8: the value's byte, as the cast
+// extends and truncates) by the widen_<type> kernels
 // (test/gpu/generators/widen_kernels.py) against the CPU reference, bit for
 // bit (NaN compared as NaN). The first block holds the encodings in order,
 // the second random ones.
@@ -349,15 +350,15 @@ void testWiden(Suite *s, const char *target, const char *type) {
     else
       want[g] = code;
   }
-  static const char *const kinds[] = {"to_f16", "to_bf16", "to_f32"};
-  for (int k = 0; k < 3; ++k) {
+  static const char *const kinds[] = {"to_f16", "to_bf16", "to_f32", "to_i8"};
+  for (int k = 0; k < (isFloat ? 3 : 4); ++k) {
     char name[48];
     snprintf(name, sizeof(name), "%s.%s", stem, kinds[k]);
     if (!artifact) {
       report(s, name, target, n, bits, false, "no artifact");
       continue;
     }
-    size_t outBytes = (size_t)n * (k == 2 ? 4 : 2);
+    size_t outBytes = (size_t)n * (k == 2 ? 4 : k == 3 ? 1 : 2);
     uint8_t *out = malloc(outBytes);
     TilusDevicePtr dIn = upload(s, packed, (size_t)nbytes),
                    dOut = upload(s, NULL, outBytes);
@@ -369,7 +370,11 @@ void testWiden(Suite *s, const char *target, const char *type) {
     for (int64_t g = 0; ok && g < n; ++g) {
       uint32_t got, expect;
       bool nan;
-      if (k == 2) {
+      if (k == 3) {
+        got = out[g];
+        expect = (uint8_t)(int)want[g];
+        nan = false;
+      } else if (k == 2) {
         float f = (float)want[g];
         memcpy(&got, out + 4 * g, 4);
         memcpy(&expect, &f, 4);
