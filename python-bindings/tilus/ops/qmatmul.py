@@ -350,7 +350,7 @@ class QuantizedMatmulI8(QuantizedMatmul):
     def __init__(self, wtype, **kwargs):
         if not isinstance(wtype, tilus.IntDType):
             raise ValueError(f"int8 activations need integer weights, not {wtype}")
-        if kwargs.get("activation") not in (None, tilus.float16):
+        if _activation(kwargs.get("activation")) not in (None, tilus.float16, tilus.int8):
             raise ValueError(f"QuantizedMatmulI8 has int8 activations and f16 scales and "
                              f"output, not activation {kwargs['activation']}")
         if not int8_fits(wtype, kwargs.get("offset", 0)):
@@ -605,10 +605,13 @@ _WIDE_8BIT = [(4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
 # measured best for u4 at M = 64-256 (bench/README.md, "M beyond 16").
 _LARGE_M = [(4, 8, 3, 1, 1), (4, 4, 3, 1, 1), (1, 1, 3, 1, 1)]
 _LARGE_M_NARROW = [(4, 8, 3, 4, 1), (4, 4, 3, 4, 1), (4, 4, 3, 2, 1), (1, 1, 3, 1, 1)]
-# int8 activations at M > 32 (bench/README.md, "int8 activations"): four
-# stages of n_tiles 8 / 4 = 2 per warp were best for uint4 at M = 64-256, wide
-# and narrow; 16 / 4 = 4 per warp and three stages for uint3 and uint8 at
-# M >= 128 (up to 1.5x faster than the former for uint8 at M = 256).
+# int8 activations at M > 32 (bench/README.md, "int8 activations", uint4,
+# int4, uint3 and uint8 at N = 57344 and 8192): four stages of n_tiles 8 / 4
+# = 2 per warp were best or within 10 % of it at M = 64 and, for the 4-bit
+# types, at M = 128; 16 / 4 = 4 per warp and three stages at M = 256 (within
+# 6 % where not best; 1.27x and 1.51x faster than 2 per warp for uint8) and for uint3 and uint8 at
+# M = 128 (within 4 %). The other widths follow the nearest measured ones
+# unmeasured.
 _LARGE_M_INT8 = [(4, 8, 4, 1, 1), (4, 4, 4, 1, 1), (1, 1, 3, 1, 1)]
 _LARGE_M_INT8_WIDE = [(4, 16, 3, 1, 1)] + _LARGE_M_INT8
 
@@ -651,7 +654,8 @@ def choose_config(m, n, k, wtype, activation=None):
     """(warps, n_tiles, stages, split_k, k_tiles) for an [m, k] x [k, n]
     product: the heuristic table above, first entry that divides n and k."""
     if m > 32 and _activation(activation) == tilus.int8:
-        table = _LARGE_M_INT8_WIDE if m >= 128 and wtype.bits != 4 else _LARGE_M_INT8
+        wide = m > 128 or (m > 64 and wtype.bits not in (4, 5))
+        table = _LARGE_M_INT8_WIDE if wide else _LARGE_M_INT8
     elif m > 32:
         table = _LARGE_M if n >= 32768 else _LARGE_M_NARROW
     else:
