@@ -197,6 +197,14 @@ def test_choose_config_divides_the_shape():
                  (24, 384)]:
         w, nt, s, sk, kpt = qmatmul.choose_config(16, n, k, tilus.uint4)
         assert n % (w * nt * 8) == 0 and (k // 128) % (sk * kpt) == 0
+        # Larger M: the block the runner runs (n_tiles over the row tiles).
+        for m in (24, 100, 300):
+            for act in (None, tilus.int8):
+                cfg = qmatmul.choose_config(m, n, k, tilus.uint3, act)
+                assert qmatmul.fits(qmatmul._with_row_tiles(cfg, qmatmul.row_tiles(m)), n, k)
+    # At N = 256 the 4-column-tile int8 block (128 columns with 4 row tiles)
+    # fits although its 16 n_tiles would not (512 columns).
+    assert qmatmul.choose_config(300, 256, 1024, tilus.uint3, tilus.int8) == (4, 16, 3, 1, 1)
 
 
 I8_TYPES = [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4), (tilus.uint8, 128),
@@ -851,3 +859,47 @@ def test_quantized_linear_state_dict_names_its_weight_format():
     u3 = tilus.nn.QuantizedLinear(256, 16, tilus.uint3, offset=4)
     u3_old = {k: v for k, v in u3.state_dict().items() if k != "weight_format"}
     tilus.nn.QuantizedLinear(256, 16, tilus.uint3, offset=4).load_state_dict(u3_old)
+
+
+# --- kernel tables for C (tilus.ops.export) ------------------------------------
+
+from tilus.ops import export  # noqa: E402
+
+
+def test_export_ranges_follow_the_runner():
+    """Each range of M gets the configuration and row tiles quantized_matmul
+    would take anywhere inside it; equal neighbours are merged."""
+    for wtype, act in [(tilus.uint4, None), (tilus.uint3, tilus.int8)]:
+        for n, k in [(57344, 8192), (256, 1024)]:
+            rows = export.entries(wtype, 8, n, k, 128, act, False, False)
+            assert rows[0][0] == 1 and rows[-1][1] == 0
+            for (lo, hi, cfg, mt), nxt in zip(rows, rows[1:] + [None]):
+                assert nxt is None or nxt[0] == hi + 1
+                for m in {lo, (lo + hi) // 2 if hi else lo + 7, hi or 4 * lo}:
+                    assert cfg == qmatmul.default_config(m, n, k, wtype, 128, 8, act,
+                                                         *export.H100)
+                    assert mt == qmatmul.row_tiles(m)
+
+
+@requires_compiler
+def test_export_writes_a_table_the_c_runtime_reads(tmp_path):
+    count = export.export(str(tmp_path), [(tilus.uint4, 8), (tilus.float6_e3m2, 0)],
+                          [(256, 1024)], activations=("float16", "int8"),
+                          variants=("plain", "zeros"), processes=1)
+    lines = (tmp_path / export.TABLE_FILE).read_text().splitlines()
+    assert lines[0] == export.HEADER
+    rows = [ln.split() for ln in lines if not ln.startswith("#")][1:]
+    assert len(rows) == count
+    # f16: both types, plain only for uint4 (zeros replace its offset), both
+    # variants for the float; int8: uint4 plain only.
+    kinds = {(r[0], r[3], r[4]) for r in rows}
+    assert kinds == {("uint4", "float16", "0"), ("float6_e3m2", "float16", "0"),
+                     ("float6_e3m2", "float16", "1"), ("uint4", "int8", "0")}
+    for r in rows:
+        art = tilus.Artifact.from_file(tmp_path / r[13])
+        names = [p.describe() for p in art.kernels[0].params]
+        assert names[0] == ("ptr i8" if r[3] == "int8" else "ptr f16")
+        assert (names[1] == "ptr f32") == (r[3] == "int8")
+        assert ("ptr f32" in names[2:]) == (int(r[10]) > 1)       # split-K partials
+    with pytest.raises(SystemExit, match="bad --shapes"):
+        export.main([str(tmp_path), "--weights", "uint4:8", "--shapes", "256by1024"])

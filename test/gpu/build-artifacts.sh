@@ -2,7 +2,8 @@
 # build-artifacts.sh SRC_ROOT OUT_DIR: compiles every kernel the GPU suite
 # runs (test/gpu/kernels, examples/, and the generated float-format and
 # low-precision matmul kernels, the widening casts, the pre-transform, and
-# the dequantization and matmul benchmarks' kernels)
+# the dequantization and matmul benchmarks' kernels, and the quantized
+# matmul's kernel table for C, OUT_DIR/qmatmul-table)
 # with the tilus-opt on PATH into OUT_DIR/<name>.<target>.tilus, for sm_80
 # and sm_90a. The generated kernels are DSL programs (test/gpu/generate.py)
 # traced with the libTilus.so of tilus-opt's build tree (or BUILD_DIR's, or
@@ -39,4 +40,9 @@ for kernel in "$root"/test/gpu/kernels/*.mlir "$root"/examples/*.mlir \
       -o "$out/$name.$target.tilus"
   done
 done
+# The quantized matmul's kernel table for C (test/gpu/suite/QmatmulTests.c).
+TILUS_LIBRARY_DIR=${TILUS_LIBRARY_DIR:-$build/lib/Shared} \
+  PYTHONPATH=$root/python-bindings${PYTHONPATH:+:$PYTHONPATH} PYTHONDONTWRITEBYTECODE=1 \
+  "$python" -m tilus.ops.export "$out/qmatmul-table" --weights uint3:0,uint8:128,uint4:8 \
+  --shapes 256x1024 --activations float16,int8 --variants plain,bias >/dev/null
 echo "built $(ls "$out"/*.tilus | wc -l) artifacts in $out"

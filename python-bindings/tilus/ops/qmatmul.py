@@ -652,7 +652,8 @@ def fits(config, n=None, k=None):
 
 def choose_config(m, n, k, wtype, activation=None):
     """(warps, n_tiles, stages, split_k, k_tiles) for an [m, k] x [k, n]
-    product: the heuristic table above, first entry that divides n and k."""
+    product: the heuristic table above, first entry whose block (with
+    row_tiles(m) row tiles, as the runner runs it) divides n and k."""
     if m > 32 and _activation(activation) == tilus.int8:
         wide = m > 128 or (m > 64 and wtype.bits not in (4, 5))
         table = _LARGE_M_INT8_WIDE if wide else _LARGE_M_INT8
@@ -661,10 +662,37 @@ def choose_config(m, n, k, wtype, activation=None):
     else:
         table = (_WIDE_8BIT if wtype.bits == 8 and n >= 32768 else _WIDE if n >= 32768
                  else _NARROW)
+    mt = row_tiles(m)
     for cfg in table:
-        if fits(cfg, n, k):
+        if fits(_with_row_tiles(cfg, mt), n, k):
             return cfg
     raise ValueError(f"no configuration for N = {n}, K = {k}")
+
+
+def default_config(m, n, k, wtype, group_size, offset, activation, gpu, cc):
+    """The configuration quantized_matmul takes on GPU `gpu` (its name) of
+    compute capability `cc` when none is given: the shipped tuning table's
+    (tilus.ops.tune), else choose_config's."""
+    from .tune import shipped_table
+    return (shipped_table().get(gpu, cc, m, n, k, wtype, group_size, offset, activation)
+            or choose_config(m, n, k, wtype, activation))
+
+
+def program(wtype, group_size, offset, cfg, activation=None, m_tiles=1, zeros=False,
+            bias=False):
+    """The template instance that runs configuration `cfg` for blocks of
+    m_tiles row tiles (its n_tiles divided by m_tiles); TilusArgumentError
+    when that block needs more shared memory than one block may have."""
+    w, nt, s, sk, kpt = cfg
+    t = template(wtype, activation, group_size=group_size, offset=offset, warps=w,
+                 n_tiles=_with_row_tiles(cfg, m_tiles)[1], stages=s, split_k=sk,
+                 k_tiles=kpt, m_tiles=m_tiles, zeros=zeros, bias=bias)
+    if t.shared_bytes > MAX_BLOCK_SHARED:
+        from ..artifact import TilusArgumentError
+        raise TilusArgumentError(f"quantized_matmul: config {cfg} needs {t.shared_bytes} "
+                                 f"bytes of shared memory with {m_tiles} row tiles, more "
+                                 f"than {MAX_BLOCK_SHARED}")
+    return t
 
 
 def split_scratch(split_k, m, n, device="cuda"):
@@ -834,21 +862,10 @@ class QuantizedMatmulRunner:
         tiles (with zero points, with a bias); TilusArgumentError (on first
         use, before compiling) when that block needs more shared memory than
         one block may have."""
-        w, nt, s, sk, kpt = cfg
-
-        def make():
-            t = template(wtype, activation, group_size=group_size, offset=offset, warps=w,
-                         n_tiles=_with_row_tiles(cfg, m_tiles)[1], stages=s, split_k=sk,
-                         k_tiles=kpt, m_tiles=m_tiles, zeros=zeros, bias=bias)
-            if t.shared_bytes > MAX_BLOCK_SHARED:
-                from ..artifact import TilusArgumentError
-                raise TilusArgumentError(f"quantized_matmul: config {cfg} needs "
-                                         f"{t.shared_bytes} bytes of shared memory with "
-                                         f"{m_tiles} row tiles, more than {MAX_BLOCK_SHARED}")
-            return t
-
         return self.load((str(wtype), group_size, offset, cfg, str(activation), m_tiles, zeros,
-                          bias), make, "qmatmul")
+                          bias),
+                         lambda: program(wtype, group_size, offset, cfg, activation, m_tiles,
+                                         zeros, bias), "qmatmul")
 
     def _config(self, m, n, k, wtype, group_size, offset, activation, config):
         """The configuration of a call: `config` checked against the shape,
@@ -863,8 +880,9 @@ class QuantizedMatmulRunner:
                                          f"N = {n} by {block_width(eff)} columns (n_tiles "
                                          f"{nt_} // {mt} row tiles for M = {m}) or K = {k} "
                                          f"by {sk_ * kpt_} x {TILE_K}")
-        return config or self.tuned(m, n, k, wtype, group_size, offset, activation) or \
-            choose_config(m, n, k, wtype, activation)
+        rt = self.runtime
+        return config or default_config(m, n, k, wtype, group_size, offset, activation,
+                                        rt.device_name, rt.compute_capability)
 
     def _plan(self, m, n, k, wtype, group_size, offset, activation, zeros, bias, config):
         """(configuration, loaded kernel, block rows, block columns) for a call."""

@@ -35,12 +35,17 @@ int main(int argc, char **argv) {
       "i8",   "e4m3", "e5m2", "e3m4", "e3m3", "e2m4", "e3m2",
       "e2m3", "e2m2", "e1m3", "e2m1", "e1m2", "e1m1", "e6m1"};
   int numWidened = (int)(sizeof(widened) / sizeof(widened[0]));
+  int numIntegerWidened = 0; // to_i8 too
+  for (int k = 0; k < numWidened; ++k)
+    numIntegerWidened += widened[k][0] != 'e';
   int numTests = 2 * (4 + 3 + 2 + 3 + 1 + 2 + 3 + 2 + numFormats + numWeights +
-                      12 + 5 * numWidened + 2 + 8 + 3 + 6 +
+                      12 + 5 * numWidened + numIntegerWidened + 2 + 8 + 3 + 6 +
+                      /* SharedAndDotTests.c: shared_i8 */ 1 +
                       /* AtomicTests.c */ 6 + 2 + 2 + 1 +
                       /* ElementwiseTests.c */ 9 +
                       /* DataMovementTests.c */ 10 +
-                      /* NormTests.c */ 8);
+                      /* NormTests.c */ 8) +
+                 /* QmatmulTests.c, once */ 7;
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -122,6 +127,8 @@ int main(int argc, char **argv) {
     testDataMovement(&s, target);
     testNorms(&s, target);
   }
+  // The quantized matmul's kernel table for C (its artifacts are sm_90a).
+  testQmatmulTable(&s);
   tilusRuntimeDestroy(s.rt);
   printf("gpu tests: %d passed, %d failed, %d skipped\n", s.numPassed,
          s.numFailed, s.numSkipped);

@@ -14,8 +14,8 @@
 // K skipped". Without a driver or a GPU every test is skipped (exit 77).
 //
 // Main.c runs the tests of CoreTests.c, LowPrecisionTests.c,
-// SharedAndDotTests.c, AtomicTests.c, ElementwiseTests.c, DataMovementTests.c
-// and NormTests.c; Support.c holds what they share. (ElementwiseTests.c's math
+// SharedAndDotTests.c, AtomicTests.c, ElementwiseTests.c, DataMovementTests.c,
+// NormTests.c and QmatmulTests.c; Support.c holds what they share. (ElementwiseTests.c's math
 // functions and NormTests.c's examples are approximate and compared within a
 // tolerance each states.)
 //
@@ -102,6 +102,8 @@ void testPack(Suite *s, const char *target, const char *stem, int bits,
               const char *layoutText, int64_t tileCols);
 
 // SharedAndDotTests.c
+// QmatmulTests.c: tilus-c/QuantizedMatmul.h with the exported table.
+void testQmatmulTable(Suite *s);
 void testSharedI8(Suite *s, const char *target);
 void testShared(Suite *s, const char *target, int64_t M, int64_t N);
 void testDotPaths(Suite *s, const char *target);

@@ -43,6 +43,7 @@ int main(void) {
   testTooManyParams();
   testConcurrentLaunches();
   testConcurrentGetKernel();
+  testQmatmulTable();
   printf("runtime tests: %d passed, %d failed\n", numPassed, numFailed);
   return numFailed ? 1 : 0;
 }

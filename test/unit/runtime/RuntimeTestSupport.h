@@ -181,5 +181,6 @@ void testRuntimeWorkspaceRefusedWhileCapturing(void);
 void testTooManyParams(void);
 void testConcurrentLaunches(void);
 void testConcurrentGetKernel(void);
+void testQmatmulTable(void);
 
 #endif // TILUS_TEST_RUNTIMETESTSUPPORT_H

@@ -1,0 +1,129 @@
+"""Kernel tables of the quantized matmul for C serving stacks
+(include/tilus-c/QuantizedMatmul.h; docs/quantized-matmul.md, "From C").
+
+    python3 -m tilus.ops.export OUT_DIR --weights uint4:8,int4:0 \\
+        --shapes 57344x8192,8192x8192 [--group 128] [--activations float16,int8] \\
+        [--variants plain,bias,zeros,zeros+bias] [--gpu NAME --cc 9.0] [--target sm_90a]
+
+For every weight type (type:offset), shape (NxK), activation and variant,
+the configuration quantized_matmul would take on that GPU (the shipped tuning
+table, else choose_config) over each range of M on which that choice and the
+block's row tiles stay the same, compiled here (needs libTilus.so, not a
+GPU) into OUT_DIR/qmatmul_<i>.tilus, one per distinct kernel, and listed in
+OUT_DIR/qmatmul-table.txt. The C runtime reads the table with
+tilusQmatmulTableLoad."""
+
+import argparse
+import os
+
+import tilus
+
+from . import qmatmul
+from .tune import m_bucket
+
+TABLE_FILE = "qmatmul-table.txt"
+HEADER = "tilus-qmatmul-table 1"
+H100 = ("NVIDIA H100 80GB HBM3", (9, 0))
+# M ranges on which row_tiles, the tuning table's M bucket and choose_config's
+# thresholds are all constant (their boundaries: 16, 32, 64, 128, 256).
+M_RANGES = [(1, 16), (17, 32), (33, 64), (65, 128), (129, 256), (257, 0)]
+VARIANTS = {"plain": (False, False), "bias": (False, True), "zeros": (True, False),
+            "zeros+bias": (True, True)}
+
+
+def entries(wtype, offset, n, k, group, activation, zeros, bias, gpu=H100[0], cc=H100[1]):
+    """[(m_min, m_max, config, m_tiles)] for one product: the ranges of M
+    (m_max 0: unbounded) with quantized_matmul's choice on each, neighbours
+    with the same choice merged."""
+    out = []
+    for lo, hi in M_RANGES:
+        m = hi or lo
+        assert all(f(m) == f(lo) for f in (qmatmul.row_tiles, m_bucket))
+        cfg = qmatmul.default_config(m, n, k, wtype, group, offset, activation, gpu, cc)
+        mt = qmatmul.row_tiles(m)
+        if out and out[-1][2:] == (cfg, mt):
+            out[-1] = (out[-1][0], hi, cfg, mt)
+        else:
+            out.append((lo, hi, cfg, mt))
+    return out
+
+
+def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
+           variants=("plain", "bias"), gpu=H100[0], cc=H100[1], target="sm_90a",
+           processes=None):
+    """Writes the table and its artifacts into out_dir; returns the number
+    of entries. `weights` is [(wtype, offset)], `shapes` [(n, k)]. A
+    product the template cannot take (int8 activations with float weights,
+    zeros with an offset) is skipped."""
+    os.makedirs(out_dir, exist_ok=True)
+    rows, kernels = [], {}          # kernel key -> (index, program)
+    for activation in activations:
+        act = None if activation == "float16" else tilus.dtype(activation)
+        for wtype, offset in weights:
+            if act == tilus.int8 and not qmatmul.int8_fits(wtype, offset):
+                continue
+            for variant in variants:
+                zeros, bias = VARIANTS[variant]
+                if zeros and (offset or act == tilus.int8):
+                    continue
+                for n, k in shapes:
+                    for lo, hi, cfg, mt in entries(wtype, offset, n, k, group, act, zeros,
+                                                   bias, gpu, cc):
+                        key = (str(wtype), offset, group, activation, cfg, mt, zeros, bias)
+                        if key not in kernels:
+                            kernels[key] = (len(kernels), qmatmul.program(
+                                wtype, group, offset, cfg, act, mt, zeros, bias))
+                        index, t = kernels[key]
+                        eff = qmatmul._with_row_tiles(cfg, mt)
+                        rows.append(f"{wtype} {offset} {group} {activation} {int(zeros)} "
+                                    f"{int(bias)} {lo} {hi} {n} {k} {cfg[3]} {16 * mt} "
+                                    f"{qmatmul.block_width(eff)} qmatmul_{index}.tilus")
+    programs = [t for _, t in sorted(kernels.values(), key=lambda v: v[0])]
+    arts = tilus.compile_many(programs, target=target, processes=processes)
+    for i, art in enumerate(arts):
+        art.save(os.path.join(out_dir, f"qmatmul_{i}.tilus"))
+    with open(os.path.join(out_dir, TABLE_FILE), "w") as f:
+        f.write(f"{HEADER}\n# gpu {gpu!r} sm_{cc[0]}{cc[1]}, target {target}, "
+                f"tilus {tilus.__version__}\n# wtype offset group activation zeros bias "
+                f"m_min m_max n k split_k block_rows block_cols artifact\n")
+        f.write("".join(r + "\n" for r in rows))
+    return len(rows)
+
+
+def _pairs(text, what):
+    try:
+        return [tuple(int(v) for v in item.split("x")) for item in text.split(",")] \
+            if what == "shapes" else [(tilus.dtype(t), int(o)) for t, o in
+                                      (item.split(":") for item in text.split(","))]
+    except (ValueError, KeyError, TypeError) as e:
+        raise SystemExit(f"export: bad --{what} {text!r} ({e}); e.g. --weights uint4:8,int4:0 "
+                         f"--shapes 57344x8192")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python3 -m tilus.ops.export", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("out_dir")
+    p.add_argument("--weights", required=True, help="type:offset,... (uint4:8,int4:0)")
+    p.add_argument("--shapes", required=True, help="NxK,... (57344x8192)")
+    p.add_argument("--group", type=int, default=128)
+    p.add_argument("--activations", default="float16", help="float16,bfloat16,int8")
+    p.add_argument("--variants", default="plain,bias", help=",".join(VARIANTS))
+    p.add_argument("--gpu", default=H100[0], help="the tuning table's GPU name")
+    p.add_argument("--cc", default="9.0", help="its compute capability, major.minor")
+    p.add_argument("--target", default="sm_90a")
+    a = p.parse_args(argv)
+    acts = a.activations.split(",")
+    bad = [v for v in acts if v not in ("float16", "bfloat16", "int8")]
+    bad += [v for v in a.variants.split(",") if v not in VARIANTS]
+    if bad:
+        raise SystemExit(f"export: unknown activation or variant {bad[0]!r}")
+    major, minor = (int(v) for v in a.cc.split("."))
+    count = export(a.out_dir, _pairs(a.weights, "weights"), _pairs(a.shapes, "shapes"),
+                   group=a.group, activations=acts, variants=a.variants.split(","),
+                   gpu=a.gpu, cc=(major, minor), target=a.target)
+    print(f"wrote {count} entries to {os.path.join(a.out_dir, TABLE_FILE)}")
+
+
+if __name__ == "__main__":
+    main()

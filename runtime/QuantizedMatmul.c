@@ -1,0 +1,466 @@
+//===- QuantizedMatmul.c - The quantized matmul's kernel table for C ------===//
+//
+// tilus-c/QuantizedMatmul.h: DIR/qmatmul-table.txt, written by
+// `python3 -m tilus.ops.export`, is a header line `tilus-qmatmul-table 1`,
+// comment lines (#) and one entry per line of 14 fields:
+//
+//   wtype offset group activation zeros bias m_min m_max n k split_k
+//   block_rows block_cols artifact
+//
+// (m_max 0: no upper bound; artifact: a file name relative to DIR whose
+// kernel `qmatmul` takes the parameters of python-bindings/tilus/ops/
+// qmatmul.py's QuantizedMatmul.parameters()). The whole file is read into
+// memory and parsed once; lookups scan the entries (a table holds tens to
+// hundreds).
+//
+//===----------------------------------------------------------------------===//
+
+// strtok_r under -std=c11.
+#define _POSIX_C_SOURCE 200809L
+
+#include "RuntimeInternal.h"
+#include "tilus-c/QuantizedMatmul.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TABLE_FILE "qmatmul-table.txt"
+#define TABLE_HEADER "tilus-qmatmul-table 1"
+#define KERNEL_NAME "qmatmul"
+enum { kFields = 14 };
+
+typedef struct {
+  char *wtype, *activation;
+  int offset, group, splitK;
+  bool zeros, bias;
+  int64_t mMin, mMax, n, k, blockRows, blockCols;
+  int artifact; // index into the table's artifacts
+} Entry;
+
+struct TilusQmatmulTable {
+  Entry *entries;
+  int numEntries, capacity;
+  char **files; // artifact file names, as the table writes them
+  TilusArtifact **artifacts;
+  TilusLoadedKernel **kernels; // per artifact, on `rt` after Prepare
+  int numArtifacts;
+  TilusRuntime *rt;
+};
+
+static char *copyString(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *c = malloc(n);
+  if (c)
+    memcpy(c, s, n);
+  return c;
+}
+
+// `text` as an integer in [lo, hi] (the whole token).
+static bool parseInteger(const char *text, int64_t lo, int64_t hi, int64_t *out) {
+  char *end = NULL;
+  errno = 0;
+  long long v = strtoll(text, &end, 10);
+  if (errno || end == text || *end || v < lo || v > hi)
+    return false;
+  *out = v;
+  return true;
+}
+
+static bool isActivation(const char *s) {
+  return !strcmp(s, "float16") || !strcmp(s, "bfloat16") || !strcmp(s, "int8");
+}
+
+// The index of artifact `name` (loaded from dir/name on first mention), or
+// -1 with `err` filled.
+static int artifactIndex(TilusQmatmulTable *t, const char *dir, const char *name,
+                         int line, TilusRuntimeError *err) {
+  for (int i = 0; i < t->numArtifacts; ++i)
+    if (!strcmp(t->files[i], name))
+      return i;
+  size_t length = strlen(dir) + strlen(name) + 2;
+  char *path = malloc(length);
+  if (!path) {
+    tilusSetError(err, TilusStatusOutOfMemory, "out of memory");
+    return -1;
+  }
+  snprintf(path, length, "%s/%s", dir, name);
+  TilusArtifact *artifact = tilusArtifactLoadFile(path, err);
+  if (artifact && tilusArtifactFindKernel(artifact, KERNEL_NAME) < 0) {
+    tilusSetError(err, TilusStatusParseError,
+                  TABLE_FILE " line %d: artifact '%s' has no kernel '" KERNEL_NAME "'",
+                  line, path);
+    tilusArtifactDestroy(artifact);
+    artifact = NULL;
+  } else if (!artifact) {
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, TABLE_FILE " line %d", line);
+    tilusPrefixError(err, prefix);
+  }
+  free(path);
+  if (!artifact)
+    return -1;
+  int n = t->numArtifacts + 1;
+  char **files = realloc(t->files, sizeof(char *) * (size_t)n);
+  if (files)
+    t->files = files;
+  TilusArtifact **artifacts = realloc(t->artifacts, sizeof(TilusArtifact *) * (size_t)n);
+  if (artifacts)
+    t->artifacts = artifacts;
+  TilusLoadedKernel **kernels = realloc(t->kernels, sizeof(TilusLoadedKernel *) * (size_t)n);
+  if (kernels)
+    t->kernels = kernels;
+  char *file = copyString(name);
+  if (!files || !artifacts || !kernels || !file) {
+    free(file);
+    tilusArtifactDestroy(artifact);
+    tilusSetError(err, TilusStatusOutOfMemory, "out of memory");
+    return -1;
+  }
+  t->files[t->numArtifacts] = file;
+  t->artifacts[t->numArtifacts] = artifact;
+  t->kernels[t->numArtifacts] = NULL;
+  return t->numArtifacts++;
+}
+
+// Parses one entry line (its tokens); false with `err` filled.
+static bool parseEntry(TilusQmatmulTable *t, const char *dir, char **tok, int line,
+                       TilusRuntimeError *err) {
+  static const char *const names[kFields] = {
+      "wtype", "offset", "group", "activation", "zeros", "bias", "m_min",
+      "m_max", "n", "k", "split_k", "block_rows", "block_cols", "artifact"};
+  int64_t v[kFields] = {0};
+  // Fields 1, 2 and 4 to 12 are integers: their ranges.
+  static const int64_t lo[kFields] = {0, -255, 1, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0};
+  static const int64_t hi[kFields] = {0, 255, INT32_MAX, 0, 1, 1, INT32_MAX, INT32_MAX,
+                                      INT32_MAX, INT32_MAX, 64, 4096, INT32_MAX, 0};
+  for (int f = 1; f < kFields - 1; ++f) {
+    if (f == 3)
+      continue;
+    if (!parseInteger(tok[f], lo[f], hi[f], &v[f])) {
+      tilusSetError(err, TilusStatusParseError,
+                    TABLE_FILE " line %d: %s '%s' is not an integer in [%lld, %lld]",
+                    line, names[f], tok[f], (long long)lo[f], (long long)hi[f]);
+      return false;
+    }
+  }
+  if (!isActivation(tok[3])) {
+    tilusSetError(err, TilusStatusParseError,
+                  TABLE_FILE " line %d: activation '%s' is not float16, bfloat16 or int8",
+                  line, tok[3]);
+    return false;
+  }
+  if (v[7] && v[7] < v[6]) {
+    tilusSetError(err, TilusStatusParseError,
+                  TABLE_FILE " line %d: m_max %lld is below m_min %lld", line,
+                  (long long)v[7], (long long)v[6]);
+    return false;
+  }
+  int artifact = artifactIndex(t, dir, tok[13], line, err);
+  if (artifact < 0)
+    return false;
+  if (t->numEntries == t->capacity) {
+    int capacity = t->capacity ? 2 * t->capacity : 16;
+    Entry *grown = realloc(t->entries, sizeof(Entry) * (size_t)capacity);
+    if (!grown) {
+      tilusSetError(err, TilusStatusOutOfMemory, "out of memory");
+      return false;
+    }
+    t->entries = grown;
+    t->capacity = capacity;
+  }
+  Entry e = {.wtype = copyString(tok[0]), .activation = copyString(tok[3]),
+             .offset = (int)v[1], .group = (int)v[2], .zeros = v[4], .bias = v[5],
+             .mMin = v[6], .mMax = v[7], .n = v[8], .k = v[9], .splitK = (int)v[10],
+             .blockRows = v[11], .blockCols = v[12], .artifact = artifact};
+  if (!e.wtype || !e.activation) {
+    free(e.wtype), free(e.activation);
+    tilusSetError(err, TilusStatusOutOfMemory, "out of memory");
+    return false;
+  }
+  t->entries[t->numEntries++] = e;
+  return true;
+}
+
+// Parses the table's text (NUL-terminated, modified in place).
+static bool parseTable(TilusQmatmulTable *t, const char *dir, char *text,
+                       TilusRuntimeError *err) {
+  int line = 0;
+  bool header = false;
+  for (char *next = text; next && *next;) {
+    char *s = next;
+    char *newline = strchr(s, '\n');
+    next = newline ? newline + 1 : NULL;
+    if (newline)
+      *newline = '\0';
+    ++line;
+    char *tok[kFields + 1], *save = NULL;
+    int count = 0;
+    for (char *p = strtok_r(s, " \t\r", &save); p && count <= kFields;
+         p = strtok_r(NULL, " \t\r", &save))
+      tok[count++] = p;
+    if (!count || tok[0][0] == '#')
+      continue;
+    if (!header) {
+      if (count != 2 || strcmp(tok[0], "tilus-qmatmul-table") || strcmp(tok[1], "1")) {
+        tilusSetError(err, TilusStatusParseError,
+                      TABLE_FILE " line %d: expected the header '" TABLE_HEADER "'", line);
+        return false;
+      }
+      header = true;
+      continue;
+    }
+    if (count != kFields) {
+      tilusSetError(err, TilusStatusParseError,
+                    TABLE_FILE " line %d: %s fields, expected 14 (wtype offset group "
+                    "activation zeros bias m_min m_max n k split_k block_rows block_cols "
+                    "artifact)",
+                    line, count > kFields ? "more than 14" : "fewer than 14");
+      return false;
+    }
+    if (!parseEntry(t, dir, tok, line, err))
+      return false;
+  }
+  if (!header)
+    tilusSetError(err, TilusStatusParseError,
+                  TABLE_FILE ": empty, expected the header '" TABLE_HEADER "'");
+  return header;
+}
+
+TilusQmatmulTable *tilusQmatmulTableLoad(const char *dir, TilusRuntimeError *err) {
+  if (!dir) {
+    tilusSetError(err, TilusStatusInvalidArgument, "tilusQmatmulTableLoad: NULL dir");
+    return NULL;
+  }
+  size_t length = strlen(dir) + sizeof(TABLE_FILE) + 1;
+  char *path = malloc(length);
+  if (!path) {
+    tilusSetError(err, TilusStatusOutOfMemory, "out of memory");
+    return NULL;
+  }
+  snprintf(path, length, "%s/" TABLE_FILE, dir);
+  FILE *file = fopen(path, "rb");
+  if (!file) {
+    tilusSetError(err, TilusStatusIOError, "cannot open '%s': %s", path, strerror(errno));
+    free(path);
+    return NULL;
+  }
+  size_t size = 0, capacity = 1 << 12;
+  char *text = malloc(capacity);
+  while (text) {
+    size += fread(text + size, 1, capacity - size - 1, file);
+    if (size < capacity - 1)
+      break;
+    char *grown = realloc(text, capacity * 2);
+    if (!grown)
+      free(text);
+    text = grown;
+    capacity *= 2;
+  }
+  bool readError = ferror(file);
+  fclose(file);
+  TilusQmatmulTable *t = text ? calloc(1, sizeof(TilusQmatmulTable)) : NULL;
+  if (!t || readError) {
+    if (readError)
+      tilusSetError(err, TilusStatusIOError, "cannot read '%s'", path);
+    else
+      tilusSetError(err, TilusStatusOutOfMemory, "out of memory reading '%s'", path);
+    free(text), free(t), free(path);
+    return NULL;
+  }
+  free(path);
+  text[size] = '\0';
+  if (memchr(text, '\0', size)) {
+    tilusSetError(err, TilusStatusParseError, TABLE_FILE ": holds a NUL byte");
+    free(text);
+    tilusQmatmulTableDestroy(t);
+    return NULL;
+  }
+  bool ok = parseTable(t, dir, text, err);
+  free(text);
+  if (!ok) {
+    tilusQmatmulTableDestroy(t);
+    return NULL;
+  }
+  return t;
+}
+
+void tilusQmatmulTableDestroy(TilusQmatmulTable *t) {
+  if (!t)
+    return;
+  for (int i = 0; i < t->numEntries; ++i)
+    free(t->entries[i].wtype), free(t->entries[i].activation);
+  for (int i = 0; i < t->numArtifacts; ++i) {
+    free(t->files[i]);
+    tilusArtifactDestroy(t->artifacts[i]);
+  }
+  free(t->entries), free(t->files), free(t->artifacts), free(t->kernels);
+  free(t);
+}
+
+int tilusQmatmulTableGetNumEntries(const TilusQmatmulTable *t) {
+  return t ? t->numEntries : 0;
+}
+
+static bool sameKind(const Entry *e, const TilusQmatmulShape *s) {
+  return !strcmp(e->wtype, s->wtype) && e->offset == s->offset &&
+         e->group == s->groupSize && !strcmp(e->activation, s->activation) &&
+         e->zeros == s->zeros && e->bias == s->bias;
+}
+
+// The entry index for `shape`, or -1 with the reason in `err`.
+static int findEntry(const TilusQmatmulTable *t, const TilusQmatmulShape *s,
+                     TilusRuntimeError *err) {
+  if (!t || !s || !s->wtype || !s->activation) {
+    tilusSetError(err, TilusStatusInvalidArgument,
+                  "tilusQmatmulFind: NULL table, shape, wtype or activation");
+    return -1;
+  }
+  if (s->m < 0 || s->n <= 0 || s->k <= 0 || s->m > INT32_MAX || s->n > INT32_MAX ||
+      s->k > INT32_MAX) {
+    tilusSetError(err, TilusStatusInvalidArgument,
+                  "quantized matmul: M = %lld, N = %lld, K = %lld (M >= 0, N and K > 0, "
+                  "each below 2^31)",
+                  (long long)s->m, (long long)s->n, (long long)s->k);
+    return -1;
+  }
+  int64_t m = s->m ? s->m : 1; // M = 0 launches nothing; its entry is M = 1's
+  for (int i = 0; i < t->numEntries; ++i) {
+    const Entry *e = &t->entries[i];
+    if (sameKind(e, s) && e->n == s->n && e->k == s->k && m >= e->mMin &&
+        (!e->mMax || m <= e->mMax))
+      return i;
+  }
+  // Say which N x K the table has for this kind of product.
+  char have[256] = "";
+  size_t used = 0;
+  for (int i = 0; i < t->numEntries && used < sizeof have - 32; ++i) {
+    const Entry *e = &t->entries[i];
+    if (!sameKind(e, s))
+      continue;
+    char item[48];
+    snprintf(item, sizeof item, "%lldx%lld", (long long)e->n, (long long)e->k);
+    if (strstr(have, item))
+      continue;
+    used += (size_t)snprintf(have + used, sizeof have - used, "%s%s", used ? ", " : "", item);
+  }
+  tilusSetError(err, TilusStatusUnsupported,
+                "quantized matmul: the table has no kernel for %s (offset %d, group %d, "
+                "%s activations, zeros %d, bias %d) at M = %lld, N = %lld, K = %lld; for "
+                "those it has N x K: %s (python3 -m tilus.ops.export makes tables)",
+                s->wtype, s->offset, s->groupSize, s->activation, s->zeros, s->bias,
+                (long long)s->m, (long long)s->n, (long long)s->k, used ? have : "none");
+  return -1;
+}
+
+TilusStatus tilusQmatmulFind(const TilusQmatmulTable *t, const TilusQmatmulShape *s,
+                             TilusQmatmulPlan *plan, TilusRuntimeError *err) {
+  int i = findEntry(t, s, err);
+  if (i < 0)
+    return err ? err->code : TilusStatusUnsupported;
+  const Entry *e = &t->entries[i];
+  if (plan) {
+    bool split = e->splitK > 1;
+    uint64_t rowBlocks = (uint64_t)((s->m + e->blockRows - 1) / e->blockRows);
+    *plan = (TilusQmatmulPlan){
+        .entry = i, .splitK = e->splitK, .blockRows = e->blockRows,
+        .blockCols = e->blockCols,
+        .partialsBytes = split ? 4 * (uint64_t)e->splitK * (uint64_t)s->m * (uint64_t)s->n : 0,
+        .countersBytes = split ? 4 * rowBlocks * (uint64_t)(s->n / e->blockCols) : 0};
+  }
+  return TilusStatusSuccess;
+}
+
+TilusStatus tilusQmatmulTablePrepare(TilusQmatmulTable *t, TilusRuntime *rt,
+                                     TilusRuntimeError *err) {
+  if (!t || !rt)
+    return tilusSetError(err, TilusStatusInvalidArgument,
+                         "tilusQmatmulTablePrepare: NULL table or runtime");
+  t->rt = NULL;
+  for (int i = 0; i < t->numArtifacts; ++i) {
+    t->kernels[i] = tilusRuntimeGetKernel(rt, t->artifacts[i], KERNEL_NAME, err);
+    if (!t->kernels[i]) {
+      char prefix[300];
+      snprintf(prefix, sizeof prefix, "%s", t->files[i]);
+      tilusPrefixError(err, prefix);
+      return err ? err->code : TilusStatusUnsupported;
+    }
+  }
+  t->rt = rt;
+  return TilusStatusSuccess;
+}
+
+// Whether buffer `name` is given exactly when the shape needs it.
+static bool checkBuffer(TilusDevicePtr p, bool needed, const char *name, const char *why,
+                        TilusRuntimeError *err) {
+  if ((p != 0) == needed)
+    return true;
+  tilusSetError(err, TilusStatusInvalidArgument,
+                needed ? "quantized matmul: buffer '%s' is 0, but %s"
+                       : "quantized matmul: buffer '%s' is given, but %s",
+                name, why);
+  return false;
+}
+
+TilusStatus tilusQmatmulLaunch(TilusQmatmulTable *t, TilusRuntime *rt,
+                               const TilusQmatmulShape *s, const TilusQmatmulBuffers *b,
+                               void *stream, TilusRuntimeError *err) {
+  TilusQmatmulPlan plan;
+  TilusStatus status = tilusQmatmulFind(t, s, &plan, err);
+  if (status != TilusStatusSuccess)
+    return status;
+  if (!b || !rt || t->rt != rt)
+    return tilusSetError(err, TilusStatusInvalidArgument,
+                         !b || !rt ? "tilusQmatmulLaunch: NULL buffers or runtime"
+                                   : "quantized matmul: the table is not prepared on this "
+                                     "runtime (tilusQmatmulTablePrepare)");
+  bool int8 = !strcmp(s->activation, "int8"), split = plan.splitK > 1;
+  if (!checkBuffer(b->x, true, "x", "every product reads x", err) ||
+      !checkBuffer(b->qweight, true, "qweight", "every product reads the weights", err) ||
+      !checkBuffer(b->scales, true, "scales", "every product reads the scales", err) ||
+      !checkBuffer(b->out, true, "out", "every product writes out", err) ||
+      !checkBuffer(b->xScales, int8, "xScales",
+                   int8 ? "int8 activations need their row scales"
+                        : "only int8 activations take row scales",
+                   err) ||
+      !checkBuffer(b->zeros, s->zeros, "zeros",
+                   s->zeros ? "the shape has zero points" : "the shape has no zero points",
+                   err) ||
+      !checkBuffer(b->bias, s->bias, "bias",
+                   s->bias ? "the shape has a bias" : "the shape has no bias", err) ||
+      !checkBuffer(b->partials, split, "partials",
+                   split ? "its kernel splits K (TilusQmatmulPlan.partialsBytes)"
+                         : "its kernel does not split K",
+                   err) ||
+      !checkBuffer(b->counters, split, "counters",
+                   split ? "its kernel splits K (TilusQmatmulPlan.countersBytes)"
+                         : "its kernel does not split K",
+                   err))
+    return err ? err->code : TilusStatusInvalidArgument;
+  if (s->m == 0)
+    return TilusStatusSuccess;
+  // QuantizedMatmul.parameters(): a, [a_scales], w, scales, [zeros], [bias],
+  // c, [partials, counters], m, n, k.
+  TilusArg args[14];
+  int n = 0;
+  args[n++] = tilusArgPointer(b->x);
+  if (int8)
+    args[n++] = tilusArgPointer(b->xScales);
+  args[n++] = tilusArgPointer(b->qweight);
+  args[n++] = tilusArgPointer(b->scales);
+  if (s->zeros)
+    args[n++] = tilusArgPointer(b->zeros);
+  if (s->bias)
+    args[n++] = tilusArgPointer(b->bias);
+  args[n++] = tilusArgPointer(b->out);
+  if (split) {
+    args[n++] = tilusArgPointer(b->partials);
+    args[n++] = tilusArgPointer(b->counters);
+  }
+  args[n++] = tilusArgInteger(s->m);
+  args[n++] = tilusArgInteger(s->n);
+  args[n++] = tilusArgInteger(s->k);
+  TilusLoadedKernel *kernel = t->kernels[t->entries[plan.entry].artifact];
+  return tilusRuntimeLaunchKernelWithWorkspace(rt, kernel, args, n, stream, 0, 0, err);
+}

@@ -1,0 +1,181 @@
+//===- QmatmulTests.c - The quantized matmul from C, through its table ----===//
+//
+// tilus-c/QuantizedMatmul.h on the GPU: the table that build-artifacts.sh
+// exports (python3 -m tilus.ops.export: uint3 and uint8-with-offset-128
+// weights for f16 activations, uint4-with-offset-8 for int8 activations, N =
+// 256, K = 1024, with and without a bias) is loaded, prepared and launched
+// for several M, with weights packed here by tilusWeightPack, and compared
+// with a CPU product in double: within 1e-3 of the largest output (the
+// kernel sums in f32 and rounds to f16 once). At N = 256 the f16 entries
+// split K, so their launches also check the caller's scratch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Suite.h"
+
+#include "tilus-c/Layout.h"
+#include "tilus-c/QuantizedMatmul.h"
+#include "tilus-c/WeightPack.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// The template's tile layouts (python-bindings/tilus/ops/qmatmul.py):
+// TILE_LAYOUT for f16 activations, S8_TILE_LAYOUT for int8 ones.
+static const char kF16Tile[] = "local(8,1).local(2,1).column_spatial(4,8).local(2,1)";
+static const char kS8Tile[] = "local(4,1).local(2,1).column_spatial(4,8).local(4,1)";
+
+typedef struct {
+  const char *wtype;
+  int bits, offset;
+  bool int8, bias;
+  int64_t m;
+} Case;
+
+// The packed weights of `codes` [K, N] (values code - offset, stored as the
+// signed b-bit value when the offset is 2^(b-1), as tilus.ops.pack does).
+static uint8_t *packWeights(const Case *c, const uint32_t *codes, int64_t K, int64_t N,
+                            char *why, size_t whySize) {
+  size_t bytes = (size_t)(K * N * c->bits / 8);
+  uint8_t *compact = calloc(bytes, 1), *packed = malloc(bytes);
+  bool symmetric = c->offset == 1 << (c->bits - 1);
+  for (int64_t g = 0; g < K * N; ++g)
+    packBits(compact, g, c->bits, symmetric ? codes[g] ^ (uint32_t)c->offset : codes[g]);
+  const char *text = c->int8 ? kS8Tile : kF16Tile;
+  TilusLayoutError err;
+  TilusLayout *layout = tilusLayoutParse(text, strlen(text), &err);
+  TilusWeightPacking packing = {K, N, 128, 8, c->bits, layout};
+  TilusLayoutError packError;
+  bool ok = layout && tilusWeightPack(&packing, compact, packed, &packError);
+  if (!ok) {
+    snprintf(why, whySize, "packing failed: %s", layout ? packError.message : err.message);
+    free(packed);
+    packed = NULL;
+  }
+  tilusLayoutDestroy(layout);
+  free(compact);
+  return packed;
+}
+
+static void runCase(Suite *s, TilusQmatmulTable *table, const Case *c, uint32_t seed) {
+  const int64_t M = c->m, N = 256, K = 1024, G = 128;
+  char name[96], why[600] = "";
+  snprintf(name, sizeof name, "qmatmul_table.%s_o%d_%s%s", c->wtype, c->offset,
+           c->int8 ? "int8" : "f16", c->bias ? "_bias" : "");
+  uint32_t state = seed;
+  uint32_t *codes = malloc(sizeof(uint32_t) * (size_t)(K * N));
+  for (int64_t g = 0; g < K * N; ++g)
+    codes[g] = nextRandom(&state) % (1u << c->bits);
+  uint16_t *scales = malloc(2 * (size_t)(K / G * N)), *bias = malloc(2 * (size_t)N);
+  double *scale = malloc(sizeof(double) * (size_t)(K / G * N));
+  for (int64_t i = 0; i < K / G * N; ++i) {
+    scale[i] = (double)(nextRandom(&state) % 64 + 16) / 4096;
+    scales[i] = tilusF16FromDouble(scale[i]);
+  }
+  for (int64_t j = 0; j < N; ++j)
+    bias[j] = tilusF16FromDouble(c->bias ? (double)((int)(nextRandom(&state) % 17) - 8) / 8 : 0);
+  // x: f16 values k/16 in [-2, 2), or int8 with per-row scales.
+  size_t xBytes = (size_t)(M * K) * (c->int8 ? 1 : 2);
+  uint8_t *x = malloc(xBytes);
+  double *xv = malloc(sizeof(double) * (size_t)(M * K));
+  float *xs = malloc(sizeof(float) * (size_t)M);
+  for (int64_t i = 0; i < M; ++i)
+    xs[i] = (float)(nextRandom(&state) % 8 + 1) / 64;
+  for (int64_t g = 0; g < M * K; ++g) {
+    int v = (int)(nextRandom(&state) % 255) - 127;
+    if (c->int8) {
+      x[g] = (uint8_t)(int8_t)v;
+      xv[g] = v * (double)xs[g / K];
+    } else {
+      xv[g] = (double)(v / 4) / 16;
+      uint16_t h = tilusF16FromDouble(xv[g]);
+      memcpy(x + 2 * g, &h, 2);
+    }
+  }
+  double *want = calloc((size_t)(M * N), sizeof(double)), peak = 0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double sum = c->bias ? (double)halfToFloat(bias[j]) : 0;
+      for (int64_t k = 0; k < K; ++k)
+        sum += xv[i * K + k] * ((double)codes[k * N + j] - c->offset) *
+               (double)halfToFloat(scales[k / G * N + j]);
+      want[i * N + j] = sum;
+      peak = fmax(peak, fabs(sum));
+    }
+  uint8_t *packed = packWeights(c, codes, K, N, why, sizeof why);
+  TilusQmatmulShape shape = {.wtype = c->wtype, .offset = c->offset, .groupSize = (int)G,
+                             .activation = c->int8 ? "int8" : "float16", .bias = c->bias,
+                             .m = M, .n = N, .k = K};
+  TilusQmatmulPlan plan = {0};
+  TilusRuntimeError err;
+  bool ok = packed != NULL;
+  if (ok && tilusQmatmulFind(table, &shape, &plan, &err) != TilusStatusSuccess) {
+    snprintf(why, sizeof why, "%s", err.message);
+    ok = false;
+  }
+  TilusQmatmulBuffers b = {0};
+  uint16_t *out = malloc(2 * (size_t)(M * N));
+  if (ok) {
+    b.x = upload(s, x, xBytes);
+    b.xScales = c->int8 ? upload(s, xs, sizeof(float) * (size_t)M) : 0;
+    b.qweight = upload(s, packed, (size_t)(K * N * c->bits / 8));
+    b.scales = upload(s, scales, 2 * (size_t)(K / G * N));
+    b.bias = c->bias ? upload(s, bias, 2 * (size_t)N) : 0;
+    b.out = upload(s, NULL, 2 * (size_t)(M * N));
+    if (plan.splitK > 1) {
+      b.partials = upload(s, NULL, plan.partialsBytes);
+      uint8_t *zero = calloc(plan.countersBytes, 1);
+      b.counters = upload(s, zero, plan.countersBytes);
+      free(zero);
+    }
+    ok = tilusQmatmulLaunch(table, s->rt, &shape, &b, NULL, &err) == TilusStatusSuccess &&
+         tilusRuntimeSynchronize(s->rt, &err) == TilusStatusSuccess;
+    if (!ok)
+      snprintf(why, sizeof why, "%s", err.message);
+    ok = ok && download(s, out, b.out, 2 * (size_t)(M * N));
+    if (!ok && !why[0])
+      snprintf(why, sizeof why, "the output's guard bytes were written");
+  }
+  double worst = 0;
+  for (int64_t g = 0; ok && g < M * N; ++g)
+    worst = fmax(worst, fabs((double)halfToFloat(out[g]) - want[g]) / peak);
+  if (ok && worst > 1e-3) {
+    snprintf(why, sizeof why, "relative error %.3g (split_k %d)", worst, plan.splitK);
+    ok = false;
+  }
+  report(s, name, "table", M, plan.splitK, ok, ok ? NULL : why);
+  TilusDevicePtr all[] = {b.x, b.xScales, b.qweight, b.scales, b.bias, b.out, b.partials,
+                          b.counters};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+    if (all[i])
+      tilusRuntimeFree(s->rt, all[i], &err);
+  free(codes), free(scales), free(bias), free(scale), free(x), free(xv), free(xs);
+  free(want), free(packed), free(out);
+}
+
+void testQmatmulTable(Suite *s) {
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s/qmatmul-table", s->dir);
+  TilusRuntimeError err;
+  TilusQmatmulTable *table = tilusQmatmulTableLoad(dir, &err);
+  if (table && tilusQmatmulTablePrepare(table, s->rt, &err) != TilusStatusSuccess) {
+    tilusQmatmulTableDestroy(table);
+    table = NULL;
+  }
+  static const Case cases[] = {
+      {"uint3", 3, 0, false, false, 5},   {"uint3", 3, 0, false, true, 21},
+      {"uint8", 8, 128, false, true, 40}, {"uint8", 8, 128, false, false, 1},
+      {"uint4", 4, 8, true, false, 5},    {"uint4", 4, 8, true, true, 40},
+      {"uint4", 4, 8, true, true, 19},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    if (!table) {
+      report(s, "qmatmul_table", "table", cases[i].m, 0, false, err.message);
+      continue;
+    }
+    runCase(s, table, &cases[i], 1234u + (uint32_t)i * 77u);
+  }
+  tilusQmatmulTableDestroy(table);
+}

@@ -1,0 +1,229 @@
+//===- RuntimeQmatmulTest.c - The quantized matmul's table for C, fake driver ===//
+//
+// tilus-c/QuantizedMatmul.h on the CPU: a table and artifacts written to a
+// temporary directory (kernels with the template's parameter lists), loaded,
+// looked up, prepared on a runtime over the fake driver and launched: the
+// parameters the fake records must be the buffers in the template's order,
+// and every malformed table or mismatched buffer must be refused by name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeTestSupport.h"
+
+#include "tilus-c/QuantizedMatmul.h"
+
+#include <unistd.h>
+
+// f16 activations, split-K 4: a, w, scales, c, partials, counters, m, n, k.
+static const char kSplitArtifact[] = "tilus-artifact 1\ntarget sm_90a\n"
+                                     "kernel qmatmul\n  block 128 1 1\n"
+                                     "  grid s6 ceildiv 16 ; s7 floordiv 64 ; 4\n"
+                                     "  param ptr f16\n  param ptr ui8\n  param ptr f16\n"
+                                     "  param ptr f16\n  param ptr f32\n  param ptr i32\n"
+                                     "  param i32\n  param i32\n  param i32\nend\nptx:\n"
+                                     "// split\n.entry qmatmul()\n";
+// int8 activations with a bias, no split: a, a_scales, w, scales, bias, c,
+// m, n, k.
+static const char kInt8Artifact[] = "tilus-artifact 1\ntarget sm_90a\n"
+                                    "kernel qmatmul\n  block 128 1 1\n"
+                                    "  grid s6 ceildiv 64 ; s7 floordiv 128 ; 1\n"
+                                    "  param ptr i8\n  param ptr f32\n  param ptr ui8\n"
+                                    "  param ptr f16\n  param ptr f16\n  param ptr f16\n"
+                                    "  param i32\n  param i32\n  param i32\nend\nptx:\n"
+                                    ".entry qmatmul()\n";
+static const char kOtherArtifact[] = "tilus-artifact 1\ntarget sm_90a\nkernel other\n  block 32 1 1\n"
+                                     "  grid 1\nend\nptx:\n.entry other()\n";
+static const char kTable[] =
+    "tilus-qmatmul-table 1\n"
+    "# wtype offset group activation zeros bias m_min m_max n k split_k rows cols file\n"
+    "uint4 8 128 float16 0 0 1 16 256 1024 4 16 64 split.tilus\n"
+    "\n"
+    "uint4 8 128 int8 0 1 33 0 256 1024 1 64 128 int8.tilus\n";
+
+static void writeFile(const char *dir, const char *name, const char *text) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+}
+
+static void removeAll(const char *dir) {
+  static const char *const names[] = {"qmatmul-table.txt", "split.tilus", "int8.tilus",
+                                      "other.tilus"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    unlink(path);
+  }
+  rmdir(dir);
+}
+
+static uint64_t paramU64(int i) {
+  uint64_t v;
+  memcpy(&v, fake.params[i], 8);
+  return v;
+}
+
+static TilusQmatmulShape shapeOf(const char *activation, bool bias, int64_t m) {
+  return (TilusQmatmulShape){.wtype = "uint4", .offset = 8, .groupSize = 128,
+                             .activation = activation, .bias = bias, .m = m, .n = 256,
+                             .k = 1024};
+}
+
+// A table whose text is `table` (with the artifacts above): the load error.
+static TilusRuntimeError loadError(const char *dir, const char *table) {
+  writeFile(dir, "qmatmul-table.txt", table);
+  TilusRuntimeError err = {0};
+  TilusQmatmulTable *t = tilusQmatmulTableLoad(dir, &err);
+  CHECK(t == NULL);
+  tilusQmatmulTableDestroy(t);
+  return err;
+}
+
+static void testLoadErrors(const char *dir) {
+  TilusRuntimeError err;
+  CHECK(tilusQmatmulTableLoad(NULL, &err) == NULL && err.code == TilusStatusInvalidArgument);
+  CHECK(tilusQmatmulTableLoad("/nonexistent-tilus-dir", &err) == NULL);
+  CHECK_ERROR(err, TilusStatusIOError,
+              "cannot open '/nonexistent-tilus-dir/qmatmul-table.txt': No such file or "
+              "directory");
+  err = loadError(dir, "");
+  CHECK_ERROR(err, TilusStatusParseError,
+              "qmatmul-table.txt: empty, expected the header 'tilus-qmatmul-table 1'");
+  err = loadError(dir, "tilus-qmatmul-table 2\n");
+  CHECK_ERROR(err, TilusStatusParseError,
+              "qmatmul-table.txt line 1: expected the header 'tilus-qmatmul-table 1'");
+  err = loadError(dir, "tilus-qmatmul-table 1\nuint4 8 128 float16 0 0 1 16 256 1024\n");
+  CHECK_ERROR(err, TilusStatusParseError,
+              "qmatmul-table.txt line 2: fewer than 14 fields, expected 14 (wtype offset "
+              "group activation zeros bias m_min m_max n k split_k block_rows block_cols "
+              "artifact)");
+  err = loadError(dir, "tilus-qmatmul-table 1\n"
+                       "uint4 8 128 float16 0 2 1 16 256 1024 4 16 64 split.tilus\n");
+  CHECK_ERROR(err, TilusStatusParseError,
+              "qmatmul-table.txt line 2: bias '2' is not an integer in [0, 1]");
+  err = loadError(dir, "tilus-qmatmul-table 1\n"
+                       "uint4 8 128 float32 0 0 1 16 256 1024 4 16 64 split.tilus\n");
+  CHECK_ERROR(err, TilusStatusParseError,
+              "qmatmul-table.txt line 2: activation 'float32' is not float16, bfloat16 or "
+              "int8");
+  err = loadError(dir, "tilus-qmatmul-table 1\n"
+                       "uint4 8 128 float16 0 0 17 16 256 1024 4 16 64 split.tilus\n");
+  CHECK_ERROR(err, TilusStatusParseError,
+              "qmatmul-table.txt line 2: m_max 16 is below m_min 17");
+  err = loadError(dir, "tilus-qmatmul-table 1\n"
+                       "uint4 8 128 float16 0 0 1 16 256 1024 4 16 64 other.tilus\n");
+  CHECK(err.code == TilusStatusParseError);
+  CHECK_CONTAINS(err, "qmatmul-table.txt line 2: artifact '");
+  CHECK_CONTAINS(err, "other.tilus' has no kernel 'qmatmul'");
+  err = loadError(dir, "tilus-qmatmul-table 1\n\n"
+                       "uint4 8 128 float16 0 0 1 16 256 1024 4 16 64 missing.tilus\n");
+  CHECK(err.code == TilusStatusIOError);
+  CHECK_CONTAINS(err, "qmatmul-table.txt line 3: cannot open '");
+  CHECK_CONTAINS(err, "missing.tilus': No such file or directory");
+}
+
+static void testFindAndLaunch(const char *dir) {
+  TilusRuntimeError err;
+  writeFile(dir, "qmatmul-table.txt", kTable);
+  TilusQmatmulTable *t = tilusQmatmulTableLoad(dir, &err);
+  CHECK(t != NULL);
+  if (!t)
+    return;
+  CHECK(tilusQmatmulTableGetNumEntries(t) == 2);
+
+  // Lookups: the f16 entry's split-K scratch for M = 5.
+  TilusQmatmulShape f16 = shapeOf("float16", false, 5);
+  TilusQmatmulPlan plan;
+  CHECK(tilusQmatmulFind(t, &f16, &plan, &err) == TilusStatusSuccess);
+  CHECK(plan.entry == 0 && plan.splitK == 4 && plan.blockRows == 16 && plan.blockCols == 64);
+  CHECK(plan.partialsBytes == 4u * 4 * 5 * 256 && plan.countersBytes == 4u * 1 * 4);
+  TilusQmatmulShape i8 = shapeOf("int8", true, 40);
+  CHECK(tilusQmatmulFind(t, &i8, &plan, &err) == TilusStatusSuccess);
+  CHECK(plan.entry == 1 && plan.splitK == 1 && plan.partialsBytes == 0 &&
+        plan.countersBytes == 0);
+  TilusQmatmulShape miss = shapeOf("float16", false, 17);
+  CHECK(tilusQmatmulFind(t, &miss, &plan, &err) == TilusStatusUnsupported);
+  CHECK_ERROR(err, TilusStatusUnsupported,
+              "quantized matmul: the table has no kernel for uint4 (offset 8, group 128, "
+              "float16 activations, zeros 0, bias 0) at M = 17, N = 256, K = 1024; for those "
+              "it has N x K: 256x1024 (python3 -m tilus.ops.export makes tables)");
+  miss = shapeOf("bfloat16", false, 1);
+  CHECK(tilusQmatmulFind(t, &miss, &plan, &err) == TilusStatusUnsupported);
+  CHECK_CONTAINS(err, "it has N x K: none");
+  miss = shapeOf("float16", false, -1);
+  CHECK(tilusQmatmulFind(t, &miss, &plan, &err) == TilusStatusInvalidArgument);
+
+  // Launching needs the table prepared on the runtime.
+  resetFake();
+  TilusRuntime *rt = createFake(&err);
+  CHECK(rt != NULL);
+  TilusQmatmulBuffers b = {.x = 0x1000, .qweight = 0x2000, .scales = 0x3000, .out = 0x4000,
+                           .partials = 0x5000, .counters = 0x6000};
+  CHECK(tilusQmatmulLaunch(t, rt, &f16, &b, NULL, &err) == TilusStatusInvalidArgument);
+  CHECK_ERROR(err, TilusStatusInvalidArgument,
+              "quantized matmul: the table is not prepared on this runtime "
+              "(tilusQmatmulTablePrepare)");
+  CHECK(tilusQmatmulTablePrepare(t, rt, &err) == TilusStatusSuccess);
+  CHECK(fake.moduleLoads == 2);
+
+  // The split-K kernel: a, w, scales, c, partials, counters, m, n, k.
+  fake.numParamsToRecord = 9;
+  CHECK(tilusQmatmulLaunch(t, rt, &f16, &b, (void *)0x77, &err) == TilusStatusSuccess);
+  CHECK(fake.launches == 1 && fake.grid[0] == 1 && fake.grid[1] == 4 && fake.grid[2] == 4);
+  CHECK(paramU64(0) == 0x1000 && paramU64(1) == 0x2000 && paramU64(2) == 0x3000 &&
+        paramU64(3) == 0x4000 && paramU64(4) == 0x5000 && paramU64(5) == 0x6000);
+  CHECK((int32_t)paramU64(6) == 5 && (int32_t)paramU64(7) == 256 &&
+        (int32_t)paramU64(8) == 1024);
+  CHECK(fake.stream == (CUstream)0x77);
+
+  // Missing or extra buffers are refused by name; nothing is launched.
+  TilusQmatmulBuffers nb = b;
+  nb.partials = 0;
+  CHECK(tilusQmatmulLaunch(t, rt, &f16, &nb, NULL, &err) == TilusStatusInvalidArgument);
+  CHECK_ERROR(err, TilusStatusInvalidArgument,
+              "quantized matmul: buffer 'partials' is 0, but its kernel splits K "
+              "(TilusQmatmulPlan.partialsBytes)");
+  nb = b;
+  nb.xScales = 0x9000;
+  CHECK(tilusQmatmulLaunch(t, rt, &f16, &nb, NULL, &err) == TilusStatusInvalidArgument);
+  CHECK_ERROR(err, TilusStatusInvalidArgument,
+              "quantized matmul: buffer 'xScales' is given, but only int8 activations take "
+              "row scales");
+  CHECK(fake.launches == 1);
+
+  // The int8 kernel with a bias: a, a_scales, w, scales, bias, c, m, n, k.
+  TilusQmatmulBuffers b8 = {.x = 0x1100, .xScales = 0x1200, .qweight = 0x2100,
+                            .scales = 0x3100, .bias = 0x3200, .out = 0x4100};
+  CHECK(tilusQmatmulLaunch(t, rt, &i8, &b8, NULL, &err) == TilusStatusSuccess);
+  CHECK(fake.launches == 2 && fake.grid[0] == 1 && fake.grid[1] == 2);
+  CHECK(paramU64(0) == 0x1100 && paramU64(1) == 0x1200 && paramU64(2) == 0x2100 &&
+        paramU64(3) == 0x3100 && paramU64(4) == 0x3200 && paramU64(5) == 0x4100);
+  CHECK((int32_t)paramU64(6) == 40);
+  b8.bias = 0;
+  CHECK(tilusQmatmulLaunch(t, rt, &i8, &b8, NULL, &err) == TilusStatusInvalidArgument);
+  CHECK_ERROR(err, TilusStatusInvalidArgument,
+              "quantized matmul: buffer 'bias' is 0, but the shape has a bias");
+  // M = 0 launches nothing.
+  f16.m = 0;
+  CHECK(tilusQmatmulLaunch(t, rt, &f16, &b, NULL, &err) == TilusStatusSuccess);
+  CHECK(fake.launches == 2);
+
+  tilusQmatmulTableDestroy(t);
+  tilusRuntimeDestroy(rt);
+}
+
+void testQmatmulTable(void) {
+  char dir[] = "/tmp/tilus-qmatmul-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  writeFile(dir, "split.tilus", kSplitArtifact);
+  writeFile(dir, "int8.tilus", kInt8Artifact);
+  writeFile(dir, "other.tilus", kOtherArtifact);
+  testLoadErrors(dir);
+  testFindAndLaunch(dir);
+  removeAll(dir);
+}
