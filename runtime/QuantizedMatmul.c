@@ -309,57 +309,69 @@ static bool sameKind(const Entry *e, const TilusQmatmulShape *s) {
          e->zeros == s->zeros && e->bias == s->bias;
 }
 
-// The entry index for `shape`, or -1 with the reason in `err`.
-static int findEntry(const TilusQmatmulTable *t, const TilusQmatmulShape *s,
-                     TilusRuntimeError *err) {
-  if (!t || !s || !s->wtype || !s->activation) {
-    tilusSetError(err, TilusStatusInvalidArgument,
-                  "tilusQmatmulFind: NULL table, shape, wtype or activation");
-    return -1;
-  }
+// The entry index for `shape` in *index, or the failure's status (with the
+// reason in `err`).
+static TilusStatus findEntry(const TilusQmatmulTable *t, const TilusQmatmulShape *s,
+                             int *index, TilusRuntimeError *err) {
+  if (!t || !s || !s->wtype || !s->activation)
+    return tilusSetError(err, TilusStatusInvalidArgument,
+                         "tilusQmatmulFind: NULL table, shape, wtype or activation");
   if (s->m < 0 || s->n <= 0 || s->k <= 0 || s->m > INT32_MAX || s->n > INT32_MAX ||
       s->k > INT32_MAX) {
-    tilusSetError(err, TilusStatusInvalidArgument,
-                  "quantized matmul: M = %lld, N = %lld, K = %lld (M >= 0, N and K > 0, "
-                  "each below 2^31)",
-                  (long long)s->m, (long long)s->n, (long long)s->k);
-    return -1;
+    return tilusSetError(err, TilusStatusInvalidArgument,
+                         "quantized matmul: M = %lld, N = %lld, K = %lld (M >= 0, N and K > 0, "
+                         "each below 2^31)",
+                         (long long)s->m, (long long)s->n, (long long)s->k);
   }
   int64_t m = s->m ? s->m : 1; // M = 0 launches nothing; its entry is M = 1's
   for (int i = 0; i < t->numEntries; ++i) {
     const Entry *e = &t->entries[i];
     if (sameKind(e, s) && e->n == s->n && e->k == s->k && m >= e->mMin &&
-        (!e->mMax || m <= e->mMax))
-      return i;
+        (!e->mMax || m <= e->mMax)) {
+      *index = i;
+      return TilusStatusSuccess;
+    }
   }
-  // Say which N x K the table has for this kind of product.
+  // Say which N x K the table has for this kind of product (each once; an
+  // item takes at most 21 characters, so `have` never overflows).
   char have[256] = "";
   size_t used = 0;
-  for (int i = 0; i < t->numEntries && used < sizeof have - 32; ++i) {
+  for (int i = 0; i < t->numEntries; ++i) {
     const Entry *e = &t->entries[i];
-    if (!sameKind(e, s))
+    bool seen = !sameKind(e, s);
+    for (int j = 0; j < i && !seen; ++j)
+      seen = sameKind(&t->entries[j], s) && t->entries[j].n == e->n &&
+             t->entries[j].k == e->k;
+    if (seen)
       continue;
-    char item[48];
-    snprintf(item, sizeof item, "%lldx%lld", (long long)e->n, (long long)e->k);
-    if (strstr(have, item))
-      continue;
-    used += (size_t)snprintf(have + used, sizeof have - used, "%s%s", used ? ", " : "", item);
+    if (used >= sizeof have - 32) {
+      snprintf(have + used, sizeof have - used, ", ...");
+      break;
+    }
+    used += (size_t)snprintf(have + used, sizeof have - used, "%s%lldx%lld",
+                             used ? ", " : "", (long long)e->n, (long long)e->k);
   }
-  tilusSetError(err, TilusStatusUnsupported,
+  return tilusSetError(err, TilusStatusUnsupported,
                 "quantized matmul: the table has no kernel for %s (offset %d, group %d, "
                 "%s activations, zeros %d, bias %d) at M = %lld, N = %lld, K = %lld; for "
                 "those it has N x K: %s (python3 -m tilus.ops.export makes tables)",
                 s->wtype, s->offset, s->groupSize, s->activation, s->zeros, s->bias,
                 (long long)s->m, (long long)s->n, (long long)s->k, used ? have : "none");
-  return -1;
 }
 
 TilusStatus tilusQmatmulFind(const TilusQmatmulTable *t, const TilusQmatmulShape *s,
                              TilusQmatmulPlan *plan, TilusRuntimeError *err) {
-  int i = findEntry(t, s, err);
-  if (i < 0)
-    return err ? err->code : TilusStatusUnsupported;
+  int i = -1;
+  TilusStatus status = findEntry(t, s, &i, err);
+  if (status != TilusStatusSuccess)
+    return status;
   const Entry *e = &t->entries[i];
+  uint64_t cells = (uint64_t)s->m * (uint64_t)s->n; // below 2^62
+  if (e->splitK > 1 && cells > UINT64_MAX / (4 * (uint64_t)e->splitK))
+    return tilusSetError(err, TilusStatusInvalidArgument,
+                         "quantized matmul: M = %lld, N = %lld: the split-K partials "
+                         "need more than 2^64 bytes",
+                         (long long)s->m, (long long)s->n);
   if (plan) {
     bool split = e->splitK > 1;
     uint64_t rowBlocks = (uint64_t)((s->m + e->blockRows - 1) / e->blockRows);
@@ -379,12 +391,15 @@ TilusStatus tilusQmatmulTablePrepare(TilusQmatmulTable *t, TilusRuntime *rt,
                          "tilusQmatmulTablePrepare: NULL table or runtime");
   t->rt = NULL;
   for (int i = 0; i < t->numArtifacts; ++i) {
-    t->kernels[i] = tilusRuntimeGetKernel(rt, t->artifacts[i], KERNEL_NAME, err);
+    TilusRuntimeError own;
+    t->kernels[i] = tilusRuntimeGetKernel(rt, t->artifacts[i], KERNEL_NAME, &own);
     if (!t->kernels[i]) {
       char prefix[300];
       snprintf(prefix, sizeof prefix, "%s", t->files[i]);
-      tilusPrefixError(err, prefix);
-      return err ? err->code : TilusStatusUnsupported;
+      tilusPrefixError(&own, prefix);
+      if (err)
+        *err = own;
+      return own.code;
     }
   }
   t->rt = rt;
@@ -415,6 +430,8 @@ TilusStatus tilusQmatmulLaunch(TilusQmatmulTable *t, TilusRuntime *rt,
                          !b || !rt ? "tilusQmatmulLaunch: NULL buffers or runtime"
                                    : "quantized matmul: the table is not prepared on this "
                                      "runtime (tilusQmatmulTablePrepare)");
+  if (s->m == 0) // nothing to launch, no scratch needed
+    return TilusStatusSuccess;
   bool int8 = !strcmp(s->activation, "int8"), split = plan.splitK > 1;
   if (!checkBuffer(b->x, true, "x", "every product reads x", err) ||
       !checkBuffer(b->qweight, true, "qweight", "every product reads the weights", err) ||
@@ -437,9 +454,7 @@ TilusStatus tilusQmatmulLaunch(TilusQmatmulTable *t, TilusRuntime *rt,
                    split ? "its kernel splits K (TilusQmatmulPlan.countersBytes)"
                          : "its kernel does not split K",
                    err))
-    return err ? err->code : TilusStatusInvalidArgument;
-  if (s->m == 0)
-    return TilusStatusSuccess;
+    return TilusStatusInvalidArgument;
   // QuantizedMatmul.parameters(): a, [a_scales], w, scales, [zeros], [bias],
   // c, [partials, counters], m, n, k.
   TilusArg args[14];

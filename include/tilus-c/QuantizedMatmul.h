@@ -69,7 +69,9 @@ TilusStatus tilusQmatmulFind(const TilusQmatmulTable *table,
 
 /* Loads every kernel of the table on `rt` (tilusRuntimeGetKernel), before
  * the first launch on it and before any capture. A table serves one runtime
- * at a time: preparing it for another replaces the first. */
+ * at a time: preparing it for another replaces the first. The table keeps
+ * the runtime's kernels: once that runtime is destroyed, prepare the table
+ * again before launching (on a new runtime). */
 TilusStatus tilusQmatmulTablePrepare(TilusQmatmulTable *table, TilusRuntime *rt,
                                      TilusRuntimeError *err);
 
@@ -89,7 +91,7 @@ typedef struct {
 } TilusQmatmulBuffers;
 
 /* Finds the entry for `shape` and launches its kernel on `stream` (NULL: the
- * default stream). The table must be prepared on `rt`
+ * default stream); M = 0 launches nothing and needs no buffers. The table must be prepared on `rt`
  * (TilusStatusInvalidArgument otherwise). A buffer the shape needs that is
  * 0, or one it does not take that is not 0, is TilusStatusInvalidArgument
  * with its name, and nothing is launched. Split-K launches on one

@@ -903,3 +903,8 @@ def test_export_writes_a_table_the_c_runtime_reads(tmp_path):
         assert ("ptr f32" in names[2:]) == (int(r[10]) > 1)       # split-K partials
     with pytest.raises(SystemExit, match="bad --shapes"):
         export.main([str(tmp_path), "--weights", "uint4:8", "--shapes", "256by1024"])
+    with pytest.raises(SystemExit, match="N x K = 256x1000 with group 128: K must be"):
+        export.main([str(tmp_path), "--weights", "uint4:8", "--shapes", "256x1000"])
+    with pytest.raises(SystemExit, match="256x384 with group 256"):
+        export.main([str(tmp_path), "--weights", "uint4:8", "--shapes", "256x384",
+                     "--group", "256"])

@@ -53,14 +53,22 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
            processes=None):
     """Writes the table and its artifacts into out_dir; returns the number
     of entries. `weights` is [(wtype, offset)], `shapes` [(n, k)]. A
-    product the template cannot take (int8 activations with float weights,
-    zeros with an offset) is skipped."""
+    product the template cannot take (int8 activations with float weights or
+    groups below 128, zeros with an offset) is skipped; ValueError for a
+    shape or group no product can take."""
+    for n, k in shapes:
+        if k % qmatmul.TILE_K or n % qmatmul.TILE_N or not qmatmul.group_size_ok(group) \
+                or k % group:
+            raise ValueError(f"export: N x K = {n}x{k} with group {group}: K must be a "
+                             f"multiple of {qmatmul.TILE_K}, N of {qmatmul.TILE_N}, and the "
+                             f"group 32, 64 or a multiple of {qmatmul.TILE_K} dividing K")
     os.makedirs(out_dir, exist_ok=True)
     rows, kernels = [], {}          # kernel key -> (index, program)
     for activation in activations:
         act = None if activation == "float16" else tilus.dtype(activation)
         for wtype, offset in weights:
-            if act == tilus.int8 and not qmatmul.int8_fits(wtype, offset):
+            if act == tilus.int8 and (not qmatmul.int8_fits(wtype, offset)
+                                      or group % qmatmul.TILE_K):
                 continue
             for variant in variants:
                 zeros, bias = VARIANTS[variant]
@@ -119,9 +127,12 @@ def main(argv=None):
     if bad:
         raise SystemExit(f"export: unknown activation or variant {bad[0]!r}")
     major, minor = (int(v) for v in a.cc.split("."))
-    count = export(a.out_dir, _pairs(a.weights, "weights"), _pairs(a.shapes, "shapes"),
-                   group=a.group, activations=acts, variants=a.variants.split(","),
-                   gpu=a.gpu, cc=(major, minor), target=a.target)
+    try:
+        count = export(a.out_dir, _pairs(a.weights, "weights"), _pairs(a.shapes, "shapes"),
+                       group=a.group, activations=acts, variants=a.variants.split(","),
+                       gpu=a.gpu, cc=(major, minor), target=a.target)
+    except ValueError as e:
+        raise SystemExit(str(e))
     print(f"wrote {count} entries to {os.path.join(a.out_dir, TABLE_FILE)}")
 
 

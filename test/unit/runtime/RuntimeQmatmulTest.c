@@ -157,6 +157,8 @@ static void testFindAndLaunch(const char *dir) {
   CHECK_CONTAINS(err, "it has N x K: none");
   miss = shapeOf("float16", false, -1);
   CHECK(tilusQmatmulFind(t, &miss, &plan, &err) == TilusStatusInvalidArgument);
+  CHECK(tilusQmatmulFind(t, &miss, &plan, NULL) == TilusStatusInvalidArgument);
+  CHECK(tilusQmatmulFind(t, NULL, &plan, NULL) == TilusStatusInvalidArgument);
 
   // Launching needs the table prepared on the runtime.
   resetFake();
@@ -208,13 +210,33 @@ static void testFindAndLaunch(const char *dir) {
   CHECK(tilusQmatmulLaunch(t, rt, &i8, &b8, NULL, &err) == TilusStatusInvalidArgument);
   CHECK_ERROR(err, TilusStatusInvalidArgument,
               "quantized matmul: buffer 'bias' is 0, but the shape has a bias");
-  // M = 0 launches nothing.
+  // M = 0 launches nothing and needs no scratch.
   f16.m = 0;
+  CHECK(tilusQmatmulFind(t, &f16, &plan, &err) == TilusStatusSuccess && plan.partialsBytes == 0);
+  b.partials = b.counters = 0;
   CHECK(tilusQmatmulLaunch(t, rt, &f16, &b, NULL, &err) == TilusStatusSuccess);
   CHECK(fake.launches == 2);
 
   tilusQmatmulTableDestroy(t);
   tilusRuntimeDestroy(rt);
+}
+
+// The message for a missing shape lists each N x K of that kind once, even
+// where one's text contains another's.
+static void testMissingShapeMessage(const char *dir) {
+  writeFile(dir, "qmatmul-table.txt",
+            "tilus-qmatmul-table 1\n"
+            "uint4 8 128 float16 0 0 1 0 4096 10240 4 16 64 split.tilus\n"
+            "uint4 8 128 float16 0 0 1 0 4096 1024 4 16 64 split.tilus\n"
+            "uint4 8 128 float16 0 0 1 0 4096 10240 4 16 64 split.tilus\n");
+  TilusRuntimeError err;
+  TilusQmatmulTable *t = tilusQmatmulTableLoad(dir, &err);
+  CHECK(t != NULL);
+  TilusQmatmulShape shape = shapeOf("float16", false, 1);
+  TilusQmatmulPlan plan;
+  CHECK(t && tilusQmatmulFind(t, &shape, &plan, &err) == TilusStatusUnsupported);
+  CHECK_CONTAINS(err, "it has N x K: 4096x10240, 4096x1024 (python3");
+  tilusQmatmulTableDestroy(t);
 }
 
 void testQmatmulTable(void) {
@@ -225,5 +247,6 @@ void testQmatmulTable(void) {
   writeFile(dir, "other.tilus", kOtherArtifact);
   testLoadErrors(dir);
   testFindAndLaunch(dir);
+  testMissingShapeMessage(dir);
   removeAll(dir);
 }
