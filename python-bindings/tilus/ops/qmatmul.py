@@ -601,19 +601,22 @@ def pack_on_device(codes, wtype, offset=0, runtime=None, activation=None):
 _WIDE = [(4, 8, 3, 1, 1), (4, 4, 3, 1, 1), (4, 2, 3, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
 _NARROW = [(4, 2, 3, 4, 1), (4, 4, 3, 4, 1), (4, 1, 3, 4, 1), (4, 1, 4, 2, 1), (1, 1, 3, 1, 1)]
 _WIDE_8BIT = [(4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
-# M > 32 (four row tiles per block, row_tiles): n_tiles 8 / 4 = 2 per warp
-# measured best for u4 at M = 64-256 (bench/README.md, "M beyond 16").
-_LARGE_M = [(4, 8, 3, 1, 1), (4, 4, 3, 1, 1), (1, 1, 3, 1, 1)]
-_LARGE_M_NARROW = [(4, 8, 3, 4, 1), (4, 4, 3, 4, 1), (4, 4, 3, 2, 1), (1, 1, 3, 1, 1)]
-# int8 activations at M > 32 (bench/README.md, "int8 activations", uint4,
-# int4, uint3 and uint8 at N = 57344 and 8192): four stages of n_tiles 8 / 4
-# = 2 per warp were best or within 10 % of it at M = 64 and, for the 4-bit
-# types, at M = 128; 16 / 4 = 4 per warp and three stages at M = 256 (within
-# 6 % where not best; 1.27x and 1.51x faster than 2 per warp for uint8) and for uint3 and uint8 at
-# M = 128 (within 4 %). The other widths follow the nearest measured ones
-# unmeasured.
-_LARGE_M_INT8 = [(4, 8, 4, 1, 1), (4, 4, 4, 1, 1), (1, 1, 3, 1, 1)]
-_LARGE_M_INT8_WIDE = [(4, 16, 3, 1, 1)] + _LARGE_M_INT8
+# M > 32 (four row tiles per block, row_tiles; bench/README.md, "Seventh
+# run"). Above M = 64, n_tiles 16 / 4 = 4 per warp and four stages: the
+# fastest of 48 configurations (row tiles 2 or 4, n_tiles 1-4 per warp, 3 or
+# 4 stages, 4 or 8 warps, split-K 1 or 2) for u4 at M = 128 and 256, N =
+# 57344 and 8192, 1.2-1.6x faster than the former 8 / 4 = 2 with three
+# stages, split in two at narrow N up to M = 128; for int8 activations too
+# (the best of twelve in 15 of 16 cells at M = 128 and 256, uint8 at N =
+# 57344, M = 128 within 14 %). At M = 33-64 it is also taken at wide N for
+# f16 activations (all but u8 gained), but at narrow N it lost up to 27 % at
+# N = 10240 (80 column blocks), so the narrow table stays the former one
+# there, as does int8's (n_tiles 8 / 4 and four stages, within 15 % of the
+# best at M = 64).
+_LARGE_M = [(4, 16, 4, 1, 1), (4, 8, 3, 1, 1), (4, 4, 3, 1, 1), (1, 1, 3, 1, 1)]
+_LARGE_M_SPLIT = [(4, 16, 4, 2, 1), (4, 8, 3, 4, 1), (4, 4, 3, 4, 1), (1, 1, 3, 1, 1)]
+_MID_M_NARROW = [(4, 8, 3, 4, 1), (4, 4, 3, 4, 1), (4, 4, 3, 2, 1), (1, 1, 3, 1, 1)]
+_MID_M_INT8 = [(4, 8, 4, 1, 1), (4, 4, 4, 1, 1), (1, 1, 3, 1, 1)]
 
 
 # The most shared memory one block may have on the H100 (227 KiB).
@@ -654,11 +657,13 @@ def choose_config(m, n, k, wtype, activation=None):
     """(warps, n_tiles, stages, split_k, k_tiles) for an [m, k] x [k, n]
     product: the heuristic table above, first entry whose block (with
     row_tiles(m) row tiles, as the runner runs it) divides n and k."""
-    if m > 32 and _activation(activation) == tilus.int8:
-        wide = m > 128 or (m > 64 and wtype.bits not in (4, 5))
-        table = _LARGE_M_INT8_WIDE if wide else _LARGE_M_INT8
-    elif m > 32:
-        table = _LARGE_M if n >= 32768 else _LARGE_M_NARROW
+    wide = n >= 32768
+    if 32 < m <= 64 and _activation(activation) == tilus.int8:
+        table = _MID_M_INT8
+    elif 32 < m <= 64:
+        table = _LARGE_M if wide else _MID_M_NARROW
+    elif m > 64:
+        table = _LARGE_M if wide or m > 128 else _LARGE_M_SPLIT
     else:
         table = (_WIDE_8BIT if wtype.bits == 8 and n >= 32768 else _WIDE if n >= 32768
                  else _NARROW)
