@@ -605,7 +605,7 @@ _WIDE_8BIT = [(4, 2, 4, 1, 1), (4, 1, 4, 1, 1), (1, 1, 3, 1, 1)]
 # run"). Above M = 64, n_tiles 16 / 4 = 4 per warp and four stages: the
 # fastest of 48 configurations (row tiles 2 or 4, n_tiles 1-4 per warp, 3 or
 # 4 stages, 4 or 8 warps, split-K 1 or 2) for u4 at M = 128 and 256, N =
-# 57344 and 8192, 1.2-1.6x faster than the former 8 / 4 = 2 with three
+# 57344 and 8192, 1.3-1.6x faster than the former 8 / 4 = 2 with three
 # stages, split in two at narrow N up to M = 128; for int8 activations too
 # (the best of twelve in 15 of 16 cells at M = 128 and 256, uint8 at N =
 # 57344, M = 128 within 14 %). At M = 33-64 it is also taken at wide N for
