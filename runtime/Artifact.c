@@ -74,7 +74,7 @@ static TilusStatus lineError(Reader *r, TilusStatus code, const char *format,
   return tilusSetError(r->err, code, "line %d: %.480s", r->lineNumber, detail);
 }
 
-static char *copyText(const char *text, size_t length) {
+char *tilusCopyText(const char *text, size_t length) {
   char *copy = malloc(length + 1);
   if (copy) {
     memcpy(copy, text, length);
@@ -255,8 +255,8 @@ static TilusStatus readParam(Reader *r, const Line *line) {
     param.kind = TilusParamPointer;
     param.bitWidth = 64;
     param.byteSize = 8;
-    param.typeName = copyText("ptr", 3);
-    param.elementType = copyText(line->word[2], line->wordLength[2]);
+    param.typeName = tilusCopyText("ptr", 3);
+    param.elementType = tilusCopyText(line->word[2], line->wordLength[2]);
   } else {
     if (line->numWords != 2)
       return lineError(r, TilusStatusParseError,
@@ -270,8 +270,8 @@ static TilusStatus readParam(Reader *r, const Line *line) {
           "f64)",
           (int)(line->wordLength[1] > 32 ? 32 : line->wordLength[1]),
           line->word[1]);
-    param.typeName = copyText(line->word[1], line->wordLength[1]);
-    param.elementType = copyText("", 0);
+    param.typeName = tilusCopyText(line->word[1], line->wordLength[1]);
+    param.elementType = tilusCopyText("", 0);
   }
   TilusParam *grown =
       realloc(k->params, (size_t)(k->numParams + 1) * sizeof(TilusParam));
@@ -334,7 +334,7 @@ static TilusStatus readGrid(Reader *r, const Line *line) {
       return lineError(r, exprErr.code, "grid expression %d ('%.*s'): %s",
                        dim + 1, (int)(length > 64 ? 64 : length), rest,
                        exprErr.message);
-    k->gridText[dim] = copyText(rest, length);
+    k->gridText[dim] = tilusCopyText(rest, length);
     k->numGridDims++;
     if (!k->gridText[dim])
       return tilusSetError(r->err, TilusStatusOutOfMemory, "out of memory");
@@ -389,7 +389,7 @@ static TilusStatus startKernel(Reader *r, const Line *line) {
   a->kernels = grown;
   TilusKernel *k = &a->kernels[a->numKernels++];
   memset(k, 0, sizeof(*k));
-  k->name = copyText(line->word[1], line->wordLength[1]);
+  k->name = tilusCopyText(line->word[1], line->wordLength[1]);
   if (!k->name)
     return tilusSetError(r->err, TilusStatusOutOfMemory, "out of memory");
   r->kernel = k;
@@ -551,7 +551,7 @@ static TilusStatus readTarget(Reader *r, const Line *line) {
     return lineError(r, TilusStatusParseError, "expected 'target <sm_XX>'");
   for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
     if (wordIs(line, 1, targets[i])) {
-      r->artifact->target = copyText(targets[i], strlen(targets[i]));
+      r->artifact->target = tilusCopyText(targets[i], strlen(targets[i]));
       return r->artifact->target ? TilusStatusSuccess
                                  : tilusSetError(r->err, TilusStatusOutOfMemory,
                                                  "out of memory");
@@ -664,12 +664,7 @@ TilusArtifact *tilusArtifactParse(const char *text, size_t length,
   return artifact;
 }
 
-TilusArtifact *tilusArtifactLoadFile(const char *path, TilusRuntimeError *err) {
-  if (!path) {
-    tilusSetError(err, TilusStatusInvalidArgument,
-                  "tilusArtifactLoadFile: NULL path");
-    return NULL;
-  }
+char *tilusReadFile(const char *path, size_t *size, TilusRuntimeError *err) {
   FILE *file = fopen(path, "rb");
   if (!file) {
     tilusSetError(err, TilusStatusIOError, "cannot open '%s': %s", path,
@@ -677,12 +672,12 @@ TilusArtifact *tilusArtifactLoadFile(const char *path, TilusRuntimeError *err) {
     return NULL;
   }
   // Read in chunks rather than trusting a file size: works on pipes too.
-  size_t size = 0, capacity = 1 << 16;
+  // One byte is kept free for the NUL.
+  size_t used = 0, capacity = 1 << 16;
   char *data = malloc(capacity);
   while (data) {
-    size_t n = fread(data + size, 1, capacity - size, file);
-    size += n;
-    if (size < capacity)
+    used += fread(data + used, 1, capacity - used - 1, file);
+    if (used < capacity - 1)
       break;
     char *grown = realloc(data, capacity * 2);
     if (!grown) {
@@ -705,6 +700,21 @@ TilusArtifact *tilusArtifactLoadFile(const char *path, TilusRuntimeError *err) {
     tilusSetError(err, TilusStatusIOError, "cannot read '%s'", path);
     return NULL;
   }
+  data[used] = '\0';
+  *size = used;
+  return data;
+}
+
+TilusArtifact *tilusArtifactLoadFile(const char *path, TilusRuntimeError *err) {
+  if (!path) {
+    tilusSetError(err, TilusStatusInvalidArgument,
+                  "tilusArtifactLoadFile: NULL path");
+    return NULL;
+  }
+  size_t size = 0;
+  char *data = tilusReadFile(path, &size, err);
+  if (!data)
+    return NULL;
   TilusArtifact *artifact = tilusArtifactParse(data, size, err);
   free(data);
   if (!artifact)
@@ -750,9 +760,9 @@ bool tilusKernelCopy(TilusKernel *copy, const TilusKernel *k) {
   memset(copy->grid, 0, sizeof(copy->grid));
   copy->params = NULL;
   copy->numParams = 0;
-  bool ok = (copy->name = copyText(k->name, strlen(k->name))) != NULL;
+  bool ok = (copy->name = tilusCopyText(k->name, strlen(k->name))) != NULL;
   for (int d = 0; ok && d < k->numGridDims; d++) {
-    copy->gridText[d] = copyText(k->gridText[d], strlen(k->gridText[d]));
+    copy->gridText[d] = tilusCopyText(k->gridText[d], strlen(k->gridText[d]));
     copy->grid[d] = tilusGridExprClone(k->grid[d]);
     ok = copy->gridText[d] && copy->grid[d];
   }
@@ -764,8 +774,8 @@ bool tilusKernelCopy(TilusKernel *copy, const TilusKernel *k) {
     const TilusParam *from = &k->params[p];
     TilusParam *to = &copy->params[copy->numParams++];
     *to = *from;
-    to->typeName = copyText(from->typeName, strlen(from->typeName));
-    to->elementType = copyText(from->elementType, strlen(from->elementType));
+    to->typeName = tilusCopyText(from->typeName, strlen(from->typeName));
+    to->elementType = tilusCopyText(from->elementType, strlen(from->elementType));
     ok = to->typeName && to->elementType;
   }
   if (!ok)

@@ -49,14 +49,6 @@ struct TilusQmatmulTable {
   TilusRuntime *rt;
 };
 
-static char *copyString(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *c = malloc(n);
-  if (c)
-    memcpy(c, s, n);
-  return c;
-}
-
 // `text` as an integer in [lo, hi] (the whole token).
 static bool parseInteger(const char *text, int64_t lo, int64_t hi, int64_t *out) {
   char *end = NULL;
@@ -111,7 +103,7 @@ static int artifactIndex(TilusQmatmulTable *t, const char *dir, const char *name
   TilusLoadedKernel **kernels = realloc(t->kernels, sizeof(TilusLoadedKernel *) * (size_t)n);
   if (kernels)
     t->kernels = kernels;
-  char *file = copyString(name);
+  char *file = tilusCopyText(name, strlen(name));
   if (!files || !artifacts || !kernels || !file) {
     free(file);
     tilusArtifactDestroy(artifact);
@@ -170,7 +162,8 @@ static bool parseEntry(TilusQmatmulTable *t, const char *dir, char **tok, int li
     t->entries = grown;
     t->capacity = capacity;
   }
-  Entry e = {.wtype = copyString(tok[0]), .activation = copyString(tok[3]),
+  Entry e = {.wtype = tilusCopyText(tok[0], strlen(tok[0])),
+             .activation = tilusCopyText(tok[3], strlen(tok[3])),
              .offset = (int)v[1], .group = (int)v[2], .zeros = v[4], .bias = v[5],
              .mMin = v[6], .mMax = v[7], .n = v[8], .k = v[9], .splitK = (int)v[10],
              .blockRows = v[11], .blockCols = v[12], .artifact = artifact};
@@ -240,37 +233,16 @@ TilusQmatmulTable *tilusQmatmulTableLoad(const char *dir, TilusRuntimeError *err
     return NULL;
   }
   snprintf(path, length, "%s/" TABLE_FILE, dir);
-  FILE *file = fopen(path, "rb");
-  if (!file) {
-    tilusSetError(err, TilusStatusIOError, "cannot open '%s': %s", path, strerror(errno));
-    free(path);
-    return NULL;
-  }
-  size_t size = 0, capacity = 1 << 12;
-  char *text = malloc(capacity);
-  while (text) {
-    size += fread(text + size, 1, capacity - size - 1, file);
-    if (size < capacity - 1)
-      break;
-    char *grown = realloc(text, capacity * 2);
-    if (!grown)
-      free(text);
-    text = grown;
-    capacity *= 2;
-  }
-  bool readError = ferror(file);
-  fclose(file);
-  TilusQmatmulTable *t = text ? calloc(1, sizeof(TilusQmatmulTable)) : NULL;
-  if (!t || readError) {
-    if (readError)
-      tilusSetError(err, TilusStatusIOError, "cannot read '%s'", path);
-    else
-      tilusSetError(err, TilusStatusOutOfMemory, "out of memory reading '%s'", path);
-    free(text), free(t), free(path);
-    return NULL;
-  }
+  size_t size = 0;
+  char *text = tilusReadFile(path, &size, err);
   free(path);
-  text[size] = '\0';
+  TilusQmatmulTable *t = text ? calloc(1, sizeof(TilusQmatmulTable)) : NULL;
+  if (!t) {
+    if (text)
+      tilusSetError(err, TilusStatusOutOfMemory, "out of memory");
+    free(text);
+    return NULL;
+  }
   if (memchr(text, '\0', size)) {
     tilusSetError(err, TilusStatusParseError, TABLE_FILE ": holds a NUL byte");
     free(text);

@@ -32,6 +32,20 @@ TilusStatus tilusSetError(TilusRuntimeError *err, TilusStatus code,
 void tilusPrefixError(TilusRuntimeError *err, const char *prefix);
 
 //===----------------------------------------------------------------------===//
+// Text and files (Artifact.c)
+//===----------------------------------------------------------------------===//
+
+// A NUL-terminated copy of `length` bytes of `text` (the caller frees it), or
+// NULL when out of memory.
+char *tilusCopyText(const char *text, size_t length);
+
+// The whole file at `path` (read in chunks, so pipes work too), with a NUL
+// after its *size bytes; the caller frees it. NULL with TilusStatusIOError
+// ("cannot open 'p': ...", "cannot read 'p'") or TilusStatusOutOfMemory in
+// `err`.
+char *tilusReadFile(const char *path, size_t *size, TilusRuntimeError *err);
+
+//===----------------------------------------------------------------------===//
 // Grid expressions (GridExpr.c)
 //===----------------------------------------------------------------------===//
 
