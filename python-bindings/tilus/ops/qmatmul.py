@@ -91,6 +91,7 @@ def check_group_size(group_size):
 
 class QuantizedMatmul(tilus.Kernel):
     dot_dtype = tilus.float32         # the Dot's accumulator
+    weight_format = None              # the activation whose weight format it reads
 
     def __init__(self, wtype, group_size=128, offset=0, warps=4, n_tiles=1, stages=4,
                  split_k=1, k_tiles=1, activation=None, m_tiles=1, zeros=False, bias=False):
@@ -120,9 +121,8 @@ class QuantizedMatmul(tilus.Kernel):
         self.reg_a = (f"reduce(spatial(1,1,{W}), dims=[2]).local({m_tiles},{TILE_K // 16})"
                       f".column_local(2,2).spatial(8,4).local(1,2)")
 
-        self.tile_layout = TILE_LAYOUT
-        self.reg_w = f"spatial(1,{W}).local(1,{nt}).{TILE_LAYOUT}"
-        self.tile3 = interleaved(self.wtype)
+        self.tile_layout, self.tile3 = _tile_format(wtype, offset, self.weight_format)
+        self.reg_w = f"spatial(1,{W}).local(1,{nt}).{self.tile_layout}"
         if self.tile3:
             self.reg_w3 = f"spatial(1,1,{W}).local(1,1,{nt}).{self.tile3}"
         self.reg_c = (f"local({m_tiles},1).spatial(1,{W}).local(1,{nt})"
@@ -226,7 +226,7 @@ class QuantizedMatmul(tilus.Kernel):
         gS = self.view_global(scales, [K // G, 1, N])
         gZ = self.view_global(zeros, [K // G, 1, N]) if self.zeros else None
         gC = self.view_global(c, [M, N])
-        self._gT = self.view_global(a_scales, [M, 1]) if a_scales is not None else None
+        gT = self.view_global(a_scales, [M, 1]) if a_scales is not None else None
         kpt, bk = self.kpt, TILE_K * self.kpt
         sA = self.allocate_shared(self.a_dtype, [S, BM, bk], self.shared_a)
         sW = self.allocate_shared(tilus.uint8, [S, kpt, W * nt * tb], self.shared_w)
@@ -283,7 +283,7 @@ class QuantizedMatmul(tilus.Kernel):
                     acc.assign(acc + part * sc.to(f32))
         self.copy_async_wait_group(0)
         if self.split_k == 1:
-            self._store_result(acc, gC, bias, N, om, on)
+            self._store_result(acc, gC, gT, bias, N, om, on)
             return
         # Split-K: the tile's last block to arrive sums every split's partial
         # in split order; the acquire-release count orders the stores before
@@ -297,14 +297,14 @@ class QuantizedMatmul(tilus.Kernel):
             total = self.load_global(gP, [0, om, on], [BM, bn], self.reg_c)
             for s in range(1, sk):
                 total = total + self.load_global(gP, [s, om, on], [BM, bn], self.reg_c)
-            self._store_result(total, gC, bias, N, om, on)
+            self._store_result(total, gC, gT, bias, N, om, on)
             self.atomic_rmw(gN, [bi, bj], 0, kind="exchange")      # for the next launch
 
-    def _store_result(self, acc, gC, bias, N, om, on):
+    def _store_result(self, acc, gC, gT, bias, N, om, on):
         """C's tile: acc (times A's per-row scales, + the bias, in f32) in
         the activation type."""
-        if self._gT is not None:
-            acc = acc * self.load_global(self._gT, [om, 0], [self.bm, 1], self.reg_t)
+        if gT is not None:
+            acc = acc * self.load_global(gT, [om, 0], [self.bm, 1], self.reg_t)
         if self.bias:
             gB = self.view_global(bias, [1, N])
             acc = acc + self.load_global(gB, [0, on], [1, self.bn], self.reg_s).to(tilus.float32)
@@ -346,6 +346,7 @@ class QuantizedMatmulI8(QuantizedMatmul):
     points."""
 
     dot_dtype = tilus.int32
+    weight_format = tilus.int8
 
     def __init__(self, wtype, **kwargs):
         if not isinstance(wtype, tilus.IntDType):
@@ -370,8 +371,6 @@ class QuantizedMatmulI8(QuantizedMatmul):
                          f"log_step={_log_step(bk)}).local(1,16)")
         self.reg_a = (f"reduce(spatial(1,1,{W}), dims=[2]).local({mt},{TILE_K // 32})"
                       f".column_local(2,2).spatial(8,4).local(1,4)")
-        self.tile_layout, self.tile3 = S8_TILE_LAYOUT, None
-        self.reg_w = f"spatial(1,{W}).local(1,{self.nt}).{S8_TILE_LAYOUT}"
         # A's per-row scales [bm, 1], each held by the lanes of its row of C.
         self.reg_t = (f"local({mt},1).reduce(spatial(1,{W},1),dims=[1]).local(2,1)"
                       f".reduce(spatial(8,4,1),dims=[1])")
@@ -947,8 +946,9 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
     with f16 scales and bias; integer weights whose values fit int8, packed
     in the int8 format (pack(..., activation=tilus.int8): the bytes of the
     f16 format give wrong results, and their size cannot tell), groups of a
-    multiple of 128 rows, no zeros (s8 mma.sync, exact i32 sums per k tile). `scales` is [K / group_size, N] of x's dtype; group_size
-    32, 64 or a multiple of 128, dividing K (K: per channel). `zeros`
+    multiple of 128 rows, no zeros (s8 mma.sync, exact i32 sums per k
+    tile). `scales` is [K / group_size, N] of x's dtype; group_size 32, 64
+    or a multiple of 128, dividing K (K: per channel). `zeros`
     (optional, GPTQ/AWQ style) is [K / group_size, N]: values of x's dtype,
     or uint8 integer codes (converted on each call; keep them as values to
     avoid that); the offset is then 0. `bias` (optional) is [N] of x's

@@ -340,21 +340,17 @@ static MlirValue integersToBytes(Packed *p, int64_t m, int64_t flip, MlirType re
   int64_t numOut = m / 4, numWords = m * n / 32, field = (1ll << n) - 1;
   MlirValue *out = malloc(sizeof(MlirValue) * (size_t)numOut);
   for (int64_t k = 0; k < numOut; ++k) {
-    MlirValue w;
     if (n == 8) {
-      w = word(p, k);
-    } else if (n == 4) {
-      // Word k / 2 holds eight nibbles; this output takes four of them.
-      if (k % 2 == 0) {
-        MlirValue x = word(p, k / 2);
-        int64_t f = flip * 0x01010101;
-        MlirValue even = andXor(p, x, 0x0F0F0F0F, f);
-        MlirValue odd = andXor(p, opc(p, "shrui", x, 4), 0x0F0F0F0F, f);
-        out[k] = prmt(p, even, odd, 0x5140);     // nibbles 0 1 2 3
-        out[k + 1] = prmt(p, even, odd, 0x7362); // nibbles 4 5 6 7
-      }
-      continue;
-    } else {
+      out[k] = word(p, k);
+    } else if (n == 4 && k % 2 == 0) {
+      // Word k / 2 holds eight nibbles: outputs k and k + 1.
+      MlirValue x = word(p, k / 2);
+      int64_t f = flip * 0x01010101;
+      MlirValue even = andXor(p, x, 0x0F0F0F0F, f);
+      MlirValue odd = andXor(p, opc(p, "shrui", x, 4), 0x0F0F0F0F, f);
+      out[k] = prmt(p, even, odd, 0x5140);     // nibbles 0 1 2 3
+      out[k + 1] = prmt(p, even, odd, 0x7362); // nibbles 4 5 6 7
+    } else if (n != 4) {
       int64_t j = 4 * k, f = flip | flip << 16;
       MlirValue pair[2];
       for (int i = 0; i < 2; ++i) {
@@ -364,16 +360,15 @@ static MlirValue integersToBytes(Packed *p, int64_t m, int64_t flip, MlirType re
         MlirValue high = andXor(p, b, field << 16, f);
         pair[i] = lop3(p, a, c32(p, field), high, 0x6A);
       }
-      w = prmt(p, pair[0], pair[1], 0x6240);
+      out[k] = prmt(p, pair[0], pair[1], 0x6240);
     }
-    out[k] = w;
   }
-  for (int64_t k = 0; flip && n < 8 && k < numOut; ++k) {
+  // Sign extension (flip is 0 for unsigned and for 8-bit sources).
+  for (int64_t k = 0; flip && k < numOut; ++k) {
     int64_t bias = (0x80 - flip) * 0x01010101ll;
     out[k] = opc(p, "xori", opc(p, "addi", out[k], (int32_t)bias), (int32_t)0x80808080);
   }
-  int64_t count = numOut;
-  MlirValue words = gather(p, out, count);
+  MlirValue words = gather(p, out, numOut);
   free(out);
   return tilusEmitValue(p->e, "llvm.bitcast", 1, &words, resultType, 0, NULL);
 }

@@ -32,7 +32,6 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
-
 // The pointer to the element at the offsets of operand group `offsetsGroup`
 // in the global or shared tensor `mem`. `t` is its decoded type; a global
 // tensor is row-major (the caller checked).

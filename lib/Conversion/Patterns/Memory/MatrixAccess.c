@@ -10,8 +10,8 @@
 // instruction (x4), the rest by x2/x1. mma.sync's A, B and C fragments are
 // all made of these pairs. 8-bit elements go by the same 16-bit pairs
 // without .trans: lane l holds the four bytes at row l/4, columns 4(l%4) to
-// 4(l%4)+3 (mma.sync s8 fragments), rows of 16 elements. stmatrix (sm_90) is the same in the other
-// direction; a StoreShared takes it when the module's target (the
+// 4(l%4)+3 (mma.sync s8 fragments), rows of 16 elements. stmatrix (sm_90) is
+// the same in the other direction; a StoreShared takes it when the module's target (the
 // `tilus.target` attribute tilus-opt sets from --target) is sm_90 or sm_90a.
 //
 //===----------------------------------------------------------------------===//
@@ -177,7 +177,7 @@ MlirValue tilusEmitMatrixLoad(TilusEmitter *e, MlirOperation op,
   emitLaneValues(e, &p);
   MlirType i32 = mlirIntegerTypeGet(e->ctx, 32);
   int64_t per = p.per;
-  MlirType pairType = mlirVectorTypeGet(1, &per, p.storage);
+  MlirType unitType = mlirVectorTypeGet(1, &per, p.storage); // one lane's word
   MlirValue result =
       tilusEmitSplatConstant(e, tilusRegisterStorageType(e->ctx, &p.tile), 0);
   for (int64_t g0 = 0, nb = 0; g0 < p.f.numGroups; g0 += nb) {
@@ -195,7 +195,7 @@ MlirValue tilusEmitMatrixLoad(TilusEmitter *e, MlirOperation op,
             e->ctx, "position", mlirDenseI64ArrayGet(e->ctx, 1, &k));
         word = tilusEmitValue(e, "llvm.extractvalue", 1, &loaded, i32, 1, &position);
       }
-      MlirValue pair = tilusEmitValue(e, "llvm.bitcast", 1, &word, pairType, 0, NULL);
+      MlirValue pair = tilusEmitValue(e, "llvm.bitcast", 1, &word, unitType, 0, NULL);
       for (int j = 0; j < per; ++j)
         result = tilusEmitInsert(e, result, tilusEmitExtract(e, pair, j),
                                  p.f.slots[per * (g0 + k) + j]);
@@ -216,13 +216,13 @@ bool tilusEmitMatrixStore(TilusEmitter *e, MlirOperation op, MlirValue shared,
   emitLaneValues(e, &p);
   MlirType i32 = mlirIntegerTypeGet(e->ctx, 32);
   int64_t per = p.per;
-  MlirType pairType = mlirVectorTypeGet(1, &per, p.storage);
+  MlirType unitType = mlirVectorTypeGet(1, &per, p.storage); // one lane's word
   for (int64_t g0 = 0, nb = 0; g0 < p.f.numGroups; g0 += nb) {
     nb = batchSize(&p, g0);
     MlirValue operands[5];
     operands[0] = rowPointer(e, op, offsets, &p, g0, nb);
     for (int64_t k = 0; k < nb; ++k) {
-      MlirValue pair = tilusEmitSplatConstant(e, pairType, 0);
+      MlirValue pair = tilusEmitSplatConstant(e, unitType, 0);
       for (int j = 0; j < per; ++j)
         pair = tilusEmitInsert(e, pair,
                                tilusEmitExtract(e, value, p.f.slots[per * (g0 + k) + j]), j);
