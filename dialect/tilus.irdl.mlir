@@ -102,6 +102,16 @@ irdl.dialect @tilus {
     irdl.results(result: %shared)
   }
 
+  // TransposeShared(x): the same shared memory seen with its last two
+  // dimensions exchanged (nothing moves); the result's layout is x's
+  // transposed (docs/layouts.md).
+  irdl.operation @transpose_shared {
+    %x = irdl.base @tilus::@shared
+    %shared = irdl.base @tilus::@shared
+    irdl.operands(x: %x)
+    irdl.results(result: %shared)
+  }
+
   // AllocateRegister(dtype, shape, [layout], [init]).
   irdl.operation @allocate_register {
     %any = irdl.any
@@ -564,5 +574,52 @@ irdl.dialect @tilus {
     %index = irdl.is index
     %i32 = irdl.is i32
     irdl.operands(counters: %global, offsets: variadic %index, value: %i32)
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Warpgroup matrix multiply (Hopper, sm_90a; docs/hopper.md). The block's
+  // warps form warpgroups of four; each multiplies its part of the
+  // accumulator asynchronously, reading shared operands in place through
+  // matrix descriptors. A wgmma_mma's result may only be passed on (to
+  // another wgmma_mma as its accumulator, through scf.for, or to
+  // wgmma_wait_group): the wait's results are the values other ops read.
+  //===--------------------------------------------------------------------===//
+
+  // WgmmaFence(): orders the block's earlier register writes (and, with the
+  // proxy fences the lowering inserts at barriers, shared-memory writes)
+  // before the wgmma_mma ops that follow.
+  irdl.operation @wgmma_fence {
+  }
+
+  // WgmmaMma(a, b, d) -> d + a x b for a[M, K] (shared, or registers), b[K,
+  // N] (shared) and d[M, N] (registers), the last two dimensions of each
+  // shared tensor at `a_offsets` / `b_offsets` (one index per leading
+  // dimension). Started, not finished: see wgmma_wait_group.
+  irdl.operation @wgmma_mma {
+    %sa = irdl.base @tilus::@shared
+    %ra = irdl.base @tilus::@register
+    %a = irdl.any_of(%sa, %ra)
+    %b = irdl.base @tilus::@shared
+    %reg = irdl.base @tilus::@register
+    %index = irdl.is index
+    irdl.operands(a: %a, b: %b, d: %reg, a_offsets: variadic %index,
+                  b_offsets: variadic %index)
+    irdl.results(result: %reg)
+  }
+
+  // WgmmaCommitGroup(): the wgmma_mma ops started since the last commit
+  // form a group.
+  irdl.operation @wgmma_commit_group {
+  }
+
+  // WgmmaWaitGroup([value], n) -> [result]: waits until at most `n` groups
+  // are pending; the result is `value` (the accumulator of finished
+  // groups), now readable.
+  irdl.operation @wgmma_wait_group {
+    %reg = irdl.base @tilus::@register
+    %n = irdl.base "#builtin.integer"
+    irdl.operands(value: optional %reg)
+    irdl.results(result: optional %reg)
+    irdl.attributes {"n" = %n}
   }
 }

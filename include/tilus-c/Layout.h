@@ -90,6 +90,13 @@ TilusLayout *tilusLayoutReduce(const TilusLayout *f, int64_t numDims,
 TilusLayout *tilusLayoutSwizzle(const TilusLayout *f, int64_t dim,
                                 int64_t logStep, TilusLayoutError *err);
 
+/* transpose(f): f with its last two output dimensions exchanged (shape
+ * (.., a, b) becomes (.., b, a); the same thread and slot hold each
+ * element). NULL, with the reason in `err`, for rank < 2 or a layout with
+ * replicated threads. */
+TilusLayout *tilusLayoutTranspose(const TilusLayout *layout,
+                                  TilusLayoutError *err);
+
 /*--- Queries -----------------------------------------------------------------*/
 
 int64_t tilusLayoutGetRank(const TilusLayout *layout);
@@ -222,6 +229,54 @@ bool tilusLayoutBroadcastSlots(const TilusLayout *result,
 TilusLayout *tilusLayoutBroadcastSource(const TilusLayout *result,
                                         int64_t numDims, const int64_t *dims,
                                         TilusLayoutError *err);
+
+/*--- Tensor-core operands in shared memory (wgmma) ---------------------------*/
+
+/* The swizzle modes of a wgmma matrix descriptor (PTX ISA, "Matrix
+ * Descriptor Format"), with the descriptor's encoding as the value: the
+ * 16-byte chunk index of an address, bits [4, 4 + log2(W/16)), is XORed with
+ * the bits above the W-byte row, [7, 7 + log2(W/16)). */
+typedef enum {
+  TilusMmaSwizzleNone = 0,
+  TilusMmaSwizzle128B = 1,
+  TilusMmaSwizzle64B = 2,
+  TilusMmaSwizzle32B = 3
+} TilusMmaSwizzle;
+
+/* A shared operand as a wgmma matrix descriptor sees it: the swizzle, and
+ * the descriptor's byte offsets between core matrices (8 rows of 16 bytes)
+ * adjacent along K (leading) and along M or N (stride). */
+typedef struct {
+  TilusMmaSwizzle swizzle;
+  int64_t leadingBytes, strideBytes;
+} TilusMmaSharedOperand;
+
+/* The layout Tilus uses for a K-major wgmma operand tile of `rows` (M or N)
+ * by `k` elements of `elementBits` (8 or 16) bits in shared memory with
+ * `swizzle`; the tile's shape is [rows, k] when kDim is 1 and [k, rows] when
+ * kDim is 0. With a swizzle of W bytes, K splits into blocks of W bytes
+ * stored one after another, each `rows` rows of W bytes:
+ *   kDim 1: local(1,KB).swizzle(local(rows,C),dim=1,log_step=s).local(1,E)
+ *   kDim 0: local(KB,1).swizzle(column_local(C,rows),dim=0,log_step=s).local(E,1)
+ * (E = 128 / elementBits elements per 16-byte chunk, C = W / 16 chunks per
+ * row, s = log2(128 / W)); without a swizzle the core matrices are stored
+ * row block by row block, K fastest:
+ *   kDim 1: local(rows/8,k/E).local(8,E)
+ *   kDim 0: column_local(k/E,rows/8).column_local(E,8)
+ * NULL, with the reason in `err`, unless rows is a multiple of 8 and k of
+ * the swizzle's row (W bytes; 16 bytes without one). */
+TilusLayout *tilusLayoutCreateMmaShared(int64_t rows, int64_t k, int64_t kDim,
+                                        int64_t elementBits,
+                                        TilusMmaSwizzle swizzle,
+                                        TilusLayoutError *err);
+
+/* Whether `layout` (T = 1, rank >= 2) is, over its last two dimensions, one
+ * of the layouts of tilusLayoutCreateMmaShared (the widest swizzle that fits
+ * is tried first), with any leading dimensions outermost in row-major
+ * order; fills *out when it is. Decided by functional equality
+ * (tilusLayoutEqual), at most four candidates. */
+bool tilusLayoutMatchMmaShared(const TilusLayout *layout, int64_t kDim,
+                               int64_t elementBits, TilusMmaSharedOperand *out);
 
 /*--- Structure (for code generators) -----------------------------------------*/
 

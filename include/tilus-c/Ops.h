@@ -29,6 +29,8 @@ extern "C" {
 #define TILUS_SHARED_BYTES_ATTR "tilus.shared_bytes"
 #define TILUS_SHARED_OFFSET_ATTR "tilus.shared_offset"
 #define TILUS_SHARED_ALIGNMENT 128
+/* The alignment of shared tensors that wgmma reads (tilus-plan-shared). */
+#define TILUS_WGMMA_SHARED_ALIGNMENT 1024
 /* On a lowered gpu.func: bytes of global workspace (its pointer is then the
  * last parameter); on each tilus.allocate_global: its byte offset in it. */
 #define TILUS_WORKSPACE_BYTES_ATTR "tilus.workspace_bytes"
@@ -52,6 +54,13 @@ bool tilusOpIsInDialect(MlirOperation op);
 /* The integer attribute `name` of `op` (discardable or inherent) in *out;
  * false when there is none or it is not an integer. */
 bool tilusOpGetIntAttr(MlirOperation op, const char *name, int64_t *out);
+
+/* Calls `visit` for each use of the shared tensor `value` and, through the
+ * views of it (tilus.transpose_shared, which alias its memory), for each
+ * use of those, recursively; the view ops' own uses of `value` included. */
+void tilusSharedTensorWalkUses(MlirValue value,
+                               void (*visit)(MlirOpOperand use, void *userData),
+                               void *userData);
 
 /* The value of `value` in *out if an arith.constant of integer (or index)
  * type defines it; false otherwise. */
@@ -137,7 +146,16 @@ enum { TilusAtomicCasCompare = 2, TilusAtomicCasValue };
  * (TilusStoreValue, TilusStoreDst, TilusStoreOffsets). */
 /* tilus.semaphore_wait, semaphore_signal. */
 enum { TilusSemaphoreCounters, TilusSemaphoreOffsets, TilusSemaphoreValue };
-/* tilus.reduce, convert_layout, permute, reshape: one register tensor. */
+enum {
+  TilusWgmmaA,
+  TilusWgmmaB,
+  TilusWgmmaD,
+  TilusWgmmaAOffsets,
+  TilusWgmmaBOffsets
+};
+enum { TilusWgmmaWaitValue };
+/* tilus.reduce, convert_layout, permute, reshape: one register tensor;
+ * tilus.transpose_shared: one shared tensor. */
 enum { TilusMoveX };
 
 /* The number of Tilus ops in the table, and the one at `index` (0 to that

@@ -33,6 +33,10 @@ typedef struct TilusLowering {
   TilusTypeCache *types; // tensor types, decoded once
   TilusPtrMap multiples; // the divisibility analysis' memo (Analysis.h)
   TilusPtrMap fragments; // register layouts' matrix fragments (Analysis.h)
+  // The module has ops that read shared memory through the async proxy
+  // (wgmma): each barrier then first makes the thread's ordinary shared
+  // writes visible to it (fence.proxy.async.shared::cta).
+  bool asyncProxyReadsShared;
   // Remarks about slow paths (Passes.h); NULL: off.
   TilusRemarkCallback onRemark;
   void *remarkUserData;

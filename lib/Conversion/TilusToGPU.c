@@ -54,7 +54,7 @@ static bool buildTable(PatternTable *table, MlirContext ctx) {
       tilusGetElementwisePatterns,
       tilusGetControlPatterns,      tilusGetDotPatterns,
       tilusGetAtomicPatterns,       tilusGetReducePatterns,
-      tilusGetRelayoutPatterns};
+      tilusGetRelayoutPatterns,     tilusGetWgmmaPatterns};
   for (size_t a = 0; a < sizeof(areas) / sizeof(areas[0]); ++a) {
     size_t count;
     const TilusPattern *patterns = areas[a](&count);
@@ -218,6 +218,8 @@ static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
   if (ok) {
     mlirOperationWalk(module, collectTilusOps, &ops, MlirWalkPreOrder);
     ok = !ops.outOfMemory && buildTable(&table, ctx);
+    for (size_t k = 0; k < ops.size; ++k)
+      L.asyncProxyReadsShared |= tilusOpIs(ops.ops[k], "tilus.wgmma_mma");
     if (!ok)
       mlirEmitError(mlirOperationGetLocation(module),
                     "tilus-to-gpu ran out of memory");

@@ -54,6 +54,8 @@ static const TilusOpSchema schemas[] = {
      GROUPS(SINGLE("result")), NO_ATTRIBUTES},
     {"tilus.allocate_shared", NO_GROUPS, GROUPS(SINGLE("result")),
      NO_ATTRIBUTES},
+    {"tilus.transpose_shared", GROUPS(SINGLE("x")), GROUPS(SINGLE("result")),
+     NO_ATTRIBUTES},
     {"tilus.allocate_register", GROUPS(OPTIONAL("init")),
      GROUPS(SINGLE("result")), NO_ATTRIBUTES},
     {"tilus.view_global", GROUPS(SINGLE("ptr"), VARIADIC("sizes")),
@@ -173,6 +175,15 @@ static const TilusOpSchema schemas[] = {
     {"tilus.semaphore_signal",
      GROUPS(SINGLE("counters"), VARIADIC("offsets"), SINGLE("value")),
      NO_GROUPS, NO_ATTRIBUTES},
+    // Warpgroup matrix multiply (Hopper)
+    {"tilus.wgmma_fence", NO_GROUPS, NO_GROUPS, NO_ATTRIBUTES},
+    {"tilus.wgmma_mma",
+     GROUPS(SINGLE("a"), SINGLE("b"), SINGLE("d"), VARIADIC("a_offsets"),
+            VARIADIC("b_offsets")),
+     GROUPS(SINGLE("result")), NO_ATTRIBUTES},
+    {"tilus.wgmma_commit_group", NO_GROUPS, NO_GROUPS, NO_ATTRIBUTES},
+    {"tilus.wgmma_wait_group", GROUPS(OPTIONAL("value")),
+     GROUPS(OPTIONAL("result")), ATTRIBUTES("n")},
 };
 
 #define NUM_SCHEMAS ((intptr_t)(sizeof(schemas) / sizeof(schemas[0])))

@@ -40,3 +40,16 @@ bool tilusValueGetConstantInt(MlirValue value, int64_t *out) {
   *out = mlirIntegerAttrGetValueInt(attr);
   return true;
 }
+
+void tilusSharedTensorWalkUses(MlirValue value,
+                               void (*visit)(MlirOpOperand use, void *userData),
+                               void *userData) {
+  for (MlirOpOperand use = mlirValueGetFirstUse(value);
+       !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    visit(use, userData);
+    MlirOperation user = mlirOpOperandGetOwner(use);
+    if (tilusOpIs(user, "tilus.transpose_shared"))
+      tilusSharedTensorWalkUses(mlirOperationGetResult(user, 0), visit,
+                                userData);
+  }
+}

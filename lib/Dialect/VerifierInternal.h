@@ -49,6 +49,10 @@ bool tilusVerifierCheckTileAccess(TilusVerifier *v, MlirOperation op,
 // others (VerifyAtomics.c); false when `op` is not one.
 bool tilusVerifyAtomicOp(TilusVerifier *v, MlirOperation op);
 
+// Checks a warpgroup MMA op (VerifyWgmma.c) in a block of `blockSize`
+// threads (0: unknown); false when `op` is not one.
+bool tilusVerifyWgmmaOp(TilusVerifier *v, MlirOperation op, int64_t blockSize);
+
 // Elementwise ops (VerifyElementwise.c). tilusVerifyBroadcastOp checks a
 // binary op, cmp, where or clamp (operands, broadcast shapes, the result) and
 // returns true, or returns false at once for other ops.

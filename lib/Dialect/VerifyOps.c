@@ -295,6 +295,43 @@ static void verifyConstantAttr(TilusVerifier *v, MlirOperation op,
   tilusTensorTypeRelease(&t);
 }
 
+// The result is x with its last two dimensions exchanged, element type and
+// layout included (a view: nothing moves).
+static void verifyTransposeShared(TilusVerifier *v, MlirOperation op) {
+  TilusTensorType x, r;
+  if (!decode(v, groupType(op, TilusMoveX), &x))
+    return;
+  if (!decode(v, resultType(op), &r)) {
+    tilusTensorTypeRelease(&x);
+    return;
+  }
+  bool shape = x.rank >= 2 && r.rank == x.rank;
+  for (intptr_t d = 0; shape && d < x.rank; ++d) {
+    intptr_t from = d == x.rank - 1 ? d - 1 : d == x.rank - 2 ? d + 1 : d;
+    shape = r.shape[d] == x.shape[from];
+  }
+  TilusLayoutError err = {0};
+  TilusLayout *t = shape ? tilusLayoutTranspose(x.layout, &err) : NULL;
+  if (!shape) {
+    tilusVerifierError(v, op, "the result must be x (rank >= 2) with its last "
+                              "two dimensions exchanged");
+  } else if (!mlirTypeEqual(x.elementType, r.elementType)) {
+    tilusVerifierError(v, op, "the result must have x's element type");
+  } else if (!t) {
+    tilusVerifierError(v, op, "x's layout cannot be transposed: %s",
+                       err.message);
+  } else if (!tilusLayoutEqual(t, r.layout)) {
+    char *want = tilusLayoutPrint(t);
+    tilusVerifierError(v, op, "the result's layout must be x's transposed, "
+                              "\"%s\"",
+                       want ? want : "?");
+    free(want);
+  }
+  tilusLayoutDestroy(t);
+  tilusTensorTypeRelease(&x);
+  tilusTensorTypeRelease(&r);
+}
+
 static void verifyAllocateRegister(TilusVerifier *v, MlirOperation op) {
   verifyConstantAttr(v, op, "value", TilusAllocateRegisterInit, "init");
   MlirValue initValue = tilusOpGetGroupOperand(op, TilusAllocateRegisterInit, 0);
@@ -494,7 +531,6 @@ static void verifyWaitGroup(TilusVerifier *v, MlirOperation op) {
 //===----------------------------------------------------------------------===//
 
 void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
-  (void)blockSize; // register layouts were checked with the value types
   if (mlirLogicalResultIsFailure(tilusOpVerifyStructure(op))) {
     v->numErrors++; // reported at the op
     return;
@@ -507,6 +543,8 @@ void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
     verifyDynamicSizes(v, op, TilusViewGlobalSizes);
   else if (tilusOpIs(op, "tilus.allocate_register"))
     verifyAllocateRegister(v, op);
+  else if (tilusOpIs(op, "tilus.transpose_shared"))
+    verifyTransposeShared(v, op);
   else if (tilusOpIs(op, "tilus.load_global")) {
     verifyLoad(v, op, TilusLoadGlobalSrc, TilusLoadGlobalOffsets,
                TilusLoadGlobalFill);
@@ -540,4 +578,6 @@ void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
            tilusOpIs(op, "tilus.convert_layout") ||
            tilusOpIs(op, "tilus.permute") || tilusOpIs(op, "tilus.reshape"))
     tilusVerifyDataMovementOp(v, op);
+  else
+    tilusVerifyWgmmaOp(v, op, blockSize);
 }

@@ -9,6 +9,10 @@
 //   - a tensor that CopyAsync writes stays alive until the first
 //     copy_async_wait_group with n = 0 after its last use (or the kernel's
 //     end): until then asynchronous copies may still land in it;
+//   - likewise a tensor that wgmma_mma reads stays alive until the first
+//     wgmma_wait_group with n = 0 after its last use, and is aligned to
+//     TILUS_WGMMA_SHARED_ALIGNMENT bytes (the swizzle repeats every 1024
+//     bytes of address, and wgmma applies it to the address itself);
 //   - tensors whose lifetimes do not overlap may share bytes (the epilogue
 //     of Figure 14 reuses the pipeline's buffers);
 //   - each tensor is placed at the lowest 128-byte aligned offset where it
@@ -91,22 +95,54 @@ static const Span *spanOf(const Walk *w, MlirOperation op) {
 
 typedef struct {
   MlirOperation op;
-  int64_t begin, end, bytes, offset;
+  int64_t begin, end, bytes, offset, alignment;
   bool async;   // a CopyAsync destination
+  bool wgmma;   // read by wgmma_mma
   bool scratch; // an op's scratch, alive during the op only
 } Buffer;
 
-// The position of the first copy_async_wait_group with n = 0 after
-// position `after`, or the kernel's last position.
-static int64_t drainedAt(const Walk *w, int64_t after) {
+// The position of the first `waitOp` (copy_async_wait_group or
+// wgmma_wait_group) with n = 0 after position `after`, or the kernel's last
+// position.
+static int64_t drainedAt(const Walk *w, int64_t after, const char *waitOp) {
   for (int64_t k = after + 1; k < w->count; ++k) {
     MlirOperation op = w->spans[k].op;
     int64_t n;
-    if (tilusOpIs(op, "tilus.copy_async_wait_group") &&
-        tilusOpGetIntAttr(op, "n", &n) && n == 0)
+    if (tilusOpIs(op, waitOp) && tilusOpGetIntAttr(op, "n", &n) && n == 0)
       return w->spans[k].begin;
   }
   return w->count - 1;
+}
+
+typedef struct {
+  const Walk *w;
+  MlirOperation kernel;
+  const Span *own; // the allocation
+  Buffer *b;
+} UseScan;
+
+// Extends the buffer's lifetime over one use (tilusSharedTensorWalkUses).
+static void scanUse(MlirOpOperand use, void *userData) {
+  UseScan *scan = userData;
+  Buffer *b = scan->b;
+  MlirOperation user = mlirOpOperandGetOwner(use);
+  const Span *at = spanOf(scan->w, user);
+  int64_t end = at ? at->end : scan->own->begin;
+  // Loops around the use that do not hold the allocation.
+  for (MlirOperation p = mlirOperationGetParentOperation(user);
+       !mlirOperationIsNull(p) && !mlirOperationEqual(p, scan->kernel);
+       p = mlirOperationGetParentOperation(p)) {
+    const Span *ps = spanOf(scan->w, p);
+    if (ps && isLoop(p) &&
+        !(ps->begin <= scan->own->begin && scan->own->begin <= ps->end))
+      end = ps->end > end ? ps->end : end;
+  }
+  if (end > b->end)
+    b->end = end;
+  if (isCopyAsyncDestination(use))
+    b->async = true;
+  if (tilusOpIs(user, "tilus.wgmma_mma"))
+    b->wgmma = true;
 }
 
 static int byBytesDescending(const void *a, const void *b) {
@@ -145,8 +181,8 @@ static bool planKernel(MlirOperation kernel) {
       buffers[numBuffers++].op = w.spans[k].op;
     else if (scratch > 0)
       buffers[numBuffers++] = (Buffer){w.spans[k].op, w.spans[k].begin,
-                                       w.spans[k].begin, scratch, 0, false,
-                                       true};
+                                       w.spans[k].begin, scratch, 0,
+                                       ALIGNMENT, false, false, true};
   }
   bool ok = true;
   for (int64_t k = 0; k < numBuffers; ++k) {
@@ -155,33 +191,21 @@ static bool planKernel(MlirOperation kernel) {
     MlirOperation alloc = buffers[k].op;
     const Span *own = spanOf(&w, alloc);
     Buffer *b = &buffers[k];
-    *b = (Buffer){alloc, own->begin, own->begin, bufferBytes(alloc), 0, false,
-                  false};
+    *b = (Buffer){alloc, own->begin, own->begin, bufferBytes(alloc), 0,
+                  ALIGNMENT, false, false, false};
     if (b->bytes < 0) {
       ok = false;
       continue;
     }
-    MlirValue result = mlirOperationGetResult(alloc, 0);
-    for (MlirOpOperand use = mlirValueGetFirstUse(result);
-         !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
-      MlirOperation user = mlirOpOperandGetOwner(use);
-      const Span *at = spanOf(&w, user);
-      int64_t end = at ? at->end : own->begin;
-      // Loops around the use that do not hold the allocation.
-      for (MlirOperation p = mlirOperationGetParentOperation(user);
-           !mlirOperationIsNull(p) && !mlirOperationEqual(p, kernel);
-           p = mlirOperationGetParentOperation(p)) {
-        const Span *ps = spanOf(&w, p);
-        if (ps && isLoop(p) && !(ps->begin <= own->begin && own->begin <= ps->end))
-          end = ps->end > end ? ps->end : end;
-      }
-      if (end > b->end)
-        b->end = end;
-      if (isCopyAsyncDestination(use))
-        b->async = true;
-    }
+    // Every use, through views of the tensor too.
+    UseScan scan = {&w, kernel, own, b};
+    tilusSharedTensorWalkUses(mlirOperationGetResult(alloc, 0), scanUse, &scan);
     if (b->async)
-      b->end = drainedAt(&w, b->end);
+      b->end = drainedAt(&w, b->end, "tilus.copy_async_wait_group");
+    if (b->wgmma) {
+      b->end = drainedAt(&w, b->end, "tilus.wgmma_wait_group");
+      b->alignment = TILUS_WGMMA_SHARED_ALIGNMENT;
+    }
   }
   qsort(buffers, (size_t)numBuffers, sizeof(Buffer), byBytesDescending);
   int64_t total = 0;
@@ -193,8 +217,8 @@ static bool planKernel(MlirOperation kernel) {
     for (int64_t c = -1; c < k; ++c) {
       int64_t candidate =
           c < 0 ? 0
-                : (buffers[c].offset + buffers[c].bytes + ALIGNMENT - 1) /
-                      ALIGNMENT * ALIGNMENT;
+                : (buffers[c].offset + buffers[c].bytes + b->alignment - 1) /
+                      b->alignment * b->alignment;
       bool clear = true;
       for (int64_t o = 0; clear && o < k; ++o) {
         const Buffer *x = &buffers[o];

@@ -56,7 +56,8 @@ def test_schema_is_read_from_the_library():
     assert schema.lookup("reduce").name == "tilus.reduce"
     assert schema.lookup("nonsense") is None
     needing = sorted(n for n, s in ops.items() if s.needs_segment_sizes)
-    assert needing == ["tilus.copy_async", "tilus.load_global", "tilus.load_shared"]
+    assert needing == ["tilus.copy_async", "tilus.load_global", "tilus.load_shared",
+                       "tilus.wgmma_mma"]
 
 
 def test_every_op_has_a_method():
@@ -176,6 +177,16 @@ class Zoo(tilus.Kernel):
                                     ".local(1,2)", value=0.0)
         self.dot(da, db, dc, out=dc)
         self.store_global(dc, self.view_global(o, [16, 32]), [0, 0])
+        # wgmma: a [64, 16] and W [8, 16] in the shared layouts it reads (32-byte
+        # swizzle), W read as b [16, 8]; one warpgroup's accumulator.
+        ws = self.allocate_shared(tilus.float16, [64, 16], tilus.mma_shared(64, 16, 16, swizzle=32))
+        ww = self.allocate_shared(tilus.float16, [8, 16], tilus.mma_shared(8, 16, 16, swizzle=32))
+        wd = self.allocate_register(f32, [64, 8], "spatial(4,1).local(2,1).spatial(8,4).local(1,2)",
+                                    value=0.0)
+        self.wgmma_fence()
+        wd = self.wgmma_mma(ws, self.transpose_shared(ww), wd)
+        self.wgmma_commit_group()
+        self.store_global(self.wgmma_wait_group(0, wd), self.view_global(o, [64, 8]), [0, 0])
         with self.if_then(b > 1000):
             self.exit()
 

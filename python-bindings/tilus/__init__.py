@@ -22,7 +22,7 @@ from .types import (DType, IntDType, FloatDType, float_, int_, uint_, dtype,
                     uint16, uint32, uint64)
 from . import types as _types
 from .layout import (Layout, LayoutError, local, spatial, column_local, column_spatial,
-                     compose, reduce, swizzle, broadcast)
+                     compose, reduce, swizzle, broadcast, transpose, mma_shared)
 from .artifact import (Artifact, KernelInfo, Param, LaunchConfig, TilusRuntimeError,
                        TilusArgumentError)
 from .compiler import (compile, compile_many, CompileError, Diagnostic, cache_dir,

@@ -191,6 +191,8 @@ COMPILER_FUNCTIONS = {
     "tilusLayoutBroadcast": (_p, [_p, _i64, _LErr]),
     "tilusLayoutReduce": (_p, [_p, _i64, _i64p, _LErr]),
     "tilusLayoutSwizzle": (_p, [_p, _i64, _i64, _LErr]),
+    "tilusLayoutTranspose": (_p, [_p, _LErr]),
+    "tilusLayoutCreateMmaShared": (_p, [_i64, _i64, _i64, _i64, ctypes.c_int, _LErr]),
     "tilusLayoutGetRank": (_i64, [_p]),
     "tilusLayoutGetDim": (_i64, [_p, _i64]),
     "tilusLayoutGetNumThreads": (_i64, [_p]),

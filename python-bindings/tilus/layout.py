@@ -132,6 +132,10 @@ class Layout:
     def broadcast(self, rank):
         return broadcast(self, rank)
 
+    def transpose(self):
+        """The layout with its last two dimensions exchanged."""
+        return transpose(self)
+
     # --- queries ------------------------------------------------------------
 
     @property
@@ -271,6 +275,36 @@ def swizzle(layout, dim, log_step=0):
     err = _lib.TilusLayoutError()
     return _take(_lib.compiler_lib().tilusLayoutSwizzle(layout, int(dim), int(log_step),
                                                         ctypes.byref(err)), err, "swizzle")
+
+
+def transpose(layout):
+    """`layout` with its last two dimensions exchanged (rank >= 2)."""
+    err = _lib.TilusLayoutError()
+    return _take(_lib.compiler_lib().tilusLayoutTranspose(layout, ctypes.byref(err)),
+                 err, "transpose")
+
+
+# wgmma's swizzle modes by row width in bytes (0: none), as the descriptor
+# encodes them (tilus-c/Layout.h, TilusMmaSwizzle).
+_MMA_SWIZZLE = {128: 1, 64: 2, 32: 3, 0: 0}
+
+
+def mma_shared(rows, k, element_bits, *, k_dim=1, swizzle=128, stages=None):
+    """The shared layout wgmma reads for a K-major tile of `rows` (M or N) x
+    `k` elements of `element_bits` (8 or 16) bits: shape [rows, k] with
+    k_dim=1, [k, rows] with k_dim=0; rows of `swizzle` bytes (128, 64, 32)
+    swizzled in 16-byte chunks, or core matrices without one (0). With
+    `stages`, a leading dimension of that many tiles, outermost."""
+    if swizzle not in _MMA_SWIZZLE:
+        raise LayoutError(f"wgmma swizzles rows of 128, 64 or 32 bytes (or 0: none), "
+                          f"not {swizzle}")
+    err = _lib.TilusLayoutError()
+    tile = _take(_lib.compiler_lib().tilusLayoutCreateMmaShared(
+        int(rows), int(k), int(k_dim), int(element_bits), _MMA_SWIZZLE[swizzle],
+        ctypes.byref(err)), err, "wgmma layout")
+    if stages is None:
+        return tile
+    return local(int(stages), 1, 1) * tile
 
 
 def broadcast(layout, rank):

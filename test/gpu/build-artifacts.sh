@@ -35,7 +35,13 @@ for kernel in "$root"/test/gpu/kernels/*.mlir "$root"/examples/*.mlir \
     "$root"/examples/tutorial/*.mlir "$root"/bench/norms/*.mlir \
     "$out"/generated/*.mlir; do
   name=$(basename "$kernel" .mlir)
-  for target in sm_80 sm_90a; do
+  # A kernel whose first line is "// targets: sm_90a" (wgmma) builds for
+  # that target only.
+  targets="sm_80 sm_90a"
+  if head -n 1 "$kernel" | grep -q '^// targets: sm_90a$'; then
+    targets=sm_90a
+  fi
+  for target in $targets; do
     tilus-opt "$kernel" --lower-to-nvvm --emit-artifact --target=$target \
       -o "$out/$name.$target.tilus"
   done

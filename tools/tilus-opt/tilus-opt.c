@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 // --show-dialects. The MLIR C API counts a context's dialects but cannot
 // name them; the ones Tilus uses are looked up by name, which loads a
@@ -478,8 +479,11 @@ int main(int argc, char **argv) {
     ok = false;
   }
   // As mlir-opt, a failed run leaves no output file behind (a half-written
-  // or empty one would pass for a result).
-  if (!ok && out != stdout)
+  // or empty one would pass for a result); only a regular file is removed,
+  // never a device such as /dev/null.
+  struct stat st;
+  if (!ok && out != stdout && stat(options.outputPath, &st) == 0 &&
+      S_ISREG(st.st_mode))
     remove(options.outputPath);
   return ok ? 0 : 1;
 }

@@ -34,6 +34,11 @@ MlirValue tilusEmitSharedAddress(TilusEmitter *e, const TilusLayout *layout,
 // Matrix fragments (Fragments.c)
 //===----------------------------------------------------------------------===//
 
+// The operand fragments of mma.sync m16n8k16 (f16, bf16: a, b) and m16n8k32
+// (s8: a, b), and its 16x8 accumulator (also wgmma's, per warp).
+extern const TilusLayoutFragment tilusFragmentA16, tilusFragmentB16,
+    tilusFragmentC, tilusFragmentA8, tilusFragmentB8;
+
 // A rank-2 register layout as warp-level matrix fragments: groups of n slots
 // that, in every warp w, hold base(w, g) + pattern(lane, j) for j < n; the
 // same slots in every warp. A pattern is a TilusLayoutFragment (Layout.h):

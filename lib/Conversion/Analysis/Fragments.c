@@ -16,6 +16,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+// The fragments of mma.sync m16n8k16 (f16, bf16) and m16n8k32 (s8), as
+// digits {divisor, modulus, dim, stride}: lane l of a warp holds element j of
+// a group at base + sum of lane digits of l + sum of slot digits of j.
+//   a (f16): row l/4 + 8((j/2)%2), column 2(l%4) + j%2 + 8(j/4)
+//   b (f16): row 2(l%4) + j%2 + 8(j/2), column l/4
+//   c (f32): row l/4 + 8(j/2), column 2(l%4) + j%2
+//   a (s8):  row l/4 + 8((j/4)%2), column 4(l%4) + j%4 + 16(j/8)
+//   b (s8):  row 4(l%4) + j%4 + 16(j/4), column l/4
+// wgmma's register operands are the same per warp (warp w of a warpgroup
+// holding rows 16w..16w+15 of its 64).
+static const TilusLayoutThreadMode kRowLanes2[] = {{1, 4, 1, 2}, {4, 8, 0, 1}};
+static const TilusLayoutThreadMode kColLanes2[] = {{1, 4, 0, 2}, {4, 8, 1, 1}};
+static const TilusLayoutThreadMode kRowLanes4[] = {{1, 4, 1, 4}, {4, 8, 0, 1}};
+static const TilusLayoutThreadMode kColLanes4[] = {{1, 4, 0, 4}, {4, 8, 1, 1}};
+static const TilusLayoutThreadMode kAHalfSlots[] = {{1, 2, 1, 1}, {2, 2, 0, 8}, {4, 2, 1, 8}};
+static const TilusLayoutThreadMode kBHalfSlots[] = {{1, 2, 0, 1}, {2, 2, 0, 8}};
+static const TilusLayoutThreadMode kCTileSlots[] = {{1, 2, 1, 1}, {2, 2, 0, 8}};
+static const TilusLayoutThreadMode kAByteSlots[] = {{1, 4, 1, 1}, {4, 2, 0, 8}, {8, 2, 1, 16}};
+static const TilusLayoutThreadMode kBByteSlots[] = {{1, 4, 0, 1}, {4, 2, 0, 16}};
+
+const TilusLayoutFragment tilusFragmentA16 = {32, 8, 2, 3, kRowLanes2, kAHalfSlots};
+const TilusLayoutFragment tilusFragmentB16 = {32, 4, 2, 2, kColLanes2, kBHalfSlots};
+const TilusLayoutFragment tilusFragmentC = {32, 4, 2, 2, kRowLanes2, kCTileSlots};
+const TilusLayoutFragment tilusFragmentA8 = {32, 16, 2, 3, kRowLanes4, kAByteSlots};
+const TilusLayoutFragment tilusFragmentB8 = {32, 8, 2, 2, kColLanes4, kBByteSlots};
+
 bool tilusFindFragments(const TilusLayout *layout,
                         const TilusLayoutFragment *pattern,
                         TilusFragments *out) {

@@ -3,7 +3,7 @@
 // One folder per area: Memory/ (global and shared tensors, cp.async,
 // ldmatrix/stmatrix, compact sub-byte elements, atomics and semaphores),
 // Compute/ (elementwise ops, casts, views), Dot/ (one file per instruction
-// family: the SIMT fallback, mma.sync), Movement/ (Reduce, ConvertLayout,
+// family: the SIMT fallback, mma.sync, wgmma), Movement/ (Reduce, ConvertLayout,
 // Permute, Reshape), Control/ (block indices, synchronization, exit, print,
 // and the scf ops that carry register tensors). Each area exports its table
 // of patterns; the functions below are what one area's patterns use of
@@ -24,6 +24,7 @@ const TilusPattern *tilusGetRegisterPatterns(size_t *count);
 const TilusPattern *tilusGetElementwisePatterns(size_t *count);
 const TilusPattern *tilusGetControlPatterns(size_t *count);
 const TilusPattern *tilusGetDotPatterns(size_t *count);
+const TilusPattern *tilusGetWgmmaPatterns(size_t *count);
 const TilusPattern *tilusGetAtomicPatterns(size_t *count);
 // Reduce and the layout changes (Movement/).
 const TilusPattern *tilusGetReducePatterns(size_t *count);

@@ -258,21 +258,34 @@ MlirValue tilusEmitFloatVectorConstant(TilusEmitter *e, MlirType type,
   return tilusEmitValue(e, "arith.constant", 0, NULL, type, 1, &named);
 }
 
-MlirValue tilusEmitInlineAsm(TilusEmitter *e, const char *text,
-                             const char *constraints, intptr_t n,
-                             const MlirValue *operands, MlirType resultType) {
-  bool effects = mlirTypeIsNull(resultType);
+static MlirValue emitAsm(TilusEmitter *e, const char *text,
+                         const char *constraints, intptr_t n,
+                         const MlirValue *operands, MlirType resultType,
+                         bool effects) {
   MlirNamedAttribute attrs[3] = {
       tilusNamedAttr(e->ctx, "asm_string",
                      mlirStringAttrGet(e->ctx, mlirStringRefCreateFromCString(text))),
       tilusNamedAttr(e->ctx, "constraints",
                      mlirStringAttrGet(e->ctx, mlirStringRefCreateFromCString(constraints))),
       tilusNamedAttr(e->ctx, "has_side_effects", mlirUnitAttrGet(e->ctx))};
-  if (effects) {
+  if (mlirTypeIsNull(resultType)) {
     tilusEmitOp(e, "llvm.inline_asm", n, operands, 0, NULL, 3, attrs);
     return (MlirValue){NULL};
   }
-  return tilusEmitValue(e, "llvm.inline_asm", n, operands, resultType, 2, attrs);
+  return tilusEmitValue(e, "llvm.inline_asm", n, operands, resultType,
+                        effects ? 3 : 2, attrs);
+}
+
+MlirValue tilusEmitInlineAsm(TilusEmitter *e, const char *text,
+                             const char *constraints, intptr_t n,
+                             const MlirValue *operands, MlirType resultType) {
+  return emitAsm(e, text, constraints, n, operands, resultType, false);
+}
+
+MlirValue tilusEmitVolatileAsm(TilusEmitter *e, const char *text,
+                               const char *constraints, intptr_t n,
+                               const MlirValue *operands, MlirType resultType) {
+  return emitAsm(e, text, constraints, n, operands, resultType, true);
 }
 
 MlirValue tilusEmitCmp(TilusEmitter *e, TilusCmpPredicate predicate,
@@ -368,4 +381,19 @@ MlirValue tilusEmitCallIntrinsic(TilusEmitter *e, const char *intrinsic,
   };
   return tilusEmitValue(e, "llvm.call_intrinsic", numOperands, operands, type,
                         4, attrs);
+}
+
+MlirValue tilusEmitPackRegister(TilusEmitter *e, MlirValue value,
+                                const int64_t *slots, int count, bool asI32) {
+  MlirType element = mlirShapedTypeGetElementType(mlirValueGetType(value));
+  int64_t n = count;
+  MlirType packed = mlirVectorTypeGet(1, &n, element);
+  MlirValue v = tilusEmitSplatConstant(e, packed, 0);
+  // An element the load just put into `value` is used directly.
+  for (int j = 0; j < count; ++j)
+    v = tilusEmitInsert(e, v, tilusEmitElement(e, value, slots[j]), j);
+  if (!asI32)
+    return v;
+  return tilusEmitValue(e, "llvm.bitcast", 1, &v, mlirIntegerTypeGet(e->ctx, 32),
+                        0, NULL);
 }

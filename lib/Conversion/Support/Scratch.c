@@ -49,7 +49,7 @@ bool tilusScratchOffset(MlirOperation op, int64_t bytes, int64_t *offset,
 
 MlirValue tilusEmitScratch(TilusEmitter *e, MlirOperation op, int64_t offset) {
   MlirValue base =
-      tilusEmitSharedArray(e, op, "__tilus_dynamic_shared", 0, true);
+      tilusEmitSharedArray(e, op, TILUS_DYNAMIC_SHARED_NAME, 0, true);
   if (mlirValueIsNull(base))
     return base;
   return tilusEmitElementPointer(e, base, mlirIntegerTypeGet(e->ctx, 8),

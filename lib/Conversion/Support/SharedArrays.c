@@ -89,3 +89,32 @@ MlirValue tilusEmitSharedArray(TilusEmitter *e, MlirOperation at,
   return tilusEmitValue(e, "llvm.mlir.addressof", 0, NULL,
                         mlirLLVMPointerTypeGet(e->ctx, 3), 1, &ref);
 }
+
+bool tilusRaiseSharedAlignment(TilusEmitter *e, MlirOperation at,
+                               int64_t alignment) {
+  MlirOperation gpuModule = mlirOperationGetParentOperation(at);
+  while (!mlirOperationIsNull(gpuModule) && !tilusOpIs(gpuModule, "gpu.module"))
+    gpuModule = mlirOperationGetParentOperation(gpuModule);
+  if (mlirOperationIsNull(gpuModule))
+    return false;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule, 0));
+  MlirStringRef name = mlirStringRefCreateFromCString(TILUS_DYNAMIC_SHARED_NAME);
+  MlirStringRef key = mlirStringRefCreateFromCString("alignment");
+  for (MlirOperation g = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(g); g = mlirOperationGetNextInBlock(g)) {
+    if (!tilusOpIs(g, "llvm.mlir.global"))
+      continue;
+    MlirAttribute symbol = mlirOperationGetAttributeByName(
+        g, mlirStringRefCreateFromCString("sym_name"));
+    if (!mlirStringRefEqual(mlirStringAttrGetValue(symbol), name))
+      continue;
+    MlirAttribute current = mlirOperationGetAttributeByName(g, key);
+    if (mlirAttributeIsNull(current) ||
+        mlirIntegerAttrGetValueInt(current) < alignment)
+      mlirOperationSetAttributeByName(
+          g, key,
+          mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), alignment));
+    return true;
+  }
+  return false;
+}

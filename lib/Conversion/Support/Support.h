@@ -139,12 +139,23 @@ MlirType tilusVectorOrScalarType(MlirType elementType, int64_t n);
 // an integer for integer element types, else a float.
 MlirValue tilusEmitSplatConstant(TilusEmitter *e, MlirType type, double value);
 
+// Packs slots[0..count) of the register vector `value` into one 32-bit
+// operand register: a vector of `count` elements (f16 pairs stay
+// vector<2xf16>), or with `asI32` bitcast to i32.
+MlirValue tilusEmitPackRegister(TilusEmitter *e, MlirValue value,
+                                const int64_t *slots, int count, bool asI32);
+
 // llvm.inline_asm of the PTX `text` with LLVM `constraints` over
 // operands[0..n): its result of `resultType`, or, with a null resultType, no
 // result and side effects (the op is kept, in order).
 MlirValue tilusEmitInlineAsm(TilusEmitter *e, const char *text,
                              const char *constraints, intptr_t n,
                              const MlirValue *operands, MlirType resultType);
+// The same with side effects even when it has a result: kept, and kept in
+// order with the other such ops (wgmma's issue, fences and waits).
+MlirValue tilusEmitVolatileAsm(TilusEmitter *e, const char *text,
+                               const char *constraints, intptr_t n,
+                               const MlirValue *operands, MlirType resultType);
 
 // arith.constant of `type`, a vector<n x F> of a float type F, with the
 // elements values[0..n).
@@ -217,6 +228,15 @@ bool tilusEmitThreadCoords(TilusEmitter *e, const TilusLayout *layout,
 MlirValue tilusEmitSharedArray(TilusEmitter *e, MlirOperation at,
                                const char *prefix, int64_t bytes,
                                bool dynamic);
+
+// The name of the block's dynamic shared buffer.
+#define TILUS_DYNAMIC_SHARED_NAME "__tilus_dynamic_shared"
+
+// Raises the declared alignment of the dynamic shared buffer (already
+// declared in the gpu.module around `at`) to at least `alignment` bytes;
+// false when it is not declared.
+bool tilusRaiseSharedAlignment(TilusEmitter *e, MlirOperation at,
+                               int64_t alignment);
 
 //===----------------------------------------------------------------------===//
 // Atomics (Atomics.c): relaxed ("monotonic") read-modify-writes at gpu scope

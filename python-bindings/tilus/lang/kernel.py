@@ -832,6 +832,64 @@ class Kernel:
         r = self.op("tilus.dot", a, b, c, out, result=t)
         return self._rebind(out, r)
 
+    # Warpgroup matrix multiply (sm_90a; docs/hopper.md)
+
+    def transpose_shared(self, x):
+        """The shared tensor x seen with its last two dimensions exchanged
+        (nothing moves): how a [N, K] tile is given to wgmma_mma as b."""
+        if not isinstance(x, Value) or x.type.kind != "shared" or x.rank < 2:
+            raise DSLError("transpose_shared takes a shared tensor of rank >= 2")
+        from ..layout import Layout
+        layout = Layout.parse(x.type.layout).transpose()
+        shape = list(x.type.shape)
+        shape[-2], shape[-1] = shape[-1], shape[-2]
+        return self.op("tilus.transpose_shared", x,
+                       result=TensorType("shared", x.type.dtype, shape, str(layout)))
+
+    def _wgmma_operand(self, x, name):
+        """A shared operand of wgmma_mma: a shared tensor (rank 2) or a Tile
+        s[i, ...] that fixes its leading dimensions; (tensor, offsets)."""
+        if isinstance(x, Tile):
+            t, lead = x.tensor, x.offsets[:-2]
+            if list(x.shape) != list(t.type.shape[-2:]) or any(
+                    not (isinstance(o, int) and o == 0) for o in x.offsets[-2:]):
+                raise DSLError(f"wgmma_mma's {name} takes whole tiles of its last two "
+                               f"dimensions (s[stage])")
+            return t, list(lead)
+        if isinstance(x, Value) and x.type.kind == "shared":
+            return x, []
+        return x, None
+
+    def wgmma_fence(self):
+        return self.op("tilus.wgmma_fence")
+
+    def wgmma_mma(self, a, b, d):
+        """Starts d + a x b on the block's warpgroups: a [M, K] (shared, a
+        Tile s[stage] of a staged buffer, or registers), b [K, N] (shared or
+        such a Tile), d [M, N] registers. The result may only go to another
+        wgmma_mma as d, through a loop, or to wgmma_wait_group."""
+        sa, a_offsets = self._wgmma_operand(a, "a")
+        sb, b_offsets = self._wgmma_operand(b, "b")
+        if b_offsets is None:
+            raise DSLError("wgmma_mma's b is a shared tensor (or a Tile of one)")
+        if a_offsets is None:
+            self._reg(a, "operand a of wgmma_mma")
+            a_offsets = []
+        self._reg(d, "operand d of wgmma_mma")
+        return self.op("tilus.wgmma_mma", sa, sb, d, a_offsets, b_offsets, result=d.type)
+
+    def wgmma_commit_group(self):
+        return self.op("tilus.wgmma_commit_group")
+
+    def wgmma_wait_group(self, n, value=None):
+        """Waits until at most n groups are pending; returns `value` (an
+        accumulator), now readable."""
+        if value is None:
+            return self.op("tilus.wgmma_wait_group", attrs={"n": int(n)})
+        self._reg(value, "the value of wgmma_wait_group")
+        return self.op("tilus.wgmma_wait_group", value, attrs={"n": int(n)},
+                       result=value.type)
+
     def reduce(self, x, dims, kind="sum", *, layout=None):
         """Reduce over `dims` (kind sum, max, min, argmax, argmin); the
         result drops them and has layout reduce(x's layout, dims)."""

@@ -14,29 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-// f16 bits of a float that f16 holds exactly (small integers here).
-static uint16_t halfBits(float value) {
-  uint32_t bits;
-  memcpy(&bits, &value, 4);
-  uint32_t sign = (bits >> 16) & 0x8000u;
-  int exponent = (int)((bits >> 23) & 255) - 127 + 15;
-  if ((bits & 0x7fffffffu) == 0)
-    return (uint16_t)sign;
-  return (uint16_t)(sign | (uint32_t)exponent << 10 | ((bits >> 13) & 1023));
-}
-
 static float bf16ToFloat(uint16_t h) {
   uint32_t bits = (uint32_t)h << 16;
   float f;
   memcpy(&f, &bits, 4);
   return f;
-}
-
-static void freeAll(Suite *s, TilusDevicePtr *ptrs, int n) {
-  TilusRuntimeError ignored;
-  for (int k = 0; k < n; ++k)
-    if (ptrs[k])
-      tilusRuntimeFree(s->rt, ptrs[k], &ignored);
 }
 
 // An element of the atomic-add test in its type: 0 f32, 1 i32, 2 f16,

@@ -72,6 +72,10 @@ uint32_t unpackBits(const uint8_t *bytes, int64_t g, int bits);
 void packBits(uint8_t *bytes, int64_t g, int bits, uint32_t value);
 // The bf16 bits of a float that bf16 holds exactly.
 uint16_t bf16Bits(float value);
+// The f16 bits of a float that f16 holds exactly (a normal number or 0).
+uint16_t halfBits(float value);
+// Frees the non-null buffers ptrs[0..n).
+void freeAll(Suite *s, TilusDevicePtr *ptrs, int n);
 // Bit-equal, or both NaN.
 bool sameFloat(float a, float b);
 // The width of a type named uN, iN or eXmY.
@@ -127,6 +131,9 @@ void testBroadcast(Suite *s, const char *target, int64_t m, bool half);
 void testFills(Suite *s, const char *target, int64_t n);
 // Broadcast operands converted by tilus-convert-broadcasts (1 line).
 void testBroadcastMoved(Suite *s, const char *target);
+
+// WgmmaTests.c (sm_90a only)
+void testWgmma(Suite *s);
 
 // NormTests.c: the serving examples (RMSNorm, softmax, LayerNorm,
 // SiLU-and-mul) within a stated tolerance (8 lines).

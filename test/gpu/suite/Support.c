@@ -139,3 +139,20 @@ int typeBits(const char *type) {
     return 1 + e + m;
   return atoi(type + 1);
 }
+
+uint16_t halfBits(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, 4);
+  uint32_t sign = (bits >> 16) & 0x8000u;
+  int exponent = (int)((bits >> 23) & 255) - 127 + 15;
+  if ((bits & 0x7fffffffu) == 0)
+    return (uint16_t)sign;
+  return (uint16_t)(sign | (uint32_t)exponent << 10 | ((bits >> 13) & 1023));
+}
+
+void freeAll(Suite *s, TilusDevicePtr *ptrs, int n) {
+  TilusRuntimeError ignored;
+  for (int k = 0; k < n; ++k)
+    if (ptrs[k])
+      tilusRuntimeFree(s->rt, ptrs[k], &ignored);
+}

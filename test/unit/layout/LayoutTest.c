@@ -27,6 +27,8 @@ int main(void) {
   testQueriesAgainstOracle();
   testFragmentsAgainstOracle();
   testBroadcastSlots();
+  testMmaShared();
+  testTranspose();
   printf("layout tests: %d passed, %d failed\n", gPassed, gFailed);
   return gFailed > 0 ? 1 : 0;
 }

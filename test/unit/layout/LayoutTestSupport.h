@@ -100,5 +100,7 @@ void testTextMisc(void);
 void testQueriesAgainstOracle(void);
 void testFragmentsAgainstOracle(void);
 void testBroadcastSlots(void);
+void testMmaShared(void);
+void testTranspose(void);
 
 #endif /* TILUS_TEST_LAYOUTTESTSUPPORT_H */

@@ -11,6 +11,12 @@
 static MlirLogicalResult lowerSynchronize(TilusLowering *L, MlirOperation op,
                                           MlirRewriterBase rewriter) {
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  // Shared writes before the barrier may be read by wgmma after it: each
+  // thread orders its own writes before the async proxy's reads, and the
+  // barrier orders every thread's.
+  if (L->asyncProxyReadsShared)
+    tilusEmitVolatileAsm(&e, "fence.proxy.async.shared::cta;", "~{memory}", 0,
+                         NULL, (MlirType){NULL});
   tilusEmitOp(&e, "gpu.barrier", 0, NULL, 0, NULL, 0, NULL);
   mlirRewriterBaseEraseOp(rewriter, op);
   return mlirLogicalResultSuccess();

@@ -28,30 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-// The fragments of mma.sync m16n8k16 (f16, bf16) and m16n8k32 (s8), as
-// digits {divisor, modulus, dim, stride}: lane l of a warp holds element j of
-// a group at base + sum of lane digits of l + sum of slot digits of j.
-//   a (f16): row l/4 + 8((j/2)%2), column 2(l%4) + j%2 + 8(j/4)
-//   b (f16): row 2(l%4) + j%2 + 8(j/2), column l/4
-//   c (f32): row l/4 + 8(j/2), column 2(l%4) + j%2
-//   a (s8):  row l/4 + 8((j/4)%2), column 4(l%4) + j%4 + 16(j/8)
-//   b (s8):  row 4(l%4) + j%4 + 16(j/4), column l/4
-static const TilusLayoutThreadMode kRowLanes2[] = {{1, 4, 1, 2}, {4, 8, 0, 1}};
-static const TilusLayoutThreadMode kColLanes2[] = {{1, 4, 0, 2}, {4, 8, 1, 1}};
-static const TilusLayoutThreadMode kRowLanes4[] = {{1, 4, 1, 4}, {4, 8, 0, 1}};
-static const TilusLayoutThreadMode kColLanes4[] = {{1, 4, 0, 4}, {4, 8, 1, 1}};
-static const TilusLayoutThreadMode kAHalfSlots[] = {{1, 2, 1, 1}, {2, 2, 0, 8}, {4, 2, 1, 8}};
-static const TilusLayoutThreadMode kBHalfSlots[] = {{1, 2, 0, 1}, {2, 2, 0, 8}};
-static const TilusLayoutThreadMode kCTileSlots[] = {{1, 2, 1, 1}, {2, 2, 0, 8}};
-static const TilusLayoutThreadMode kAByteSlots[] = {{1, 4, 1, 1}, {4, 2, 0, 8}, {8, 2, 1, 16}};
-static const TilusLayoutThreadMode kBByteSlots[] = {{1, 4, 0, 1}, {4, 2, 0, 16}};
-
-static const TilusLayoutFragment kAHalf = {32, 8, 2, 3, kRowLanes2, kAHalfSlots};
-static const TilusLayoutFragment kBHalf = {32, 4, 2, 2, kColLanes2, kBHalfSlots};
-static const TilusLayoutFragment kCTile = {32, 4, 2, 2, kRowLanes2, kCTileSlots};
-static const TilusLayoutFragment kAByte = {32, 16, 2, 3, kRowLanes4, kAByteSlots};
-static const TilusLayoutFragment kBByte = {32, 8, 2, 2, kColLanes4, kBByteSlots};
-
+// The operand fragments of mma.sync (tilusFragmentA16 and friends,
+// Analysis.h): each lane of a warp holds a fixed pattern around a base.
 typedef struct {
   const char *ptxType; // mma_type
   int aCount, bCount, perRegister, k;
@@ -61,35 +39,18 @@ typedef struct {
 } MmaShape;
 
 // clang-format off
-static const MmaShape kHalf = {"f16", 8, 4, 2, 16, &kAHalf, &kBHalf, false, false};
-static const MmaShape kHalfAcc = {"f16", 8, 4, 2, 16, &kAHalf, &kBHalf, false, true};
-static const MmaShape kBf16 = {"bf16", 8, 4, 2, 16, &kAHalf, &kBHalf, false, false};
-static const MmaShape kS8 = {"s8", 16, 8, 4, 32, &kAByte, &kBByte, true, false};
+static const MmaShape kHalf = {"f16", 8, 4, 2, 16, &tilusFragmentA16, &tilusFragmentB16, false, false};
+static const MmaShape kHalfAcc = {"f16", 8, 4, 2, 16, &tilusFragmentA16, &tilusFragmentB16, false, true};
+static const MmaShape kBf16 = {"bf16", 8, 4, 2, 16, &tilusFragmentA16, &tilusFragmentB16, false, false};
+static const MmaShape kS8 = {"s8", 16, 8, 4, 32, &tilusFragmentA8, &tilusFragmentB8, true, false};
 // clang-format on
-
-// Packs `count` slots of `value` into one 32-bit register operand: f16
-// pairs stay vector<2xf16>, others become i32.
-static MlirValue operandRegister(TilusEmitter *e, MlirValue value,
-                                 const int64_t *slots, int count, bool asI32) {
-  MlirType element = mlirShapedTypeGetElementType(mlirValueGetType(value));
-  int64_t n = count;
-  MlirType packed = mlirVectorTypeGet(1, &n, element);
-  MlirValue v = tilusEmitSplatConstant(e, packed, 0);
-  // An element the load just put into `value` is used directly.
-  for (int j = 0; j < count; ++j)
-    v = tilusEmitInsert(e, v, tilusEmitElement(e, value, slots[j]), j);
-  if (!asI32)
-    return v;
-  return tilusEmitValue(e, "llvm.bitcast", 1, &v, mlirIntegerTypeGet(e->ctx, 32),
-                        0, NULL);
-}
 
 // The four A registers of fragment group `group` of `va` into regs[0..3].
 static void aRegisters(TilusEmitter *e, MlirValue va, const TilusFragments *fa,
                        int64_t group, const MmaShape *shape, bool asI32,
                        MlirValue *regs) {
   for (int r = 0; r < 4; ++r)
-    regs[r] = operandRegister(
+    regs[r] = tilusEmitPackRegister(
         e, va, &fa->slots[group * shape->aCount + r * shape->perRegister],
         shape->perRegister, asI32);
 }
@@ -403,7 +364,7 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
   const TilusFragments *pb =
       tilusLoweringFragments(e->lowering, t[1].layout, shape->b);
   const TilusFragments *pc =
-      tilusLoweringFragments(e->lowering, t[2].layout, &kCTile);
+      tilusLoweringFragments(e->lowering, t[2].layout, &tilusFragmentC);
   if (!pa || !pb || !pc) {
     if (why)
       sayNoFragments(why, whySize,
@@ -563,7 +524,7 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
         MlirValue operands[10];
         aRegisters(e, va, &fa, p[0], shape, aAsI32, operands);
         for (int r = 0; r < 2; ++r)
-          operands[4 + r] = operandRegister(
+          operands[4 + r] = tilusEmitPackRegister(
               e, xb, &fb.slots[p[1] * shape->bCount + r * shape->perRegister],
               shape->perRegister, aAsI32);
         emitMmaStep(e, &mma, operands, c);

@@ -22,8 +22,29 @@
 
 #define MAX_RANK TILUS_LAYOUT_MAX_RANK
 
+// Global tensors are addressed row-major (tilusGetGlobalView): a layout
+// that says otherwise would be read wrongly, so it is refused where the
+// tensor is made.
+static MlirLogicalResult checkRowMajor(TilusLowering *L, MlirOperation op) {
+  const TilusTensorType *t = tilusLoweringTensorType(
+      L, mlirValueGetType(mlirOperationGetResult(op, 0)));
+  if (!t || !t->layout)
+    return mlirLogicalResultSuccess();
+  TilusLayout *rowMajor = tilusLayoutCreateLocal(t->rank, t->shape, NULL);
+  bool same = rowMajor && tilusLayoutEqual(t->layout, rowMajor);
+  tilusLayoutDestroy(rowMajor);
+  if (same)
+    return mlirLogicalResultSuccess();
+  return tilusLoweringError(op, "global tensors are addressed row-major; a "
+                                "layout other than #tilus.row_major is not "
+                                "lowered (view the memory with the transposed "
+                                "shape instead)");
+}
+
 static MlirLogicalResult lowerViewGlobal(TilusLowering *L, MlirOperation op,
                                          MlirRewriterBase rewriter) {
+  if (mlirLogicalResultIsFailure(checkRowMajor(L, op)))
+    return mlirLogicalResultFailure();
   MlirValue ptr = tilusLoweredRegister(tilusOpGetGroupOperand(op, TilusViewGlobalPtr, 0));
   if (mlirValueIsNull(ptr))
     return mlirLogicalResultFailure();
@@ -48,6 +69,8 @@ static MlirLogicalResult lowerViewGlobal(TilusLowering *L, MlirOperation op,
 // last parameter and whose offset the kernel conversion planned.
 static MlirLogicalResult lowerAllocateGlobal(TilusLowering *L, MlirOperation op,
                                              MlirRewriterBase rewriter) {
+  if (mlirLogicalResultIsFailure(checkRowMajor(L, op)))
+    return mlirLogicalResultFailure();
   MlirAttribute offset = mlirOperationGetDiscardableAttributeByName(
       op, mlirStringRefCreateFromCString(TILUS_WORKSPACE_OFFSET_ATTR));
   // The kernel conversion plans every offset before the ops are lowered.

@@ -46,6 +46,21 @@
 // AllocateShared
 //===----------------------------------------------------------------------===//
 
+static void noteWgmmaUse(MlirOpOperand use, void *userData) {
+  *(bool *)userData |= tilusOpIs(mlirOpOperandGetOwner(use), "tilus.wgmma_mma");
+}
+
+// TransposeShared: a view of the same memory (its layout says where).
+static MlirLogicalResult lowerTransposeShared(TilusLowering *L, MlirOperation op,
+                                             MlirRewriterBase rewriter) {
+  MlirValue base = tilusLoweredRegister(mlirOperationGetOperand(op, 0));
+  if (mlirValueIsNull(base))
+    return mlirLogicalResultFailure();
+  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  tilusReplaceWithLowered(rewriter, &e, op, base);
+  return mlirLogicalResultSuccess();
+}
+
 static MlirLogicalResult lowerAllocateShared(TilusLowering *L, MlirOperation op,
                                              MlirRewriterBase rewriter) {
   int64_t offset;
@@ -80,10 +95,24 @@ static MlirLogicalResult lowerAllocateShared(TilusLowering *L, MlirOperation op,
              (long long)offset, TILUS_SHARED_ALIGNMENT, (long long)kernelBytes);
     return tilusLoweringError(op, message);
   }
+  // wgmma applies its swizzle to shared-window addresses: a tensor it reads
+  // starts on a boundary of TILUS_WGMMA_SHARED_ALIGNMENT bytes (the swizzle's
+  // period), and so does the dynamic buffer.
+  bool wgmma = false;
+  tilusSharedTensorWalkUses(mlirOperationGetResult(op, 0), noteWgmmaUse, &wgmma);
+  if (wgmma && offset % TILUS_WGMMA_SHARED_ALIGNMENT) {
+    char message[160];
+    snprintf(message, sizeof(message),
+             "wgmma_mma reads this shared tensor: its offset "
+             "(" TILUS_SHARED_OFFSET_ATTR " = %lld) must be a multiple of %d",
+             (long long)offset, TILUS_WGMMA_SHARED_ALIGNMENT);
+    return tilusLoweringError(op, message);
+  }
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   MlirValue base =
-      tilusEmitSharedArray(&e, op, "__tilus_dynamic_shared", 0, true);
-  if (mlirValueIsNull(base))
+      tilusEmitSharedArray(&e, op, TILUS_DYNAMIC_SHARED_NAME, 0, true);
+  if (mlirValueIsNull(base) ||
+      (wgmma && !tilusRaiseSharedAlignment(&e, op, TILUS_WGMMA_SHARED_ALIGNMENT)))
     return mlirLogicalResultFailure();
   MlirValue ptr = tilusEmitElementPointer(&e, base, mlirIntegerTypeGet(e.ctx, 8),
                                           tilusEmitIndex(&e, offset));
@@ -462,6 +491,7 @@ static MlirLogicalResult lowerWaitGroup(TilusLowering *L, MlirOperation op,
 
 static const TilusPattern kPatterns[] = {
     {"tilus.allocate_shared", lowerAllocateShared},
+    {"tilus.transpose_shared", lowerTransposeShared},
     {"tilus.load_shared", lowerLoadShared},
     {"tilus.store_shared", lowerStoreShared},
     {"tilus.copy_async", lowerCopyAsync},

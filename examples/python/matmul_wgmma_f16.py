@@ -1,0 +1,96 @@
+"""A Hopper f16 matmul on wgmma (sm_90a): C[M, N] = A[M, K] x W[N, K]^T
+(W as nn.Linear stores it), f32 accumulation, f16 out. Each block of
+`warpgroups` warpgroups computes a block_m x block_n tile of C (warpgroup g
+the rows 64g.. of each 64 x warpgroups slab); K goes in tiles of block_k
+through `stages` shared buffers filled by cp.async and read in place by
+wgmma through matrix descriptors (docs/hopper.md).
+
+The loop, per k tile kb (cp.async groups count tiles):
+  1. wait until tile kb has landed (copy_async_wait_group), synchronize:
+     every warpgroup has also finished its wgmma of tile kb - 2 (it waited
+     for it at the end of the previous iteration);
+  2. refill the stage of tile kb - 2 with tile kb + stages - 2;
+  3. wgmma over tile kb, commit, and wait until only that group is pending.
+W's tiles are stored [block_n, block_k] (K-major, as loaded) and given to
+wgmma as B [block_k, block_n] through transpose_shared.
+
+Kernel arguments: a, w, c, and the tile counts M / block_m, N / block_n,
+K / block_k (so M, N and K are multiples of the tile).
+
+    PYTHONPATH=python-bindings python3 examples/python/matmul_wgmma_f16.py [OUT_DIR]
+"""
+
+import tilus
+
+
+class MatmulWgmma(tilus.Kernel):
+    def __init__(self, block_m=128, block_n=256, block_k=64, warpgroups=2, stages=4):
+        super().__init__()
+        if block_m % (64 * warpgroups) or block_n % 8 or block_n > 256 or block_k % 64:
+            raise ValueError("block_m: a multiple of 64 x warpgroups; block_n: a "
+                             "multiple of 8 up to 256; block_k: a multiple of 64")
+        if stages < 3:
+            raise ValueError("the loop keeps two tiles in use: stages >= 3")
+        self.bm, self.bn, self.bk, self.stages = block_m, block_n, block_k, stages
+        self.warps = 4 * warpgroups
+        S, G = stages, warpgroups
+        self.shared_a = tilus.mma_shared(block_m, block_k, 16, stages=S)
+        self.shared_w = tilus.mma_shared(block_n, block_k, 16, stages=S)
+        # wgmma's accumulator: warp w of warpgroup g holds rows 64 * (slab) +
+        # 16 * w .. in 16 x 8 mma.sync tiles across block_n.
+        self.reg_c = (f"spatial({4 * G},1).local({block_m // (64 * G)},{block_n // 8})"
+                      f".local(2,1).spatial(8,4).local(1,2)")
+
+    def __call__(self, a: tilus.pointer(tilus.float16), w: tilus.pointer(tilus.float16),
+                 c: tilus.pointer(tilus.float16), mt: tilus.int32, nt: tilus.int32,
+                 kt: tilus.int32):
+        bm, bn, bk, S = self.bm, self.bn, self.bk, self.stages
+        self.attrs.name = "matmul_wgmma"
+        self.attrs.blocks = [mt, nt]
+        self.attrs.warps = self.warps
+        f16, f32 = tilus.float16, tilus.float32
+
+        MT, NT, KT = self.index(mt), self.index(nt), self.index(kt)
+        M, N, K = MT * bm, NT * bn, KT * bk
+        bi, bj = self.block_indices()
+        om, on = bi * bm, bj * bn
+        gA = self.view_global(a, [M, K])
+        gW = self.view_global(w, [N, K])
+        gC = self.view_global(c, [M, N])
+        sA = self.allocate_shared(f16, [S, bm, bk], self.shared_a)
+        sW = self.allocate_shared(f16, [S, bn, bk], self.shared_w)
+        sB = self.transpose_shared(sW)
+        acc = self.allocate_register(f32, [bm, bn], self.reg_c, init=0.0)
+
+        def load(tile, stage):
+            ok = tile * bk
+            self.copy_async(sA, gA, [stage, 0, 0], [om, ok], [bm, bk])
+            self.copy_async(sW, gW, [stage, 0, 0], [on, ok], [bn, bk])
+            self.copy_async_commit_group()
+
+        for s in self.range(S - 2):
+            load(s, s)
+        for kb in self.range(KT):
+            self.copy_async_wait_group(S - 3)
+            self.synchronize()
+            ahead = kb + (S - 2)
+            load(ahead, ahead % S)          # past K: zero-filled, never read
+            cur = kb % S
+            self.wgmma_fence()
+            acc.assign(self.wgmma_mma(sA[cur, 0:bm, 0:bk], sB[cur, 0:bk, 0:bn], acc))
+            self.wgmma_commit_group()
+            self.wgmma_wait_group(1)
+        self.copy_async_wait_group(0)
+        done = self.wgmma_wait_group(0, acc)
+        self.store_global(done.to(f16), gC, [om, on])
+
+
+if __name__ == "__main__":
+    import os
+    import sys
+    if len(sys.argv) == 1:
+        print(MatmulWgmma().mlir(), end="")
+    else:
+        os.makedirs(sys.argv[1], exist_ok=True)
+        with open(os.path.join(sys.argv[1], "matmul_wgmma_f16.mlir"), "w") as f:
+            f.write(MatmulWgmma().mlir())

@@ -1,0 +1,256 @@
+//===- VerifyWgmma.c - The rules of the warpgroup MMA ops -----------------===//
+//
+// tilus.wgmma_mma and tilus.wgmma_wait_group (docs/hopper.md). What the
+// verifier decides: operand kinds, shapes and element types, the shared
+// layouts wgmma can read (tilusLayoutMatchMmaShared), a block of whole
+// warpgroups, and that an unfinished accumulator is only passed on. How the
+// accumulator's register layout splits into warpgroup tiles is decided by
+// the lowering, which reports at the op when it does not.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DynamicParams.h"
+#include "VerifierInternal.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "tilus-c/Layout.h"
+#include "tilus-c/Ops.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void typeText(MlirType type, char *buffer, size_t size) {
+  char *text = tilusPrintTypeToString(type);
+  snprintf(buffer, size, "%s", text ? text : "?");
+  free(text);
+}
+
+static intptr_t groupSize(MlirOperation op, intptr_t group) {
+  intptr_t start = 0, count = 0;
+  tilusOpGetOperandGroup(op, group, &start, &count);
+  return count;
+}
+
+static MlirType operandType(MlirOperation op, intptr_t group) {
+  return mlirValueGetType(tilusOpGetGroupOperand(op, group, 0));
+}
+
+// Whether wgmma accumulates products of `operand` in `acc`: f32 for 16-bit
+// and 8-bit floats, i32 for 8-bit integers.
+static bool accumulatorFits(MlirType operand, MlirType acc) {
+  if (mlirTypeIsAF16(operand) || mlirTypeIsABF16(operand) ||
+      mlirTypeIsAFloat8E4M3FN(operand) || mlirTypeIsAFloat8E5M2(operand))
+    return mlirTypeIsAF32(acc);
+  if (mlirTypeIsAInteger(operand) && mlirIntegerTypeGetWidth(operand) == 8)
+    return mlirTypeIsAInteger(acc) && mlirIntegerTypeGetWidth(acc) == 32;
+  return false;
+}
+
+// A shared operand: its offsets index exactly its leading dimensions, and
+// its layout is one wgmma reads with K along `kDim` of the tile.
+static bool verifySharedOperand(TilusVerifier *v, MlirOperation op,
+                                const TilusTensorType *t, const char *role,
+                                intptr_t offsetsGroup, int64_t kDim) {
+  intptr_t count = groupSize(op, offsetsGroup);
+  if (t->rank < 2 || count != t->rank - 2) {
+    tilusVerifierError(v, op,
+                       "%s is a rank-%" PRIdPTR " shared tensor with %" PRIdPTR
+                       " offsets; it needs rank >= 2 and one offset per "
+                       "dimension before its last two",
+                       role, t->rank, count);
+    return false;
+  }
+  int64_t bits = tilusElementTypeGetBitWidth(t->elementType);
+  if (tilusLayoutMatchMmaShared(t->layout, kDim, bits, NULL))
+    return true;
+  // Name a layout that works: the widest swizzle the tile allows.
+  int64_t d0 = t->shape[t->rank - 2], d1 = t->shape[t->rank - 1];
+  int64_t rows = kDim == 1 ? d0 : d1, k = kDim == 1 ? d1 : d0;
+  static const TilusMmaSwizzle kOrder[] = {
+      TilusMmaSwizzle128B, TilusMmaSwizzle64B, TilusMmaSwizzle32B,
+      TilusMmaSwizzleNone};
+  TilusLayoutError err = {0};
+  char *text = NULL;
+  for (size_t c = 0; c < 4 && !text; ++c) {
+    TilusLayout *l =
+        tilusLayoutCreateMmaShared(rows, k, kDim, bits, kOrder[c], &err);
+    text = l ? tilusLayoutPrint(l) : NULL;
+    tilusLayoutDestroy(l);
+  }
+  if (text)
+    tilusVerifierError(v, op,
+                       "%s's layout is not one wgmma reads: its last two "
+                       "dimensions must be K-major (K is dimension %d of "
+                       "the tile) in core matrices, e.g. \"%s\" (128-, 64- "
+                       "or 32-byte swizzle or none, leading dimensions "
+                       "outermost; docs/hopper.md)",
+                       role, (int)kDim, text);
+  else
+    tilusVerifierError(v, op, "%s cannot be read by wgmma: %s", role,
+                       err.message);
+  free(text);
+  return false;
+}
+
+static void verifyMma(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
+  TilusTensorType a, b, d;
+  TilusLayoutError err = {0};
+  if (!tilusVerifierDecode(v, operandType(op, TilusWgmmaA), &a, &err))
+    return;
+  bool ok = tilusVerifierDecode(v, operandType(op, TilusWgmmaB), &b, &err);
+  ok = ok && tilusVerifierDecode(v, operandType(op, TilusWgmmaD), &d, &err);
+  if (!ok) {
+    tilusTensorTypeRelease(&a);
+    return;
+  }
+  bool aShared = a.scope == TilusMemoryShared;
+  char ta[96], tb[96], td[96];
+  typeText(a.elementType, ta, sizeof ta);
+  typeText(b.elementType, tb, sizeof tb);
+  typeText(d.elementType, td, sizeof td);
+  int64_t bits = tilusElementTypeGetBitWidth(a.elementType);
+  int64_t M = a.shape[a.rank - 2], K = a.shape[a.rank - 1];
+  if (blockSize > 0 && blockSize % 128) {
+    tilusVerifierError(v, op,
+                       "wgmma needs whole warpgroups: the block has %" PRId64
+                       " threads, not a multiple of 128",
+                       blockSize);
+  } else if (!mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(op, 0)),
+                            operandType(op, TilusWgmmaD))) {
+    tilusVerifierError(v, op, "the result must have the type of d");
+  } else if (d.rank != 2 || (!aShared && a.rank != 2)) {
+    tilusVerifierError(v, op,
+                       "d%s must be rank-2 register tensors",
+                       aShared ? "" : " and a register a");
+  } else if (!aShared && groupSize(op, TilusWgmmaAOffsets)) {
+    tilusVerifierError(v, op, "a register a takes no offsets");
+  } else if (b.rank < 2 || a.rank < 2 || b.shape[b.rank - 2] != K ||
+             M != d.shape[0] || b.shape[b.rank - 1] != d.shape[1]) {
+    tilusVerifierError(v, op,
+                       "shapes do not agree: the tiles must be a [M, K], b "
+                       "[K, N] and d [M, N]");
+  } else if (!mlirTypeEqual(a.elementType, b.elementType)) {
+    tilusVerifierError(v, op,
+                       "a and b must have the same element type, got '%s' "
+                       "and '%s'",
+                       ta, tb);
+  } else if (!accumulatorFits(a.elementType, d.elementType)) {
+    tilusVerifierError(v, op,
+                       "wgmma multiplies f16 or bf16 (into f32), f8E4M3FN "
+                       "or f8E5M2 (into f32) or 8-bit integers (into i32), "
+                       "not '%s' into '%s'",
+                       ta, td);
+  } else if (K % (256 / bits) || M % 64 || d.shape[1] % 8) {
+    tilusVerifierError(v, op,
+                       "wgmma tiles are 64 rows by multiples of 8 columns "
+                       "by K in steps of %" PRId64 " for '%s'; got M = %" PRId64
+                       ", N = %" PRId64 ", K = %" PRId64,
+                       256 / bits, ta, M, d.shape[1], K);
+  } else if ((!aShared ||
+              verifySharedOperand(v, op, &a, "a", TilusWgmmaAOffsets, 1)) &&
+             verifySharedOperand(v, op, &b, "b", TilusWgmmaBOffsets, 0)) {
+    // Every rule holds.
+  }
+  tilusTensorTypeRelease(&a);
+  tilusTensorTypeRelease(&b);
+  tilusTensorTypeRelease(&d);
+}
+
+// Whether every use of `value` only passes an unfinished accumulator on:
+// as d of a wgmma_mma, to a wgmma_wait_group, or through scf.yield into an
+// scf.for (whose iteration argument and result are then checked the same
+// way). `seen` holds the values checked on this path (loops yield back).
+typedef struct {
+  MlirValue values[32];
+  int count;
+} Seen;
+
+static MlirOperation pendingMisuse(MlirValue value, Seen *seen) {
+  for (int k = 0; k < seen->count; ++k)
+    if (mlirValueEqual(seen->values[k], value))
+      return (MlirOperation){NULL};
+  if (seen->count == (int)(sizeof seen->values / sizeof seen->values[0]))
+    return (MlirOperation){NULL}; // deeper than any kernel nests loops
+  seen->values[seen->count++] = value;
+  for (MlirOpOperand use = mlirValueGetFirstUse(value);
+       !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation user = mlirOpOperandGetOwner(use);
+    unsigned position = mlirOpOperandGetOperandNumber(use);
+    if (tilusOpIs(user, "tilus.wgmma_wait_group"))
+      continue;
+    if (tilusOpIs(user, "tilus.wgmma_mma") &&
+        mlirValueEqual(tilusOpGetGroupOperand(user, TilusWgmmaD, 0), value))
+      continue;
+    MlirOperation loop = mlirOperationGetParentOperation(user);
+    if (tilusOpIs(user, "scf.yield") && tilusOpIs(loop, "scf.for")) {
+      // scf.for's operands are (lower, upper, step, inits...), its body's
+      // arguments (iv, iter_args...).
+      MlirBlock body =
+          mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
+      MlirOperation bad = pendingMisuse(
+          mlirOperationGetResult(loop, (intptr_t)position), seen);
+      if (mlirOperationIsNull(bad))
+        bad = pendingMisuse(mlirBlockGetArgument(body, (intptr_t)position + 1),
+                            seen);
+      if (!mlirOperationIsNull(bad))
+        return bad;
+      continue;
+    }
+    if (tilusOpIs(user, "scf.for") && position >= 3) {
+      MlirBlock body =
+          mlirRegionGetFirstBlock(mlirOperationGetRegion(user, 0));
+      MlirOperation bad =
+          pendingMisuse(mlirBlockGetArgument(body, position - 3 + 1), seen);
+      if (mlirOperationIsNull(bad))
+        bad = pendingMisuse(mlirOperationGetResult(user, position - 3), seen);
+      if (!mlirOperationIsNull(bad))
+        return bad;
+      continue;
+    }
+    return user;
+  }
+  return (MlirOperation){NULL};
+}
+
+static void verifyPendingUses(TilusVerifier *v, MlirOperation op) {
+  Seen seen = {.count = 0};
+  MlirOperation bad = pendingMisuse(mlirOperationGetResult(op, 0), &seen);
+  if (mlirOperationIsNull(bad))
+    return;
+  MlirIdentifier name = mlirOperationGetName(bad);
+  MlirStringRef text = mlirIdentifierStr(name);
+  tilusVerifierError(v, op,
+                     "the accumulator is read by '%.*s' before a "
+                     "tilus.wgmma_wait_group: wgmma results may only go to "
+                     "wgmma_mma (as d), scf.for or wgmma_wait_group",
+                     (int)text.length, text.data);
+}
+
+static void verifyWait(TilusVerifier *v, MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  if (mlirOperationGetNumResults(op) != n)
+    tilusVerifierError(v, op, "has a result exactly when it has a value");
+  else if (n && !mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(op, 0)),
+                               mlirValueGetType(mlirOperationGetResult(op, 0))))
+    tilusVerifierError(v, op, "the result must have the type of the value");
+  int64_t pending;
+  if (!tilusOpGetIntAttr(op, "n", &pending) || pending < 0)
+    tilusVerifierError(v, op, "n must be a non-negative integer");
+}
+
+bool tilusVerifyWgmmaOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
+  if (tilusOpIs(op, "tilus.wgmma_mma")) {
+    verifyMma(v, op, blockSize);
+    verifyPendingUses(v, op);
+    return true;
+  }
+  if (tilusOpIs(op, "tilus.wgmma_wait_group")) {
+    verifyWait(v, op);
+    return true;
+  }
+  return tilusOpIs(op, "tilus.wgmma_fence") ||
+         tilusOpIs(op, "tilus.wgmma_commit_group");
+}

@@ -1,0 +1,88 @@
+//===- WgmmaTests.c - wgmma.mma_async against a CPU product ---------------===//
+//
+// The kernels of kernels/wgmma.mlir (sm_90a only): C = A x W^T for
+// row-major A [M, K] and W [N, K] of small random integers, so every f32
+// sum is exact and the comparison is bit for bit; int8 takes the whole
+// signed range into i32.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Suite.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { F16, BF16, S8 } Kind;
+
+static void runCase(Suite *s, const char *kernel, Kind kind, int64_t M,
+                    int64_t N, int64_t K) {
+  char name[96];
+  snprintf(name, sizeof name, "wgmma.%s", kernel);
+  TilusArtifact *artifact = loadArtifact(s, "wgmma", "sm_90a");
+  if (!artifact) {
+    report(s, name, "sm_90a", M, N, false, "no artifact");
+    return;
+  }
+  size_t elementBytes = kind == S8 ? 1 : 2;
+  int *a = malloc(sizeof(int) * (size_t)(M * K));
+  int *w = malloc(sizeof(int) * (size_t)(N * K));
+  void *ha = malloc(elementBytes * (size_t)(M * K));
+  void *hw = malloc(elementBytes * (size_t)(N * K));
+  int32_t *want = malloc(4 * (size_t)(M * N)), *out = malloc(4 * (size_t)(M * N));
+  uint32_t state = 1234u + (uint32_t)M * 7u + (uint32_t)kind;
+  for (int64_t i = 0; i < M * K + N * K; ++i) {
+    bool isA = i < M * K;
+    int64_t j = isA ? i : i - M * K;
+    int v = kind == S8 ? (int)(nextRandom(&state) % 256) - 128
+                       : (int)(nextRandom(&state) % 7) - 3;
+    (isA ? a : w)[j] = v;
+    void *h = isA ? ha : hw;
+    if (kind == S8)
+      ((int8_t *)h)[j] = (int8_t)v;
+    else
+      ((uint16_t *)h)[j] = kind == F16 ? halfBits((float)v) : bf16Bits((float)v);
+  }
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      int32_t sum = 0;
+      for (int64_t k = 0; k < K; ++k)
+        sum += a[m * K + k] * w[n * K + k];
+      if (kind == S8) {
+        want[m * N + n] = sum;
+      } else {
+        float f = (float)sum;
+        memcpy(&want[m * N + n], &f, 4);
+      }
+    }
+  TilusDevicePtr dA = upload(s, ha, elementBytes * (size_t)(M * K));
+  TilusDevicePtr dW = upload(s, hw, elementBytes * (size_t)(N * K));
+  TilusDevicePtr dC = upload(s, NULL, 4 * (size_t)(M * N));
+  TilusArg args[] = {tilusArgPointer(dA), tilusArgPointer(dW),
+                     tilusArgPointer(dC)};
+  bool guard = dA && dW && dC && launch(s, artifact, kernel, args, 3) &&
+               download(s, out, dC, 4 * (size_t)(M * N));
+  bool same = guard && !memcmp(out, want, 4 * (size_t)(M * N));
+  for (int64_t i = 0, shown = 0; guard && !same && i < M * N && shown < 4; ++i)
+    if (out[i] != want[i]) {
+      float g, x;
+      memcpy(&g, &out[i], 4), memcpy(&x, &want[i], 4);
+      printf("  %s: C[%lld, %lld] is %g (bits %08x), want %g\n", name,
+             (long long)(i / N), (long long)(i % N), kind == S8 ? out[i] : g,
+             (unsigned)out[i], kind == S8 ? want[i] : x);
+      ++shown;
+    }
+  reportOutcome(s, name, "sm_90a", M, N, same, guard);
+  TilusDevicePtr ptrs[] = {dA, dW, dC};
+  freeAll(s, ptrs, 3);
+  free(a), free(w), free(ha), free(hw), free(want), free(out);
+  tilusArtifactDestroy(artifact);
+}
+
+void testWgmma(Suite *s) {
+  runCase(s, "ss_f16", F16, 64, 64, 64);
+  runCase(s, "rs_f16", F16, 64, 64, 64);
+  runCase(s, "ss_bf16_2wg", BF16, 128, 128, 128);
+  runCase(s, "ss_s8", S8, 64, 64, 64);
+  runCase(s, "loop_f16_2wg", F16, 64, 128, 128);
+}
