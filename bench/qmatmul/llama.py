@@ -5,8 +5,10 @@ compiled in-process; the self-contained library serves where MLIR is absent).
 
     PYTHONPATH=python-bindings TILUS_LIBRARY_DIR=... python3 bench/qmatmul/llama.py OUT_DIR
 
-Each point uses the configuration quantized_matmul itself would take (the
-shipped table, else choose_config, with the rows per block of row_tiles(M)),
+Each point uses the configuration quantized_matmul itself would take
+(runner.choice: the shipped table, the wgmma variant's (warpgroups,
+block_m, stages) above M = 32 on an H100, else choose_config with the rows
+per block of row_tiles(M)),
 on random packed weights with group-128 scales: the median of RUNS runs, each
 after an L2 flush, with CUDA events (split-K needs no zeroing of C). Bytes count W, the scales, A and C once each. Writes
 OUT_DIR/llama.txt (the table) and, where matplotlib is installed,
@@ -48,7 +50,7 @@ def main():
         for m in MS:
             a = torch.randn(m, k, dtype=torch.float16, device="cuda")
             cublas = median_ms(lambda: torch.matmul(a, wf))
-            cfg = runner.tuned(m, n, k, dt, GROUP, off) or qmatmul.choose_config(m, n, k, dt)
+            cfg = runner.choice(m, n, k, dt, GROUP, off)
             c = torch.empty(m, n, dtype=torch.float16, device="cuda")
             ms = median_ms(lambda: runner(a, packed, s, wtype=dt, group_size=GROUP,
                                           offset=off, out=c, config=cfg))

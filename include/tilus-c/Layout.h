@@ -92,8 +92,8 @@ TilusLayout *tilusLayoutSwizzle(const TilusLayout *f, int64_t dim,
 
 /* transpose(f): f with its last two output dimensions exchanged (shape
  * (.., a, b) becomes (.., b, a); the same thread and slot hold each
- * element). NULL, with the reason in `err`, for rank < 2 or a layout with
- * replicated threads. */
+ * element). NULL, with the reason in `err`, for rank < 2, a layout with
+ * replicated threads, or one with a swizzle along a leading dimension. */
 TilusLayout *tilusLayoutTranspose(const TilusLayout *layout,
                                   TilusLayoutError *err);
 

@@ -5,9 +5,11 @@
 // over (.., a, b) reads as a column-major one over (.., b, a) once its
 // leading dimensions are split off into a factor of their own (outermost
 // for row-major, innermost for column-major, where they already vary), and
-// a swizzle transposes its inner layout and moves its dimension; its XOR
-// term, the row-major linearization of the other coordinates, keeps their
-// order. Spatial factors with replicated threads (reduce) are not rebuilt.
+// a swizzle along one of the two dimensions transposes its inner layout and
+// moves its dimension; its XOR term, the row-major linearization of the
+// other coordinates, keeps their order (only one of the two is among them).
+// A swizzle along a leading dimension, whose term would change, and spatial
+// factors with replicated threads (reduce) are refused.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,7 +75,14 @@ TilusLayout *tilusLayoutTranspose(const TilusLayout *layout,
   for (intptr_t k = 0; ok && k < n; ++k) {
     TilusLayoutFactor f;
     tilusLayoutGetFactor(layout, k, &f);
-    if (f.kind == TilusLayoutFactorSwizzle) {
+    if (f.kind == TilusLayoutFactorSwizzle && f.dim < rank - 2) {
+      // Its XOR term linearizes the last two coordinates, whose order the
+      // transpose exchanges: no swizzle of this form gives it.
+      tilusLayoutSetError(err, "a swizzle along a leading dimension is not "
+                               "transposed");
+      ok = false;
+      reported = true;
+    } else if (f.kind == TilusLayoutFactorSwizzle) {
       TilusLayout *inner = tilusLayoutTranspose(f.inner, err);
       int64_t dim = f.dim == rank - 1 ? rank - 2
                     : f.dim == rank - 2 ? rank - 1

@@ -95,20 +95,32 @@ static const Span *spanOf(const Walk *w, MlirOperation op) {
 
 typedef struct {
   MlirOperation op;
+  MlirOperation lastUser; // the use that ends its life (before any wait)
   int64_t begin, end, bytes, offset, alignment;
   bool async;   // a CopyAsync destination
   bool wgmma;   // read by wgmma_mma
   bool scratch; // an op's scratch, alive during the op only
 } Buffer;
 
+// Whether `op` lies in `block` or in an op nested there.
+static bool blockHolds(MlirBlock block, MlirOperation op) {
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op))
+    if (mlirBlockEqual(mlirOperationGetBlock(op), block))
+      return true;
+  return false;
+}
+
 // The position of the first `waitOp` (copy_async_wait_group or
-// wgmma_wait_group) with n = 0 after position `after`, or the kernel's last
-// position.
-static int64_t drainedAt(const Walk *w, int64_t after, const char *waitOp) {
+// wgmma_wait_group) with n = 0 after position `after` that surely runs after
+// `lastUser` (its block holds lastUser: not in a branch or a loop the use is
+// outside of), or the kernel's last position.
+static int64_t drainedAt(const Walk *w, int64_t after, const char *waitOp,
+                         MlirOperation lastUser) {
   for (int64_t k = after + 1; k < w->count; ++k) {
     MlirOperation op = w->spans[k].op;
     int64_t n;
-    if (tilusOpIs(op, waitOp) && tilusOpGetIntAttr(op, "n", &n) && n == 0)
+    if (tilusOpIs(op, waitOp) && tilusOpGetIntAttr(op, "n", &n) && n == 0 &&
+        blockHolds(mlirOperationGetBlock(op), lastUser))
       return w->spans[k].begin;
   }
   return w->count - 1;
@@ -137,8 +149,10 @@ static void scanUse(MlirOpOperand use, void *userData) {
         !(ps->begin <= scan->own->begin && scan->own->begin <= ps->end))
       end = ps->end > end ? ps->end : end;
   }
-  if (end > b->end)
+  if (end > b->end) {
     b->end = end;
+    b->lastUser = user;
+  }
   if (isCopyAsyncDestination(use))
     b->async = true;
   if (tilusOpIs(user, "tilus.wgmma_mma"))
@@ -180,9 +194,9 @@ static bool planKernel(MlirOperation kernel) {
     if (tilusOpIs(w.spans[k].op, "tilus.allocate_shared"))
       buffers[numBuffers++].op = w.spans[k].op;
     else if (scratch > 0)
-      buffers[numBuffers++] = (Buffer){w.spans[k].op, w.spans[k].begin,
-                                       w.spans[k].begin, scratch, 0,
-                                       ALIGNMENT, false, false, true};
+      buffers[numBuffers++] = (Buffer){w.spans[k].op, w.spans[k].op,
+                                       w.spans[k].begin, w.spans[k].begin,
+                                       scratch, 0, ALIGNMENT, false, false, true};
   }
   bool ok = true;
   for (int64_t k = 0; k < numBuffers; ++k) {
@@ -191,7 +205,7 @@ static bool planKernel(MlirOperation kernel) {
     MlirOperation alloc = buffers[k].op;
     const Span *own = spanOf(&w, alloc);
     Buffer *b = &buffers[k];
-    *b = (Buffer){alloc, own->begin, own->begin, bufferBytes(alloc), 0,
+    *b = (Buffer){alloc, alloc, own->begin, own->begin, bufferBytes(alloc), 0,
                   ALIGNMENT, false, false, false};
     if (b->bytes < 0) {
       ok = false;
@@ -201,9 +215,9 @@ static bool planKernel(MlirOperation kernel) {
     UseScan scan = {&w, kernel, own, b};
     tilusSharedTensorWalkUses(mlirOperationGetResult(alloc, 0), scanUse, &scan);
     if (b->async)
-      b->end = drainedAt(&w, b->end, "tilus.copy_async_wait_group");
+      b->end = drainedAt(&w, b->end, "tilus.copy_async_wait_group", b->lastUser);
     if (b->wgmma) {
-      b->end = drainedAt(&w, b->end, "tilus.wgmma_wait_group");
+      b->end = drainedAt(&w, b->end, "tilus.wgmma_wait_group", b->lastUser);
       b->alignment = TILUS_WGMMA_SHARED_ALIGNMENT;
     }
   }

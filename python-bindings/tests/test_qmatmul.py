@@ -288,13 +288,11 @@ CASES = [  # wtype, offset, group, config (None: the heuristic)
 ]
 
 
-@pytest.mark.parametrize("wtype,offset,group,config", CASES,
-                         ids=[f"{c[0]}-g{c[2]}-{c[3]}" for c in CASES])
-@pytest.mark.parametrize("m", [1, 5, 16, 24, 33])
-def test_against_f64(runner, wtype, offset, group, config, m):
+def _check_against_f64(runner, wtype, offset, group, config, m, n, k, seed):
+    """Random codes, scales and f16 x: the runner's product within 1e-3 of
+    the f64 reference's largest element."""
     torch = cuda_torch()
-    rng = np.random.default_rng(m * 7 + wtype.bits)
-    n, k = 256, 1024
+    rng = np.random.default_rng(seed)
     codes = qmatmul.random_codes(rng, wtype, (k, n))
     scales = (rng.random((k // group, n)) * 0.02 + 0.005).astype(np.float16)
     a = rng.normal(size=(m, k)).astype(np.float16)
@@ -305,6 +303,14 @@ def test_against_f64(runner, wtype, offset, group, config, m):
     torch.cuda.synchronize()
     err = np.abs(got.cpu().numpy().astype(np.float64) - want).max() / np.abs(want).max()
     assert err <= 1e-3, err
+
+
+@pytest.mark.parametrize("wtype,offset,group,config", CASES,
+                         ids=[f"{c[0]}-g{c[2]}-{c[3]}" for c in CASES])
+@pytest.mark.parametrize("m", [1, 5, 16, 24, 33])
+def test_against_f64(runner, wtype, offset, group, config, m):
+    _check_against_f64(runner, wtype, offset, group, config, m, 256, 1024,
+                       m * 7 + wtype.bits)
 
 
 # wtype, group, zeros (None, "values" of x's dtype, "codes" as uint8), bias, config
@@ -398,6 +404,56 @@ def test_bf16_activations_against_f64(runner, wtype, offset, config, m):
     assert got.dtype == torch.bfloat16
     err = np.abs(got.double().cpu().numpy() - want).max() / np.abs(want).max()
     assert err <= 8e-3, err
+
+
+# The wgmma variant (sm_90; qmatmul_wgmma): wtype, offset, group, config
+# ((warpgroups, block_m, stages); None: the runner's choice, which takes it
+# above M = 32 on an H100).
+WGMMA_CASES = [
+    (tilus.uint4, 8, 128, None), (tilus.int4, 0, 32, (1, 64, 4)),
+    (tilus.uint3, 4, 64, (2, 256, 3)), (tilus.float6_e3m2, 0, 128, (4, 128, 3)),
+    (tilus.uint8, 128, 256, (2, 128, 3)), (tilus.uint1, 0, 128, (2, 64, 4)),
+    (tilus.float8_e4m3, 0, 512, None), (tilus.uint2, 1, 1024, (1, 64, 3)),
+    (tilus.int6, 0, 128, None),
+]
+
+
+@pytest.mark.parametrize("wtype,offset,group,config", WGMMA_CASES,
+                         ids=[f"{c[0]}-g{c[2]}-{c[3]}" for c in WGMMA_CASES])
+@pytest.mark.parametrize("m", [33, 100, 256])
+def test_wgmma_against_f64(runner, wtype, offset, group, config, m):
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("the wgmma variant needs an sm_90 GPU")
+    n, k = 512, 1024
+    _check_against_f64(runner, wtype, offset, group, config, m, n, k, m * 5 + wtype.bits)
+    if config is None:
+        assert len(runner._plans[(m, n, k, wtype, group, offset, tilus.float16, False, False,
+                                  None)][0]) == 3          # the wgmma variant ran
+
+
+def test_wgmma_bf16_and_refusals(runner):
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("the wgmma variant needs an sm_90 GPU")
+    torch = cuda_torch()
+    rng = np.random.default_rng(3)
+    m, n, k, group = 70, 256, 512, 128
+    codes = qmatmul.random_codes(rng, tilus.uint4, (k, n))
+    a = torch.from_numpy(rng.normal(size=(m, k))).bfloat16()
+    s = torch.from_numpy(rng.random((k // group, n)) * 0.02 + 0.005).bfloat16()
+    want = _reference(a.double().numpy(), codes, s.double().numpy(), tilus.uint4, 8, group)
+    qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, 8).reshape(-1)).cuda()
+    got = runner(a.cuda(), qw, s.cuda(), wtype=tilus.uint4, group_size=group, offset=8,
+                 config=(2, 64, 4))
+    torch.cuda.synchronize()
+    err = np.abs(got.double().cpu().numpy() - want).max() / np.abs(want).max()
+    assert got.dtype == torch.bfloat16 and err <= 8e-3, err
+    # A wgmma config with a bias, or one that does not tile N: refused by name.
+    with pytest.raises(tilus.TilusArgumentError, match="without zeros or bias"):
+        runner(a.cuda(), qw, s.cuda(), bias=torch.zeros(n, dtype=torch.bfloat16, device="cuda"),
+               wtype=tilus.uint4, group_size=group, offset=8, config=(2, 64, 4))
+    with pytest.raises(tilus.TilusArgumentError, match="does not tile N = 256"):
+        runner(a.cuda(), qw, s.cuda(), wtype=tilus.uint4, group_size=group, offset=8,
+               config=(8, 64, 3))
 
 
 PACK_TYPES = [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4), (tilus.float6_e3m2, 0),

@@ -34,3 +34,12 @@ func.func @swizzled_register(%p: !tilus.ptr<f16>) attributes {tilus.kernel, tilu
   "tilus.print"(%r) : (!tilus.register<f16, array<i64: 8, 8>, #tilus.layout<"swizzle(local(8, 8), dim=1)">>) -> ()
   return
 }
+
+// -----
+
+// Global tensors are addressed row-major; another layout would be misread.
+func.func @column_major_global(%p: !tilus.ptr<f32>) attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  // expected-error@+1 {{'tilus.view_global' op cannot be lowered: global tensors are addressed row-major; a layout other than #tilus.row_major is not lowered (view the memory with the transposed shape instead)}}
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<f32>) -> !tilus.global<f32, array<i64: 4, 8>, #tilus.layout<"column_local(4,8)">>
+  return
+}

@@ -14,21 +14,21 @@
 // CHECK-NEXT: // end inline asm
 // CHECK-NEXT: bar.sync 0;
 // CHECK: wgmma.fence.sync.aligned;
-// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%r{{[0-9]+(, %r[0-9]+){31,31}[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%r{{[0-9]+(, %r[0-9]+){31,31}[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %p{{[0-9]+}}, 1, 1, 0, 0;
 // CHECK-NOT: wgmma.mma_async
 // CHECK: wgmma.commit_group.sync.aligned;
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: st.global
 
 // CHECK-LABEL: .entry rs_f16(
-// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 0;
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, %p{{[0-9]+}}, 1, 1, 0;
 
 // CHECK-LABEL: .entry ss_bf16_2wg(
-// CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%r{{[0-9]+(, %r[0-9]+){63,63}[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%r{{[0-9]+(, %r[0-9]+){63,63}[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %p{{[0-9]+}}, 1, 1, 0, 0;
 // CHECK-NOT: wgmma.mma_async
 
 // CHECK-LABEL: .entry ss_s8(
-// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p;
+// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %p{{[0-9]+}};
 // CHECK-NOT: wgmma.mma_async
 
 // CHECK-LABEL: .entry loop_f16_2wg(

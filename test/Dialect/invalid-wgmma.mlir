@@ -65,7 +65,7 @@ func.func @f32_operands() attributes {tilus.kernel, tilus.block_size = 128 : i64
   %zero = arith.constant 0.0 : f32
   %a = "tilus.allocate_shared"() : () -> !sa
   %d0 = "tilus.allocate_register"(%zero) : (f32) -> !acc
-  // expected-error@+1 {{'tilus.wgmma_mma' op wgmma multiplies f16 or bf16 (into f32), f8E4M3FN or f8E5M2 (into f32) or 8-bit integers (into i32), not 'f32' into 'f32'}}
+  // expected-error@+1 {{'tilus.wgmma_mma' op wgmma multiplies f16 or bf16 (into f32) or 8-bit integers (into i32), not 'f32' into 'f32'}}
   %d = "tilus.wgmma_mma"(%a, %a, %d0) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (!sa, !sa, !acc) -> !acc
   %r = "tilus.wgmma_wait_group"(%d) {n = 0 : i64} : (!acc) -> !acc
   return
@@ -133,5 +133,17 @@ func.func @wait_type() attributes {tilus.kernel, tilus.block_size = 128 : i64, t
   // IRDL itself requires the value's type of the result.
   // expected-error@+1 {{but got '!tilus.register<f32, array<i64: 64, 32>, #tilus.layout<"spatial(4,1).local(1,4).local(2,1).spatial(8,4).local(2,1)">>'}}
   %r = "tilus.wgmma_wait_group"(%d0) {n = 0 : i64} : (!acc) -> !acc2
+  return
+}
+
+// -----
+
+!acc = !tilus.register<f32, array<i64: 64, 32>, #tilus.layout<"spatial(4,1).local(1,4).local(2,1).spatial(8,4).local(1,2)">>
+
+func.func @wait_value_pending() attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %zero = arith.constant 0.0 : f32
+  %d0 = "tilus.allocate_register"(%zero) : (f32) -> !acc
+  // expected-error@+1 {{'tilus.wgmma_wait_group' op a wait that returns a value needs n = 0: with n = 1 the value's own group may still be running}}
+  %r = "tilus.wgmma_wait_group"(%d0) {n = 1 : i64} : (!acc) -> !acc
   return
 }

@@ -128,3 +128,34 @@ func.func @drained(%p: !tilus.ptr<f16>)
   "tilus.print"(%sb) : (!c) -> ()
   return
 }
+
+// -----
+
+// A buffer wgmma reads is 1024-byte aligned and stays allocated until a
+// wgmma_wait_group with n = 0 that surely runs after the product: not the
+// one in the scf.if, which may not run, but the one after it. So the
+// tensor allocated between them does not take the operands' bytes.
+!sa = !tilus.shared<f16, array<i64: 64, 64>, #tilus.layout<"swizzle(local(64,8),dim=1,log_step=0).local(1,8)">>
+!sb = !tilus.shared<f16, array<i64: 64, 64>, #tilus.layout<"swizzle(column_local(8,64),dim=0,log_step=0).local(8,1)">>
+!acc = !tilus.register<f32, array<i64: 64, 64>, #tilus.layout<"spatial(4,1).local(1,8).local(2,1).spatial(8,4).local(1,2)">>
+!x = !tilus.shared<f32, array<i64: 64, 64>, #tilus.layout<"local(64,64)">>
+// CHECK-LABEL: func.func @wgmma_operands
+func.func @wgmma_operands(%flag: i1) attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %d0 = "tilus.allocate_register"(%zero) : (f32) -> !acc
+  // CHECK: tilus.shared_offset = 16384
+  %a = "tilus.allocate_shared"() : () -> !sa
+  // CHECK: tilus.shared_offset = 24576
+  %b = "tilus.allocate_shared"() : () -> !sb
+  %n = "tilus.wgmma_mma"(%a, %b, %d0) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (!sa, !sb, !acc) -> !acc
+  "tilus.wgmma_commit_group"() : () -> ()
+  scf.if %flag {
+    "tilus.wgmma_wait_group"() {n = 0 : i64} : () -> ()
+  }
+  // CHECK: tilus.shared_offset = 0
+  %xs = "tilus.allocate_shared"() : () -> !x
+  "tilus.store_shared"(%d0, %xs, %c0, %c0) : (!acc, !x, index, index) -> ()
+  %w = "tilus.wgmma_wait_group"(%n) {n = 0 : i64} : (!acc) -> !acc
+  return
+}

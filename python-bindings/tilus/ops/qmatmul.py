@@ -673,6 +673,31 @@ def choose_config(m, n, k, wtype, activation=None):
     raise ValueError(f"no configuration for N = {n}, K = {k}")
 
 
+def wgmma_config(m, n, k, wtype, activation=None, group_size=128):
+    """(warpgroups, block_m, stages) of the wgmma variant (qmatmul_wgmma,
+    sm_90) for M > 32 with f16 or bf16 activations, or None where it does
+    not apply (M <= 32, int8 activations) or no entry tiles the shape. The
+    table is the probe of bench/README.md ("wgmma"): 64-row blocks up to
+    M = 64, 128-row blocks of four warpgroups at wide N up to M = 128, two
+    warpgroups with 64-row blocks at narrow N, and 256-row blocks beyond
+    M = 128 at wide N where the stages fit."""
+    if m <= 32 or _activation(activation) not in (None, tilus.float16, tilus.bfloat16):
+        return None
+    wide = n >= 32768
+    if m <= 64:
+        table = [(2, 64, 4), (1, 64, 4)] if wide else [(1, 64, 4)]
+    elif m <= 128:
+        table = [(4, 128, 3), (2, 64, 4), (1, 64, 4)] if wide else [(2, 64, 4), (1, 64, 4)]
+    else:
+        table = ([(2, 256, 3), (2, 128, 3), (1, 128, 3)] if wide
+                 else [(2, 128, 3), (1, 128, 3)])
+    from .qmatmul_wgmma import wgmma_fits
+    for cfg in table:
+        if wgmma_fits(cfg, n, k, wtype, group_size):
+            return cfg
+    return None
+
+
 def default_config(m, n, k, wtype, group_size, offset, activation, gpu, cc):
     """The configuration quantized_matmul takes on GPU `gpu` (its name) of
     compute capability `cc` when none is given: the shipped tuning table's
@@ -871,11 +896,26 @@ class QuantizedMatmulRunner:
                          lambda: program(wtype, group_size, offset, cfg, activation, m_tiles,
                                          zeros, bias), "qmatmul")
 
-    def _config(self, m, n, k, wtype, group_size, offset, activation, config):
-        """The configuration of a call: `config` checked against the shape,
-        else the tuned table's, else choose_config's."""
+    def _config(self, m, n, k, wtype, group_size, offset, activation, config, plain=True):
+        """The configuration of a call: `config` checked against the shape
+        (a (warpgroups, block_m, stages) one takes the wgmma variant), else
+        the tuned table's, else, on sm_90 for M > 32 without zeros or bias
+        (`plain`), wgmma_config's, else choose_config's."""
         from ..artifact import TilusArgumentError
+        from .qmatmul_wgmma import wgmma_fits
         mt = row_tiles(m)
+        if config is not None and len(config) == 3:
+            if not plain or activation == tilus.int8:
+                raise TilusArgumentError(f"quantized_matmul: the wgmma config {config} "
+                                         f"takes f16 or bf16 x without zeros or bias")
+            if self.runtime.compute_capability != (9, 0):
+                raise TilusArgumentError(f"quantized_matmul: the wgmma config {config} "
+                                         f"needs an sm_90 GPU")
+            if not wgmma_fits(config, n, k, wtype, group_size):
+                raise TilusArgumentError(f"quantized_matmul: wgmma config {config} does "
+                                         f"not tile N = {n}, K = {k} within the shared "
+                                         f"memory of a block")
+            return config
         if config is not None:
             _, nt_, _, sk_, kpt_ = config
             eff = _with_row_tiles(config, mt)
@@ -885,12 +925,33 @@ class QuantizedMatmulRunner:
                                          f"{nt_} // {mt} row tiles for M = {m}) or K = {k} "
                                          f"by {sk_ * kpt_} x {TILE_K}")
         rt = self.runtime
-        return config or default_config(m, n, k, wtype, group_size, offset, activation,
-                                        rt.device_name, rt.compute_capability)
+        if config is not None:
+            return config
+        tuned = self.tuned(m, n, k, wtype, group_size, offset, activation)
+        if tuned:
+            return tuned
+        hopper = plain and rt.compute_capability == (9, 0)
+        return ((hopper and wgmma_config(m, n, k, wtype, activation, group_size))
+                or choose_config(m, n, k, wtype, activation))
+
+    def choice(self, m, n, k, wtype, group_size, offset, activation=None, zeros=False,
+               bias=False):
+        """The configuration a call of this shape takes without `config`:
+        the tuned table's, the wgmma variant's on sm_90 above M = 32 (f16 or
+        bf16 x, no zeros or bias), else choose_config's."""
+        return self._config(m, n, k, wtype, group_size, offset, _activation(activation),
+                            None, plain=not zeros and not bias)
 
     def _plan(self, m, n, k, wtype, group_size, offset, activation, zeros, bias, config):
         """(configuration, loaded kernel, block rows, block columns) for a call."""
-        cfg = self._config(m, n, k, wtype, group_size, offset, activation, config)
+        cfg = self._config(m, n, k, wtype, group_size, offset, activation, config,
+                           plain=not zeros and not bias)
+        if len(cfg) == 3:
+            from .qmatmul_wgmma import wgmma_program
+            kern = self.load(("wgmma", str(wtype), group_size, offset, cfg, str(activation)),
+                             lambda: wgmma_program(wtype, group_size, offset, cfg, activation),
+                             "qmatmul")
+            return cfg, kern, cfg[1], 64 * cfg[0]
         mt = row_tiles(m)
         return (cfg, self.kernel(wtype, group_size, offset, cfg, activation, mt, zeros, bias),
                 16 * mt, block_width(_with_row_tiles(cfg, mt)))
@@ -931,7 +992,7 @@ class QuantizedMatmulRunner:
         if bias is not None:
             args.append(bias)
         args.append(out)
-        if cfg[3] > 1:
+        if len(cfg) == 5 and cfg[3] > 1:
             args += self.scratch(x, cfg[3] * m * n, -(-m // bm) * (n // bn))
         kern(*args, m, n, k)
         return out

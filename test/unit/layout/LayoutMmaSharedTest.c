@@ -153,6 +153,11 @@ void testTranspose(void) {
   TilusLayout *replicated = parse("reduce(spatial(2,4), dims=[0])");
   CHECK(replicated && tilusLayoutTranspose(replicated, &err) == NULL);
   tilusLayoutDestroy(replicated);
+  /* A swizzle along a leading dimension: its XOR term would change. */
+  TilusLayout *lead = parse("swizzle(local(4,2,2),dim=0)");
+  CHECK(lead && tilusLayoutTranspose(lead, &err) == NULL &&
+        strstr(err.message, "leading dimension") != NULL);
+  tilusLayoutDestroy(lead);
   TilusLayout *one = parse("local(4)");
   CHECK(tilusLayoutTranspose(one, &err) == NULL &&
         strstr(err.message, "rank >= 2") != NULL);

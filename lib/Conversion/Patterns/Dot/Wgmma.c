@@ -43,7 +43,7 @@ typedef struct {
   int k;             // the instruction's K
   bool integer;      // i32 accumulator; N from a shorter list
   // Immediates after scale-d with a shared / a register a: scale-a and
-  // scale-b, then trans-a and trans-b for 16-bit types (K-major: 0).
+  // scale-b, then trans-a and trans-b (K-major: 0); none for integers.
   const char *sharedImmediates, *registerImmediates;
   const TilusLayoutFragment *aFragment;
   int perRegister; // a elements per 32-bit register
@@ -54,10 +54,6 @@ static bool kindOf(MlirType t, WgmmaKind *out) {
                                  ", 1, 1, 0", &tilusFragmentA16, 2};
   static const WgmmaKind kBF16 = {".f32.bf16.bf16", 16, false, ", 1, 1, 0, 0",
                                   ", 1, 1, 0", &tilusFragmentA16, 2};
-  static const WgmmaKind kE4M3 = {".f32.e4m3.e4m3", 32, false, ", 1, 1",
-                                  ", 1, 1", &tilusFragmentA8, 4};
-  static const WgmmaKind kE5M2 = {".f32.e5m2.e5m2", 32, false, ", 1, 1",
-                                  ", 1, 1", &tilusFragmentA8, 4};
   static const WgmmaKind kS8 = {".s32.s8.s8", 32, true, "", "",
                                 &tilusFragmentA8, 4};
   static const WgmmaKind kU8 = {".s32.u8.u8", 32, true, "", "",
@@ -66,10 +62,6 @@ static bool kindOf(MlirType t, WgmmaKind *out) {
     *out = kF16;
   else if (mlirTypeIsABF16(t))
     *out = kBF16;
-  else if (mlirTypeIsAFloat8E4M3FN(t))
-    *out = kE4M3;
-  else if (mlirTypeIsAFloat8E5M2(t))
-    *out = kE5M2;
   else if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 8)
     *out = tilusElementIsUnsigned(t) ? kU8 : kS8;
   else
@@ -342,11 +334,9 @@ static void instructionText(const WgmmaKind *kind, int64_t n, bool aShared,
   for (int64_t j = 0; j < nd; ++j)
     tilusStringBufferPut(cons, j ? (kind->integer ? ",=r" : ",=f")
                                  : (kind->integer ? "=r" : "=f"));
-  tilusStringBufferPut(cons, aShared ? ",l,l,r" : ",r,r,r,r,l,r");
+  tilusStringBufferPut(cons, aShared ? ",l,l,b" : ",r,r,r,r,l,b");
   for (int64_t j = 0; j < nd; ++j)
     appendf(cons, ",%lld", (long long)j);
-  appendf(text, "{\n.reg .pred p;\nsetp.ne.b32 p, $%lld, 0;\n",
-          (long long)(nd + numA + 1));
   appendf(text, "wgmma.mma_async.sync.aligned.m64n%lld", (long long)n);
   appendf(text, "k%lld", (long long)kind->k);
   tilusStringBufferPut(text, kind->types);
@@ -358,10 +348,11 @@ static void instructionText(const WgmmaKind *kind, int64_t n, bool aShared,
   else
     for (int r = 0; r < 4; ++r)
       appendf(text, r ? ", $%lld" : "}, {$%lld", (long long)(nd + r));
-  appendf(text, aShared ? ", $%lld, p" : "}, $%lld, p", (long long)(nd + numA));
+  appendf(text, aShared ? ", $%lld" : "}, $%lld", (long long)(nd + numA));
+  appendf(text, ", $%lld", (long long)(nd + numA + 1));
   tilusStringBufferPut(text, aShared ? kind->sharedImmediates
                                      : kind->registerImmediates);
-  tilusStringBufferPut(text, ";\n}");
+  tilusStringBufferPut(text, ";");
 }
 
 // What one tilus.wgmma_mma lowers with, decided before anything is emitted.
@@ -379,13 +370,37 @@ static void releaseMmaPlan(MmaPlan *m) {
   free(m->aGroups);
 }
 
-static bool planMma(TilusLowering *L, const TilusTensorType *ta,
+static bool planMma(TilusLowering *L, MlirOperation op,
+                    const TilusTensorType *ta, const TilusTensorType *tb,
                     const TilusTensorType *td, MmaPlan *m, char *why,
                     size_t size) {
   memset(m, 0, sizeof(*m));
-  if (!kindOf(ta->elementType, &m->kind))
+  if (!kindOf(ta->elementType, &m->kind)) {
+    snprintf(why, size, "wgmma multiplies f16, bf16 or 8-bit integers");
     return false;
+  }
   m->aShared = ta->scope == TilusMemoryShared;
+  // Unverified IR (tilus-verify off) may bring any layout or offsets.
+  for (int k = m->aShared ? 0 : 1; k < 2; ++k) {
+    const TilusTensorType *t = k ? tb : ta;
+    intptr_t start, count;
+    if (!tilusOpGetOperandGroup(op, k ? TilusWgmmaBOffsets : TilusWgmmaAOffsets,
+                                &start, &count) ||
+        count != t->rank - 2 || t->rank < 2) {
+      snprintf(why, size, "%s needs one offset per leading dimension",
+               k ? "b" : "a");
+      return false;
+    }
+    if (t->scope != TilusMemoryShared ||
+        !tilusLayoutMatchMmaShared(t->layout, k ? 0 : 1,
+                                   tilusElementTypeGetBitWidth(t->elementType),
+                                   NULL)) {
+      snprintf(why, size, "%s's layout is not one wgmma reads (run "
+                          "tilus-verify for the layout it needs)",
+               k ? "b" : "a");
+      return false;
+    }
+  }
   m->steps = ta->shape[ta->rank - 1] / m->kind.k;
   const TilusFragments *acc =
       tilusLoweringFragments(L, td->layout, &tilusFragmentC);
@@ -432,16 +447,19 @@ static MlirLogicalResult lowerMma(TilusLowering *L, MlirOperation op,
   MlirValue b = tilusOpGetGroupOperand(op, TilusWgmmaB, 0);
   MlirValue d = tilusOpGetGroupOperand(op, TilusWgmmaD, 0);
   const TilusTensorType *ta = tilusLoweringTensorType(L, mlirValueGetType(a));
+  const TilusTensorType *tb = tilusLoweringTensorType(L, mlirValueGetType(b));
   const TilusTensorType *td = tilusLoweringTensorType(L, mlirValueGetType(d));
   MlirValue vd = tilusLoweredRegister(d);
   MlirValue va = ta && ta->scope == TilusMemoryRegister ? tilusLoweredRegister(a)
                                                         : (MlirValue){NULL};
-  if (!ta || !td || mlirValueIsNull(vd) ||
-      (ta->scope == TilusMemoryRegister && mlirValueIsNull(va)))
+  if (!ta || !tb || !td || mlirValueIsNull(vd) ||
+      mlirValueIsNull(tilusLoweredRegister(b)) ||
+      mlirValueIsNull(ta->scope == TilusMemoryRegister ? va
+                                                       : tilusLoweredRegister(a)))
     return mlirLogicalResultFailure();
   char why[256] = "";
   MmaPlan m;
-  if (!planMma(L, ta, td, &m, why, sizeof why)) {
+  if (!planMma(L, op, ta, tb, td, &m, why, sizeof why)) {
     releaseMmaPlan(&m);
     return why[0] ? tilusLoweringError(op, why) : mlirLogicalResultFailure();
   }
@@ -451,14 +469,48 @@ static MlirLogicalResult lowerMma(TilusLowering *L, MlirOperation op,
   if (m.plan.numWarpgroups > 1)
     emitWarpgroupOffset(&e, td->layout, offset);
   SharedOperand sa = {0}, sb = {0};
+  // (Both match: planMma checked.)
   if (m.aShared)
     emitSharedOperand(&e, op, a, TilusWgmmaAOffsets, 1, offset[0], &sa);
   emitSharedOperand(&e, op, b, TilusWgmmaBOffsets, 0, offset[1], &sb);
 
   MlirType accType = mlirShapedTypeGetElementType(mlirValueGetType(vd));
-  MlirValue one = tilusEmitIntConstant(&e, mlirIntegerTypeGet(e.ctx, 32), 1);
+  MlirType i32 = mlirIntegerTypeGet(e.ctx, 32);
+  // scale-d: accumulate (a predicate register, set once).
+  MlirValue one = tilusEmitIntConstant(&e, mlirIntegerTypeGet(e.ctx, 1), 1);
   MlirValue result = vd;
   int64_t numA = m.aShared ? 1 : 4, per = m.kind.perRegister;
+  // Every register the products read besides the accumulators (a's
+  // registers or descriptors, b's descriptors) is made first, pinned there
+  // by an empty asm, then wgmma.fence: the PTX ISA asks for a fence between
+  // writing a register a product reads and the product. (ptxas serializes
+  // the products, C7513, when an instruction between a product and its wait
+  // rewrites registers the product reads; keeping that span free of other
+  // instructions is the program's part: docs/hopper.md.)
+  int64_t count = m.plan.numInstructions * m.steps;
+  MlirValue *inputs = malloc(sizeof(MlirValue) * (size_t)(count * 5));
+  MlirType i64 = mlirIntegerTypeGet(e.ctx, 64);
+  for (int64_t i = 0; i < m.plan.numInstructions; ++i)
+    for (int64_t s = 0; s < m.steps; ++s) {
+      const Instruction *in = &m.plan.instructions[i];
+      MlirValue *x = &inputs[(i * m.steps + s) * 5];
+      int64_t k0 = s * m.kind.k;
+      if (m.aShared)
+        x[0] = tileDescriptor(&e, &sa, in->row, k0);
+      else
+        for (int r = 0; r < 4; ++r)
+          x[r] = tilusEmitPackRegister(
+              &e, va, &m.fa->slots[(m.aGroups[i * m.steps + s] * 4 + r) * per],
+              (int)per, true);
+      x[numA] = tileDescriptor(&e, &sb, k0, in->col);
+      for (int r = 0; r <= numA; ++r) {
+        bool wide = r == numA || m.aShared;
+        x[r] = tilusEmitVolatileAsm(&e, "", wide ? "=l,0" : "=r,0", 1, &x[r],
+                                    wide ? i64 : i32);
+      }
+    }
+  tilusEmitVolatileAsm(&e, "wgmma.fence.sync.aligned;", "~{memory}", 0, NULL,
+                       (MlirType){NULL});
   for (int64_t i = 0; i < m.plan.numInstructions; ++i) {
     const Instruction *in = &m.plan.instructions[i];
     int64_t nd = in->n / 2; // accumulator registers per thread
@@ -473,15 +525,8 @@ static MlirLogicalResult lowerMma(TilusLowering *L, MlirOperation op,
     TilusStringBuffer cons = {0}, text = {0};
     instructionText(&m.kind, in->n, m.aShared, &text, &cons);
     for (int64_t s = 0; s < m.steps; ++s) {
-      int64_t k0 = s * m.kind.k;
-      if (m.aShared)
-        operands[0] = tileDescriptor(&e, &sa, in->row, k0);
-      else
-        for (int r = 0; r < 4; ++r)
-          operands[r] = tilusEmitPackRegister(
-              &e, va, &m.fa->slots[(m.aGroups[i * m.steps + s] * 4 + r) * per],
-              (int)per, true);
-      operands[numA] = tileDescriptor(&e, &sb, k0, in->col);
+      for (int r = 0; r <= numA; ++r)
+        operands[r] = inputs[(i * m.steps + s) * 5 + r];
       operands[numA + 1] = one;
       for (int64_t j = 0; j < nd; ++j)
         operands[numA + 2 + j] = tilusEmitElement(&e, result, slots[j]);
@@ -499,6 +544,7 @@ static MlirLogicalResult lowerMma(TilusLowering *L, MlirOperation op,
     tilusStringBufferRelease(&text);
     free(fields), free(operands), free(slots);
   }
+  free(inputs);
   releaseMmaPlan(&m);
   tilusReplaceWithLowered(rewriter, &e, op, result);
   return mlirLogicalResultSuccess();
@@ -524,34 +570,62 @@ static MlirLogicalResult lowerCommit(TilusLowering *L, MlirOperation op,
   return emitFixed(L, op, rewriter, "wgmma.commit_group.sync.aligned;");
 }
 
-static MlirLogicalResult lowerWait(TilusLowering *L, MlirOperation op,
-                                   MlirRewriterBase rewriter) {
-  int64_t n = 0;
-  tilusOpGetIntAttr(op, "n", &n);
+static void emitWait(TilusEmitter *e, int64_t n) {
   char text[64];
   snprintf(text, sizeof text, "wgmma.wait_group.sync.aligned %lld;",
            (long long)n);
-  if (mlirOperationGetNumOperands(op) == 0)
-    return emitFixed(L, op, rewriter, text);
+  tilusEmitVolatileAsm(e, text, "~{memory}", 0, NULL, (MlirType){NULL});
+}
+
+// The value goes through one empty asm per 32-bit word after the wait:
+// nothing reads it before.
+static MlirLogicalResult lowerWait(TilusLowering *L, MlirOperation op,
+                                   MlirRewriterBase rewriter) {
+  if (!L->target->hasWgmma)
+    return noWgmma(L, op);
+  int64_t n = 0;
+  tilusOpGetIntAttr(op, "n", &n);
+  if (mlirOperationGetNumOperands(op) == 0) {
+    TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+    emitWait(&e, n);
+    mlirRewriterBaseEraseOp(rewriter, op);
+    return mlirLogicalResultSuccess();
+  }
   MlirValue value = tilusLoweredRegister(mlirOperationGetOperand(op, 0));
   if (mlirValueIsNull(value))
     return mlirLogicalResultFailure();
-  if (!L->target->hasWgmma)
-    return noWgmma(L, op);
-  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
-  tilusEmitVolatileAsm(&e, text, "~{memory}", 0, NULL, (MlirType){NULL});
-  // Each register through an empty asm after the wait: its reads cannot
-  // move above it.
   MlirType type = mlirValueGetType(value);
   MlirType element = mlirShapedTypeGetElementType(type);
-  const char *constraint =
-      mlirTypeIsAInteger(element) ? "=r,0" : mlirTypeIsAF16(element) ? "=h,0" : "=f,0";
   int64_t m = mlirShapedTypeGetDimSize(type, 0);
+  int64_t bits = mlirTypeIsAInteger(element) ? mlirIntegerTypeGetWidth(element)
+                 : mlirTypeIsAF32(element)   ? 32
+                 : mlirTypeIsAF16(element) || mlirTypeIsABF16(element) ? 16
+                 : mlirTypeIsAFloat8E4M3FN(element) || mlirTypeIsAFloat8E5M2(element)
+                     ? 8
+                     : 0;
+  int64_t per = bits == 8 || bits == 16 || bits == 32 ? 32 / bits : 0;
+  if (!per || m % per)
+    return tilusLoweringError(op, "wgmma_wait_group passes 32-bit elements, or "
+                                  "8- and 16-bit ones in whole 32-bit words");
+  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  emitWait(&e, n);
+  MlirType i32 = mlirIntegerTypeGet(e.ctx, 32);
+  MlirType words = mlirVectorTypeGet(1, &per, element);
   MlirValue result = value;
-  for (int64_t i = 0; i < m; ++i) {
-    MlirValue x = tilusEmitElement(&e, value, i);
-    MlirValue y = tilusEmitVolatileAsm(&e, "", constraint, 1, &x, element);
-    result = tilusEmitInsert(&e, result, y, i);
+  for (int64_t w = 0; w < m / per; ++w) {
+    int64_t slots[4] = {w * per, w * per + 1, w * per + 2, w * per + 3};
+    MlirValue x = per == 1 ? tilusEmitElement(&e, value, w)
+                           : tilusEmitPackRegister(&e, value, slots, (int)per, true);
+    bool isFloat = per == 1 && !mlirTypeIsAInteger(element);
+    MlirValue y = tilusEmitVolatileAsm(&e, "", isFloat ? "=f,0" : "=r,0", 1, &x,
+                                       per == 1 ? element : i32);
+    if (per == 1) {
+      result = tilusEmitInsert(&e, result, y, w);
+      continue;
+    }
+    MlirValue v = tilusEmitValue(&e, "llvm.bitcast", 1, &y, words, 0, NULL);
+    for (int64_t j = 0; j < per; ++j)
+      result = tilusEmitInsert(&e, result, tilusEmitExtract(&e, v, j), w * per + j);
   }
   tilusReplaceWithLowered(rewriter, &e, op, result);
   return mlirLogicalResultSuccess();

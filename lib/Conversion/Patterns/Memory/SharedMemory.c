@@ -385,12 +385,19 @@ static MlirLogicalResult lowerCopyAsync(TilusLowering *L, MlirOperation op,
       rest = tilusEmitDivIndexConst(&e, rest, extent);
     }
     coords[r - 1] = tilusEmitMulIndexConst(&e, coords[r - 1], v);
+    // The last round, where some threads have no chunk: the copy is
+    // predicated off for them (no branch, which would split a wgmma
+    // pipeline stage around it; their wrapped coordinates stay in bounds);
+    // a synchronous copy is skipped by a branch.
     MlirBlock thenBlock = {NULL};
     MlirOperation ifOp = {NULL};
-    if (first + T > chunks) { // the last round: some threads have no chunk
-      ifOp = tilusEmitIf(&e, tilusEmitCmp(&e, TilusCmpULT, c, tilusEmitIndex(&e, chunks)), 0,
-                         NULL, &thenBlock, NULL);
-      tilusEmitterSetToEnd(&e, thenBlock);
+    MlirValue active = {NULL};
+    if (first + T > chunks) {
+      active = tilusEmitCmp(&e, TilusCmpULT, c, tilusEmitIndex(&e, chunks));
+      if (synchronous) {
+        ifOp = tilusEmitIf(&e, active, 0, NULL, &thenBlock, NULL);
+        tilusEmitterSetToEnd(&e, thenBlock);
+      }
     }
     // Shared side.
     MlirValue sc[MAX_RANK];
@@ -457,12 +464,18 @@ static MlirLogicalResult lowerCopyAsync(TilusLowering *L, MlirOperation op,
                        mlirAttributeParseGet(e.ctx,
                                              mlirStringRefCreateFromCString(modifier))),
         tilusNamedAttr(e.ctx, "size", mlirIntegerAttrGet(i32, v * bytes))};
-    MlirValue operands[3] = {dst, src, srcBytes};
-    tilusEmitOp(&e, "nvvm.cp.async.shared.global", 3, operands, 0, NULL, 2, attrs);
-    if (!mlirOperationIsNull(ifOp)) {
-      tilusEmitYield(&e, 0, NULL);
-      tilusEmitterSetAfter(&e, ifOp);
+    MlirValue operands[4] = {dst, src, srcBytes, active};
+    if (mlirValueIsNull(active)) {
+      tilusEmitOp(&e, "nvvm.cp.async.shared.global", 3, operands, 0, NULL, 2, attrs);
+      continue;
     }
+    char text[160];
+    snprintf(text, sizeof(text),
+             "{\n.reg .pred q;\nsetp.ne.b32 q, $3, 0;\n@q cp.async.%s.shared.global "
+             "[$0], [$1], %lld, $2;\n}",
+             v * bytes == 16 ? "cg" : "ca", (long long)(v * bytes));
+    operands[3] = tilusEmitValue(&e, "arith.extui", 1, &active, i32, 0, NULL);
+    tilusEmitInlineAsm(&e, text, "l,l,r,r,~{memory}", 4, operands, (MlirType){NULL});
   }
   mlirRewriterBaseEraseOp(rewriter, op);
   return mlirLogicalResultSuccess();
