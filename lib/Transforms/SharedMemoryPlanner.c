@@ -95,12 +95,33 @@ static const Span *spanOf(const Walk *w, MlirOperation op) {
 
 typedef struct {
   MlirOperation op;
-  MlirOperation lastUser; // the use that ends its life (before any wait)
   int64_t begin, end, bytes, offset, alignment;
   bool async;   // a CopyAsync destination
   bool wgmma;   // read by wgmma_mma
   bool scratch; // an op's scratch, alive during the op only
 } Buffer;
+
+// The ops using one tensor (or a view of it).
+typedef struct {
+  MlirOperation *ops;
+  int64_t count, capacity;
+  bool outOfMemory;
+} Users;
+
+static void addUser(Users *users, MlirOperation op) {
+  if (users->count == users->capacity) {
+    int64_t capacity = users->capacity ? 2 * users->capacity : 16;
+    MlirOperation *grown =
+        realloc(users->ops, sizeof(MlirOperation) * (size_t)capacity);
+    if (!grown) {
+      users->outOfMemory = true;
+      return;
+    }
+    users->ops = grown;
+    users->capacity = capacity;
+  }
+  users->ops[users->count++] = op;
+}
 
 // Whether `op` lies in `block` or in an op nested there.
 static bool blockHolds(MlirBlock block, MlirOperation op) {
@@ -112,15 +133,19 @@ static bool blockHolds(MlirBlock block, MlirOperation op) {
 
 // The position of the first `waitOp` (copy_async_wait_group or
 // wgmma_wait_group) with n = 0 after position `after` that surely runs after
-// `lastUser` (its block holds lastUser: not in a branch or a loop the use is
-// outside of), or the kernel's last position.
+// every one of the tensor's uses (its block holds each of them: it is not in
+// a branch or a loop that a use is outside of), or the kernel's last position.
 static int64_t drainedAt(const Walk *w, int64_t after, const char *waitOp,
-                         MlirOperation lastUser) {
+                         const Users *users) {
   for (int64_t k = after + 1; k < w->count; ++k) {
     MlirOperation op = w->spans[k].op;
     int64_t n;
-    if (tilusOpIs(op, waitOp) && tilusOpGetIntAttr(op, "n", &n) && n == 0 &&
-        blockHolds(mlirOperationGetBlock(op), lastUser))
+    if (!tilusOpIs(op, waitOp) || !tilusOpGetIntAttr(op, "n", &n) || n != 0)
+      continue;
+    bool holdsAll = true;
+    for (int64_t u = 0; holdsAll && u < users->count; ++u)
+      holdsAll = blockHolds(mlirOperationGetBlock(op), users->ops[u]);
+    if (holdsAll)
       return w->spans[k].begin;
   }
   return w->count - 1;
@@ -131,6 +156,7 @@ typedef struct {
   MlirOperation kernel;
   const Span *own; // the allocation
   Buffer *b;
+  Users users;
 } UseScan;
 
 // Extends the buffer's lifetime over one use (tilusSharedTensorWalkUses).
@@ -149,10 +175,9 @@ static void scanUse(MlirOpOperand use, void *userData) {
         !(ps->begin <= scan->own->begin && scan->own->begin <= ps->end))
       end = ps->end > end ? ps->end : end;
   }
-  if (end > b->end) {
+  if (end > b->end)
     b->end = end;
-    b->lastUser = user;
-  }
+  addUser(&scan->users, user);
   if (isCopyAsyncDestination(use))
     b->async = true;
   if (tilusOpIs(user, "tilus.wgmma_mma"))
@@ -194,9 +219,9 @@ static bool planKernel(MlirOperation kernel) {
     if (tilusOpIs(w.spans[k].op, "tilus.allocate_shared"))
       buffers[numBuffers++].op = w.spans[k].op;
     else if (scratch > 0)
-      buffers[numBuffers++] = (Buffer){w.spans[k].op, w.spans[k].op,
-                                       w.spans[k].begin, w.spans[k].begin,
-                                       scratch, 0, ALIGNMENT, false, false, true};
+      buffers[numBuffers++] = (Buffer){w.spans[k].op, w.spans[k].begin,
+                                       w.spans[k].begin, scratch, 0,
+                                       ALIGNMENT, false, false, true};
   }
   bool ok = true;
   for (int64_t k = 0; k < numBuffers; ++k) {
@@ -205,21 +230,27 @@ static bool planKernel(MlirOperation kernel) {
     MlirOperation alloc = buffers[k].op;
     const Span *own = spanOf(&w, alloc);
     Buffer *b = &buffers[k];
-    *b = (Buffer){alloc, alloc, own->begin, own->begin, bufferBytes(alloc), 0,
+    *b = (Buffer){alloc, own->begin, own->begin, bufferBytes(alloc), 0,
                   ALIGNMENT, false, false, false};
     if (b->bytes < 0) {
       ok = false;
       continue;
     }
     // Every use, through views of the tensor too.
-    UseScan scan = {&w, kernel, own, b};
+    UseScan scan = {&w, kernel, own, b, {NULL, 0, 0, false}};
     tilusSharedTensorWalkUses(mlirOperationGetResult(alloc, 0), scanUse, &scan);
+    if (scan.users.outOfMemory) {
+      mlirEmitError(mlirOperationGetLocation(alloc),
+                    "tilus-plan-shared ran out of memory");
+      ok = false;
+    }
     if (b->async)
-      b->end = drainedAt(&w, b->end, "tilus.copy_async_wait_group", b->lastUser);
+      b->end = drainedAt(&w, b->end, "tilus.copy_async_wait_group", &scan.users);
     if (b->wgmma) {
-      b->end = drainedAt(&w, b->end, "tilus.wgmma_wait_group", b->lastUser);
+      b->end = drainedAt(&w, b->end, "tilus.wgmma_wait_group", &scan.users);
       b->alignment = TILUS_WGMMA_SHARED_ALIGNMENT;
     }
+    free(scan.users.ops);
   }
   qsort(buffers, (size_t)numBuffers, sizeof(Buffer), byBytesDescending);
   int64_t total = 0;

@@ -454,6 +454,10 @@ def test_wgmma_bf16_and_refusals(runner):
     with pytest.raises(tilus.TilusArgumentError, match="does not tile N = 256"):
         runner(a.cuda(), qw, s.cuda(), wtype=tilus.uint4, group_size=group, offset=8,
                config=(8, 64, 3))
+    # Registers: four warpgroups leave 128 per thread, too few for 192 rows.
+    with pytest.raises(tilus.TilusArgumentError, match="within the registers"):
+        runner(a.cuda(), qw, s.cuda(), wtype=tilus.uint4, group_size=group, offset=8,
+               config=(4, 192, 3))
 
 
 PACK_TYPES = [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4), (tilus.float6_e3m2, 0),
@@ -923,8 +927,9 @@ from tilus.ops import export  # noqa: E402
 
 
 def test_export_ranges_follow_the_runner():
-    """Each range of M gets the configuration and row tiles quantized_matmul
-    would take anywhere inside it; equal neighbours are merged."""
+    """Each range of M gets the mma.sync configuration and row tiles that
+    quantized_matmul takes anywhere inside it where the wgmma variant does not
+    apply (default_config); equal neighbours are merged."""
     for wtype, act in [(tilus.uint4, None), (tilus.uint3, tilus.int8)]:
         for n, k in [(57344, 8192), (256, 1024)]:
             rows = export.entries(wtype, 8, n, k, 128, act, False, False)

@@ -6,8 +6,11 @@
         [--variants plain,bias,zeros,zeros+bias] [--gpu NAME --cc 9.0] [--target sm_90a]
 
 For every weight type (type:offset), shape (NxK), activation and variant,
-the configuration quantized_matmul would take on that GPU (the shipped tuning
-table, else choose_config) over each range of M on which that choice and the
+the mma.sync configuration quantized_matmul takes on that GPU where the wgmma
+variant does not apply (qmatmul.default_config: the shipped tuning table,
+else choose_config; the table's format has no wgmma kernels yet, so above
+M = 32 on an H100 a C caller gets the mma.sync kernel, slower than Python's
+wgmma one) over each range of M on which that choice and the
 block's row tiles stay the same, compiled here (needs libTilus.so, not a
 GPU) into OUT_DIR/qmatmul_<i>.tilus, one per distinct kernel, and listed in
 OUT_DIR/qmatmul-table.txt. The C runtime reads the table with

@@ -677,7 +677,7 @@ def wgmma_config(m, n, k, wtype, activation=None, group_size=128):
     """(warpgroups, block_m, stages) of the wgmma variant (qmatmul_wgmma,
     sm_90) for M > 32 with f16 or bf16 activations, or None where it does
     not apply (M <= 32, int8 activations) or no entry tiles the shape. The
-    table is the probe of bench/README.md ("wgmma"): 64-row blocks up to
+    table is the probe of bench/README.md ("Eighth run"): 64-row blocks up to
     M = 64, 128-row blocks of four warpgroups at wide N up to M = 128, two
     warpgroups with 64-row blocks at narrow N, and 256-row blocks beyond
     M = 128 at wide N where the stages fit."""
@@ -699,9 +699,11 @@ def wgmma_config(m, n, k, wtype, activation=None, group_size=128):
 
 
 def default_config(m, n, k, wtype, group_size, offset, activation, gpu, cc):
-    """The configuration quantized_matmul takes on GPU `gpu` (its name) of
-    compute capability `cc` when none is given: the shipped tuning table's
-    (tilus.ops.tune), else choose_config's."""
+    """The mma.sync configuration for GPU `gpu` (its name) of compute
+    capability `cc`: the shipped tuning table's (tilus.ops.tune), else
+    choose_config's. quantized_matmul takes it where the wgmma variant does
+    not apply (runner.choice); the C kernel tables (tilus.ops.export) hold
+    it everywhere."""
     from .tune import shipped_table
     return (shipped_table().get(gpu, cc, m, n, k, wtype, group_size, offset, activation)
             or choose_config(m, n, k, wtype, activation))
@@ -913,8 +915,8 @@ class QuantizedMatmulRunner:
                                          f"needs an sm_90 GPU")
             if not wgmma_fits(config, n, k, wtype, group_size):
                 raise TilusArgumentError(f"quantized_matmul: wgmma config {config} does "
-                                         f"not tile N = {n}, K = {k} within the shared "
-                                         f"memory of a block")
+                                         f"not tile N = {n}, K = {k} within the registers "
+                                         f"and shared memory of a block")
             return config
         if config is not None:
             _, nt_, _, sk_, kpt_ = config
@@ -928,7 +930,7 @@ class QuantizedMatmulRunner:
         if config is not None:
             return config
         tuned = self.tuned(m, n, k, wtype, group_size, offset, activation)
-        if tuned:
+        if tuned and len(tuned) == 5:        # the table holds mma.sync configurations
             return tuned
         hopper = plain and rt.compute_capability == (9, 0)
         return ((hopper and wgmma_config(m, n, k, wtype, activation, group_size))
@@ -972,7 +974,8 @@ class QuantizedMatmulRunner:
         if config is not None:
             config = tuple(int(v) for v in config)
         if m == 0:           # nothing to launch; a configuration is still checked
-            self._config(m, n, k, wtype, group_size, offset, activation, config)
+            self._config(m, n, k, wtype, group_size, offset, activation, config,
+                         plain=zeros is None and bias is None)
             return out if out is not None else torch.empty(0, n, dtype=otype, device=x.device)
         # The configuration and loaded kernel of this call's shape and
         # operands, found once (the table, the checks, compiling).
@@ -1013,8 +1016,11 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
     (optional, GPTQ/AWQ style) is [K / group_size, N]: values of x's dtype,
     or uint8 integer codes (converted on each call; keep them as values to
     avoid that); the offset is then 0. `bias` (optional) is [N] of x's
-    dtype. `config` overrides the choice: the shipped tuning table
-    (tilus.ops.tune) for this GPU and shape, else choose_config.
+    dtype. `config` overrides the choice (QuantizedMatmulRunner.choice):
+    the shipped tuning table (tilus.ops.tune) for this GPU and shape, the
+    wgmma variant's (warpgroups, block_m, stages) on an H100 above M = 32
+    for f16 or bf16 x without zeros or bias (wgmma_config), else
+    choose_config's (warps, n_tiles, stages, split_k, k_tiles).
     Compiles in-process on first use (needs libTilus.so); `runtime` defaults
     to a tilus.Runtime on x's device, created once and kept by the runner."""
     if runtime is None:

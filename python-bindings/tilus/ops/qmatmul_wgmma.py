@@ -12,10 +12,10 @@ tiles side by side (a relabelling, no data movement). A block of
 into the shared layout wgmma reads ([block_m, 128] per k tile, read as
 [128, block_m] through transpose_shared). Each k tile's weights are scaled by
 their group's scales before the product (f16), so the accumulator runs
-through the whole K range asynchronously. Per k tile kb, as in
-examples/python/matmul_wgmma_f16.py: wait for tile kb and synchronize (every
-warpgroup has finished the product of tile kb - 2), refill that stage, load
-and dequantize the weights, start the product and wait for the previous one.
+through the whole K range. Per k tile kb: wait for tile kb and synchronize
+(every warpgroup has finished the product of tile kb - 1), refill that
+stage with tile kb + stages - 1, load and dequantize the weights, start the
+product and wait for it at once (docs/hopper.md says why).
 
 Limits of this first version: f16 or bf16 activations, no zero points, no
 bias, no split-K; M rows are zero-filled past the edge.
@@ -35,8 +35,8 @@ class _Wgmma:
         check_group_size(group_size)
         if block_m % 8 or not 8 <= block_m <= 256:
             raise ValueError("block_m is wgmma's N: a multiple of 8 from 8 to 256")
-        if stages < 3:
-            raise ValueError("the loop keeps two tiles in use: stages >= 3")
+        if stages < 2:
+            raise ValueError("the loop reads one stage while the next fills: stages >= 2")
         super().__init__(wtype, group_size=group_size, offset=offset, warps=4 * warpgroups,
                          n_tiles=2, stages=stages)
         self.bm = block_m
@@ -100,15 +100,15 @@ class _Wgmma:
             wf = self.reshape(wg, [TILE_K, bn], self.reg_w)
             return self.permute(wf, [1, 0], reg_wt)        # a relabelling
 
-        for s in self.range(S - 2):
+        for s in self.range(S - 1):
             fill(s, s)
         for kb in self.range(KT):
-            # Tile kb has landed; after the barrier every warpgroup is done
-            # with tile kb - 1 (it waited for its product), and the stage of
-            # tile kb - 2 is refilled.
-            self.copy_async_wait_group(S - 3)
+            # Tile kb has landed; after the barrier every warpgroup has
+            # finished the product of tile kb - 1 (it waits for each product
+            # at once), whose stage is refilled.
+            self.copy_async_wait_group(S - 2)
             self.synchronize()
-            ahead = kb + (S - 2)
+            ahead = kb + (S - 1)
             fill(ahead % S, ahead)       # past K: zero-filled, never used
             wt = weights(kb % S)
             acc.assign(self.wgmma_mma(wt, sXT[kb % S, 0:TILE_K, 0:bm], acc))
@@ -140,13 +140,22 @@ def wgmma_program(wtype, group_size, offset, cfg, activation=None):
                stages=st)
 
 
+# The largest block_m per number of warpgroups whose registers fit (ptxas,
+# sm_90a): block_m / 2 accumulator registers per thread beside the
+# weights' 32 and the addresses, within 65536 / (128 * warpgroups) registers
+# (at most 255): 4 warpgroups leave 128 per thread, 8 only 64 (spills); one
+# warpgroup at 256 rows spilled too.
+_MAX_BLOCK_M = {1: 192, 2: 256, 4: 128}
+
+
 def wgmma_fits(cfg, n, k, wtype, group_size=128):
     """Whether (warpgroups, block_m, stages) tiles N (64 * warpgroups
-    columns per block) and K (tiles of 128) within a block's shared memory
-    (f16 or bf16 activations alike; the shared_bytes of the instance)."""
+    columns per block) and K (tiles of 128) within a block's registers
+    (_MAX_BLOCK_M) and shared memory (f16 or bf16 activations alike; the
+    shared_bytes of the instance)."""
     from .qmatmul import MAX_BLOCK_SHARED
     g, bm, st = cfg
-    if g < 1 or bm % 8 or not 8 <= bm <= 256 or st < 3:
+    if bm % 8 or not 8 <= bm <= _MAX_BLOCK_M.get(g, 0) or st < 2:
         return False
     rows = max(1, TILE_K // group_size)
     shared = st * (bm * TILE_K * 2 + 4 * g * 2 * TILE_K * TILE_N * wtype.bits // 8

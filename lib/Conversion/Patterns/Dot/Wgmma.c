@@ -201,9 +201,10 @@ static MlirValue emitDescriptor(TilusEmitter *e, MlirValue address,
   MlirValue lo = tilusEmitArith(
       e, "ori", start,
       tilusEmitIntConstant(e, i32, (d->leadingBytes >> 4 & 0x3FFF) << 16));
-  int64_t hi = (d->strideBytes >> 4 & 0x3FFF) | (int64_t)d->swizzle << 30;
+  uint64_t hi = (uint64_t)(d->strideBytes >> 4 & 0x3FFF) | (uint64_t)d->swizzle << 30;
   MlirValue wide = tilusEmitValue(e, "arith.extui", 1, &lo, i64, 0, NULL);
-  return tilusEmitArith(e, "ori", wide, tilusEmitIntConstant(e, i64, hi << 32));
+  return tilusEmitArith(e, "ori", wide,
+                        tilusEmitIntConstant(e, i64, (int64_t)(hi << 32)));
 }
 
 // A shared operand: the descriptor of its tile at (0, 0) of this

@@ -456,9 +456,10 @@ static MlirLogicalResult lowerCopyAsync(TilusLowering *L, MlirOperation op,
       }
       continue;
     }
+    // 16-byte chunks bypass L1 (.cg); smaller ones can only be cached (.ca).
+    const char *cache = v * bytes == 16 ? "cg" : "ca";
     char modifier[64];
-    snprintf(modifier, sizeof(modifier), "#nvvm<load_cache_modifier %s>",
-             v * bytes == 16 ? "cg" : "ca");
+    snprintf(modifier, sizeof(modifier), "#nvvm<load_cache_modifier %s>", cache);
     MlirNamedAttribute attrs[2] = {
         tilusNamedAttr(e.ctx, "modifier",
                        mlirAttributeParseGet(e.ctx,
@@ -473,7 +474,7 @@ static MlirLogicalResult lowerCopyAsync(TilusLowering *L, MlirOperation op,
     snprintf(text, sizeof(text),
              "{\n.reg .pred q;\nsetp.ne.b32 q, $3, 0;\n@q cp.async.%s.shared.global "
              "[$0], [$1], %lld, $2;\n}",
-             v * bytes == 16 ? "cg" : "ca", (long long)(v * bytes));
+             cache, (long long)(v * bytes));
     operands[3] = tilusEmitValue(&e, "arith.extui", 1, &active, i32, 0, NULL);
     tilusEmitInlineAsm(&e, text, "l,l,r,r,~{memory}", 4, operands, (MlirType){NULL});
   }
