@@ -46,6 +46,21 @@ for target in sm_80 sm_90a; do
     status=1
   fi
 done
+# A planted bug: the wgmma kernels with the async-proxy fences removed from
+# their PTX (docs/hopper.md) must fail. compute-sanitizer does not check the
+# async proxy; this shows the suite does. (Removing the wgmma waits instead is
+# not caught: ptxas injects a wait before the accumulators are read, C7517.)
+if [ -f "$artifacts/wgmma.sm_90a.tilus" ]; then
+  mkdir -p "$work/planted"
+  grep -v 'fence.proxy.async.shared::cta;' "$artifacts/wgmma.sm_90a.tilus" \
+    > "$work/planted/wgmma.sm_90a.tilus"
+  if "$work/tilus-gpu-suite" "$work/planted" 2>&1 | grep -q '^FAIL: wgmma\.ss_f16 '; then
+    echo "PASS: planted bug (wgmma without the async-proxy fence) fails the suite"
+  else
+    echo "FAIL: planted bug (wgmma without the async-proxy fence) went unnoticed"
+    status=1
+  fi
+fi
 sanitizer=${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer
 if [ $status -eq 0 ] && [ -x "$sanitizer" ]; then
   for tool in ${SANITIZERS-memcheck racecheck synccheck}; do
