@@ -51,13 +51,15 @@ done
 # async proxy; this shows the suite does. (Removing the wgmma waits instead is
 # not caught: ptxas injects a wait before the accumulators are read, C7517.)
 if [ -f "$artifacts/wgmma.sm_90a.tilus" ]; then
-  mkdir -p "$work/planted"
+  cp -r "$artifacts" "$work/planted"
   grep -v 'fence.proxy.async.shared::cta;' "$artifacts/wgmma.sm_90a.tilus" \
     > "$work/planted/wgmma.sm_90a.tilus"
-  if "$work/tilus-gpu-suite" "$work/planted" 2>&1 | grep -q '^FAIL: wgmma\.ss_f16 '; then
+  "$work/tilus-gpu-suite" "$work/planted" > "$work/planted.log" 2>&1 || true
+  if grep -q '^FAIL: wgmma\.ss_f16 ' "$work/planted.log"; then
     echo "PASS: planted bug (wgmma without the async-proxy fence) fails the suite"
   else
     echo "FAIL: planted bug (wgmma without the async-proxy fence) went unnoticed"
+    grep 'wgmma\.' "$work/planted.log" | head
     status=1
   fi
 fi
