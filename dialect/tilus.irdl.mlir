@@ -622,4 +622,47 @@ irdl.dialect @tilus {
     irdl.results(result: optional %reg)
     irdl.attributes {"n" = %n}
   }
+
+  //===--------------------------------------------------------------------===//
+  // Barriers in shared memory (mbarrier, sm_90; docs/hopper.md). An mbarrier
+  // is an element of a shared tensor of i64 or ui64; its phase completes when
+  // the expected arrivals (and transaction bytes) have come, and the next
+  // phase begins.
+  //===--------------------------------------------------------------------===//
+
+  // MbarrierInit(bars, offsets, count): thread 0 initializes the barrier at
+  // `offsets` to expect `count` arrivals per phase; then the block
+  // synchronizes.
+  irdl.operation @mbarrier_init {
+    %shared = irdl.base @tilus::@shared
+    %index = irdl.is index
+    %i32 = irdl.is i32
+    irdl.operands(bars: %shared, offsets: variadic %index, count: %i32)
+  }
+
+  // MbarrierArrive(bars, offsets): every thread of the block arrives once.
+  irdl.operation @mbarrier_arrive {
+    %shared = irdl.base @tilus::@shared
+    %index = irdl.is index
+    irdl.operands(bars: %shared, offsets: variadic %index)
+  }
+
+  // MbarrierArriveExpectTx(bars, offsets, bytes): thread 0 arrives once and
+  // raises the phase's expected transaction bytes by `bytes` (the bytes a
+  // tensor-memory copy will deliver).
+  irdl.operation @mbarrier_arrive_expect_tx {
+    %shared = irdl.base @tilus::@shared
+    %index = irdl.is index
+    %i32 = irdl.is i32
+    irdl.operands(bars: %shared, offsets: variadic %index, bytes: %i32)
+  }
+
+  // MbarrierWait(bars, offsets, phase): every thread waits until the phase
+  // of parity `phase` (0 or 1) of the barrier has completed.
+  irdl.operation @mbarrier_wait {
+    %shared = irdl.base @tilus::@shared
+    %index = irdl.is index
+    %i32 = irdl.is i32
+    irdl.operands(bars: %shared, offsets: variadic %index, phase: %i32)
+  }
 }

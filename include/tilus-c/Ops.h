@@ -154,6 +154,9 @@ enum {
   TilusWgmmaBOffsets
 };
 enum { TilusWgmmaWaitValue };
+/* tilus.mbarrier_init (count), arrive, arrive_expect_tx (bytes), wait
+ * (phase). */
+enum { TilusMbarrierBars, TilusMbarrierOffsets, TilusMbarrierValue };
 /* tilus.reduce, convert_layout, permute, reshape: one register tensor;
  * tilus.transpose_shared: one shared tensor. */
 enum { TilusMoveX };

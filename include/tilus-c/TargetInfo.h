@@ -44,6 +44,9 @@ typedef struct {
   /* `cvt.rn.f16x2.e4m3x2` and `.e5m2x2`: two FP8 values (E4M3FN, E5M2) of a
    * 16-bit register to an f16 pair in one instruction (sm_89+). */
   bool hasCvtF16x2FromF8x2;
+  /* mbarrier's transaction counts and mbarrier.try_wait (sm_90+); Tilus's
+   * mbarrier ops need them. */
+  bool hasMbarrierTx;
 } TilusTargetInfo;
 
 /* The entry for `name` (`length` bytes, not NUL-terminated), or NULL when

@@ -184,6 +184,18 @@ static const TilusOpSchema schemas[] = {
     {"tilus.wgmma_commit_group", NO_GROUPS, NO_GROUPS, NO_ATTRIBUTES},
     {"tilus.wgmma_wait_group", GROUPS(OPTIONAL("value")),
      GROUPS(OPTIONAL("result")), ATTRIBUTES("n")},
+    // Barriers in shared memory (Hopper)
+    {"tilus.mbarrier_init",
+     GROUPS(SINGLE("bars"), VARIADIC("offsets"), SINGLE("count")), NO_GROUPS,
+     NO_ATTRIBUTES},
+    {"tilus.mbarrier_arrive", GROUPS(SINGLE("bars"), VARIADIC("offsets")),
+     NO_GROUPS, NO_ATTRIBUTES},
+    {"tilus.mbarrier_arrive_expect_tx",
+     GROUPS(SINGLE("bars"), VARIADIC("offsets"), SINGLE("bytes")), NO_GROUPS,
+     NO_ATTRIBUTES},
+    {"tilus.mbarrier_wait",
+     GROUPS(SINGLE("bars"), VARIADIC("offsets"), SINGLE("phase")), NO_GROUPS,
+     NO_ATTRIBUTES},
 };
 
 #define NUM_SCHEMAS ((intptr_t)(sizeof(schemas) / sizeof(schemas[0])))

@@ -200,7 +200,7 @@ static MlirWalkResult verifyOne(MlirOperation op, void *userData) {
                          "'");
       return MlirWalkResultAdvance;
     }
-    if (!tilusVerifyAtomicOp(v, op))
+    if (!tilusVerifyAtomicOp(v, op) && !tilusVerifyMbarrierOp(v, op))
       tilusVerifyOp(v, op, blockSize);
   }
   return MlirWalkResultAdvance;

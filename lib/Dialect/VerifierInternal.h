@@ -53,6 +53,10 @@ bool tilusVerifyAtomicOp(TilusVerifier *v, MlirOperation op);
 // threads (0: unknown); false when `op` is not one.
 bool tilusVerifyWgmmaOp(TilusVerifier *v, MlirOperation op, int64_t blockSize);
 
+// Checks an mbarrier op, its structure first (VerifyMbarrier.c); false when
+// `op` is not one.
+bool tilusVerifyMbarrierOp(TilusVerifier *v, MlirOperation op);
+
 // Elementwise ops (VerifyElementwise.c). tilusVerifyBroadcastOp checks a
 // binary op, cmp, where or clamp (operands, broadcast shapes, the result) and
 // returns true, or returns false at once for other ops.

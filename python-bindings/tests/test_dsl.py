@@ -187,6 +187,12 @@ class Zoo(tilus.Kernel):
         wd = self.wgmma_mma(ws, self.transpose_shared(ww), wd)
         self.wgmma_commit_group()
         self.store_global(self.wgmma_wait_group(0, wd), self.view_global(o, [64, 8]), [0, 0])
+        # mbarriers: one of two, 128 arrivals per phase.
+        mb = self.allocate_shared(tilus.int64, [2], "local(2)")
+        self.mbarrier_init(mb, [0], 128)
+        self.mbarrier_arrive(mb, [0])
+        self.mbarrier_arrive_expect_tx(mb, [1], 0)
+        self.mbarrier_wait(mb, [0], 0)
         with self.if_then(b > 1000):
             self.exit()
 

@@ -964,6 +964,28 @@ class Kernel:
         return self.op("tilus.semaphore_signal", counters, self._indices(offsets),
                        self._scalar_operand(value, _types.int32))
 
+    # mbarriers (sm_90; docs/hopper.md): elements of a shared i64 tensor
+
+    def mbarrier_init(self, bars, offsets, count):
+        """Thread 0 sets the barrier at `offsets` to expect `count` arrivals
+        per phase; then the block synchronizes."""
+        return self.op("tilus.mbarrier_init", bars, self._indices(offsets),
+                       self._scalar_operand(count, _types.int32))
+
+    def mbarrier_arrive(self, bars, offsets):
+        """Every thread of the block arrives once."""
+        return self.op("tilus.mbarrier_arrive", bars, self._indices(offsets))
+
+    def mbarrier_arrive_expect_tx(self, bars, offsets, nbytes):
+        """Thread 0 arrives once, expecting `nbytes` more transaction bytes."""
+        return self.op("tilus.mbarrier_arrive_expect_tx", bars, self._indices(offsets),
+                       self._scalar_operand(nbytes, _types.int32))
+
+    def mbarrier_wait(self, bars, offsets, phase):
+        """Every thread waits until the phase of parity `phase` completes."""
+        return self.op("tilus.mbarrier_wait", bars, self._indices(offsets),
+                       self._scalar_operand(phase, _types.int32))
+
     # --- Control flow ------------------------------------------------------
 
     def range(self, start, stop=None, step=1, *, unroll=None):

@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
                       /* DataMovementTests.c */ 10 +
                       /* NormTests.c */ 8) +
                  /* QmatmulTests.c, once */ 7 +
-                 /* WgmmaTests.c, sm_90a only */ 5;
+                 /* WgmmaTests.c, sm_90a only */ 6;
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -130,8 +130,9 @@ int main(int argc, char **argv) {
   }
   // The quantized matmul's kernel table for C (its artifacts are sm_90a).
   testQmatmulTable(&s);
-  // wgmma (sm_90a only).
+  // wgmma and mbarriers (sm_90a only).
   testWgmma(&s);
+  testMbarrier(&s);
   tilusRuntimeDestroy(s.rt);
   printf("gpu tests: %d passed, %d failed, %d skipped\n", s.numPassed,
          s.numFailed, s.numSkipped);

@@ -134,6 +134,7 @@ void testBroadcastMoved(Suite *s, const char *target);
 
 // WgmmaTests.c (sm_90a only)
 void testWgmma(Suite *s);
+void testMbarrier(Suite *s);
 
 // NormTests.c: the serving examples (RMSNorm, softmax, LayerNorm,
 // SiLU-and-mul) within a stated tolerance (8 lines).

@@ -1,9 +1,10 @@
-//===- WgmmaTests.c - wgmma.mma_async against a CPU product ---------------===//
+//===- WgmmaTests.c - Hopper: wgmma against a CPU product, mbarriers -------===//
 //
 // The kernels of kernels/wgmma.mlir (sm_90a only): C = A x W^T for
 // row-major A [M, K] and W [N, K] of small random integers, so every f32
 // sum is exact and the comparison is bit for bit; int8 takes the whole
-// signed range into i32.
+// signed range into i32. kernels/mbarrier.mlir: two rounds through shared
+// memory ordered by mbarriers, against the CPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,4 +86,34 @@ void testWgmma(Suite *s) {
   runCase(s, "ss_bf16_2wg", BF16, 128, 128, 128);
   runCase(s, "ss_s8", S8, 64, 64, 64);
   runCase(s, "loop_f16_2wg", F16, 64, 128, 128);
+}
+
+// mbarrier_rounds: y = 2 x + 1 and z = 2 x ([4, 32] f32), each element
+// written to shared memory by one thread and read back by another.
+void testMbarrier(Suite *s) {
+  const char *name = "mbarrier.mbarrier_rounds";
+  TilusArtifact *artifact = loadArtifact(s, "mbarrier", "sm_90a");
+  if (!artifact) {
+    report(s, name, "sm_90a", 4, 32, false, "no artifact");
+    return;
+  }
+  enum { N = 128 };
+  float x[N], y[N], z[N], wantY[N], wantZ[N];
+  uint32_t state = 77u;
+  for (int i = 0; i < N; ++i) {
+    x[i] = (float)((int)(nextRandom(&state) % 2001) - 1000);
+    wantY[i] = 2 * x[i] + 1;
+    wantZ[i] = 2 * x[i];
+  }
+  TilusDevicePtr dX = upload(s, x, sizeof x), dY = upload(s, NULL, sizeof y),
+                 dZ = upload(s, NULL, sizeof z);
+  TilusArg args[] = {tilusArgPointer(dX), tilusArgPointer(dY), tilusArgPointer(dZ)};
+  bool guard = dX && dY && dZ && launch(s, artifact, "mbarrier_rounds", args, 3) &&
+               download(s, y, dY, sizeof y) && download(s, z, dZ, sizeof z);
+  reportOutcome(s, name, "sm_90a", 4, 32,
+                guard && !memcmp(y, wantY, sizeof y) && !memcmp(z, wantZ, sizeof z),
+                guard);
+  TilusDevicePtr ptrs[] = {dX, dY, dZ};
+  freeAll(s, ptrs, 3);
+  tilusArtifactDestroy(artifact);
 }

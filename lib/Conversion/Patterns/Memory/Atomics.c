@@ -1,4 +1,4 @@
-//===- Atomics.c - Scalar atomics and the semaphore pair ------------------===//
+//===- Atomics.c - Scalar atomics, the semaphore pair, mbarriers ----------===//
 //
 // AtomicRMW and AtomicCAS are block-level scalar instructions: the block
 // performs the read-modify-write once (thread 0) and every thread gets the
@@ -25,12 +25,20 @@
 // as above; the semaphore load is acquire and the store release, both at gpu
 // scope.
 //
+// mbarriers (sm_90+, inline PTX at CTA scope): MbarrierInit has thread 0
+// initialize the barrier, then the block synchronizes so that every thread
+// sees it; MbarrierArrive is one arrive per thread; MbarrierArriveExpectTx
+// one arrive with expected bytes by thread 0; MbarrierWait spins every thread
+// on try_wait.parity (acquire at CTA scope, PTX's default).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Patterns/Patterns.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+
+#include <stdio.h>
 
 // The pointer to the element at the offsets of operand group `offsetsGroup`
 // in the global or shared tensor `mem`. `t` is its decoded type; a global
@@ -274,11 +282,107 @@ static MlirLogicalResult lowerSemaphoreSignal(TilusLowering *L,
   return lowerSemaphore(L, op, rewriter, false);
 }
 
+//===----------------------------------------------------------------------===//
+// mbarriers
+//===----------------------------------------------------------------------===//
+
+// The address of the op's barrier (an element of a shared i64 tensor).
+static MlirValue mbarrierAddress(TilusLowering *L, TilusEmitter *e,
+                                 MlirOperation op) {
+  MlirValue bars = tilusOpGetGroupOperand(op, TilusMbarrierBars, 0);
+  const TilusTensorType *t = tilusLoweringTensorType(L, mlirValueGetType(bars));
+  return emitElementPointer(e, op, bars, t, TilusMbarrierOffsets);
+}
+
+// Checks before emitting: the target has the instructions, the barrier
+// tensor is lowered.
+static MlirLogicalResult checkMbarrier(TilusLowering *L, MlirOperation op) {
+  if (!L->target->hasMbarrierTx) {
+    char message[160];
+    snprintf(message, sizeof message,
+             "mbarriers need sm_90 or newer (try_wait, expect_tx); this "
+             "lowering is for %s",
+             L->target->name);
+    return tilusLoweringError(op, message);
+  }
+  MlirValue bars = tilusOpGetGroupOperand(op, TilusMbarrierBars, 0);
+  if (!tilusLoweringTensorType(L, mlirValueGetType(bars)) ||
+      mlirValueIsNull(tilusLoweredRegister(bars)))
+    return mlirLogicalResultFailure();
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult lowerMbarrierInit(TilusLowering *L, MlirOperation op,
+                                           MlirRewriterBase rewriter) {
+  if (mlirLogicalResultIsFailure(checkMbarrier(L, op)))
+    return mlirLogicalResultFailure();
+  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  MlirValue operands[2] = {mbarrierAddress(L, &e, op),
+                           tilusOpGetGroupOperand(op, TilusMbarrierValue, 0)};
+  MlirOperation ifOp = beginLeader(&e);
+  tilusEmitInlineAsm(&e, "mbarrier.init.shared::cta.b64 [$0], $1;", "l,r,~{memory}",
+                     2, operands, (MlirType){NULL});
+  endLeader(&e, ifOp);
+  emitBarrier(&e);
+  mlirRewriterBaseEraseOp(rewriter, op);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult lowerMbarrierArrive(TilusLowering *L, MlirOperation op,
+                                             MlirRewriterBase rewriter) {
+  if (mlirLogicalResultIsFailure(checkMbarrier(L, op)))
+    return mlirLogicalResultFailure();
+  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  MlirValue address = mbarrierAddress(L, &e, op);
+  tilusEmitInlineAsm(&e, "mbarrier.arrive.shared::cta.b64 _, [$0];", "l,~{memory}",
+                     1, &address, (MlirType){NULL});
+  mlirRewriterBaseEraseOp(rewriter, op);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult lowerMbarrierArriveExpectTx(TilusLowering *L,
+                                                     MlirOperation op,
+                                                     MlirRewriterBase rewriter) {
+  if (mlirLogicalResultIsFailure(checkMbarrier(L, op)))
+    return mlirLogicalResultFailure();
+  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  MlirValue operands[2] = {mbarrierAddress(L, &e, op),
+                           tilusOpGetGroupOperand(op, TilusMbarrierValue, 0)};
+  MlirOperation ifOp = beginLeader(&e);
+  tilusEmitInlineAsm(&e, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;",
+                     "l,r,~{memory}", 2, operands, (MlirType){NULL});
+  endLeader(&e, ifOp);
+  mlirRewriterBaseEraseOp(rewriter, op);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult lowerMbarrierWait(TilusLowering *L, MlirOperation op,
+                                           MlirRewriterBase rewriter) {
+  if (mlirLogicalResultIsFailure(checkMbarrier(L, op)))
+    return mlirLogicalResultFailure();
+  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  MlirValue operands[2] = {mbarrierAddress(L, &e, op),
+                           tilusOpGetGroupOperand(op, TilusMbarrierValue, 0)};
+  // try_wait returns after a bounded time whether or not the phase is done;
+  // the loop asks again. ${:uid} makes the label unique per asm instance.
+  tilusEmitInlineAsm(&e,
+                     "{\n.reg .pred p;\nTILUS_MBAR_WAIT_${:uid}:\n"
+                     "mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1;\n"
+                     "@!p bra TILUS_MBAR_WAIT_${:uid};\n}",
+                     "l,r,~{memory}", 2, operands, (MlirType){NULL});
+  mlirRewriterBaseEraseOp(rewriter, op);
+  return mlirLogicalResultSuccess();
+}
+
 static const TilusPattern kPatterns[] = {
     {"tilus.atomic_rmw", lowerAtomicRmw},
     {"tilus.atomic_cas", lowerAtomicCas},
     {"tilus.semaphore_wait", lowerSemaphoreWait},
     {"tilus.semaphore_signal", lowerSemaphoreSignal},
+    {"tilus.mbarrier_init", lowerMbarrierInit},
+    {"tilus.mbarrier_arrive", lowerMbarrierArrive},
+    {"tilus.mbarrier_arrive_expect_tx", lowerMbarrierArriveExpectTx},
+    {"tilus.mbarrier_wait", lowerMbarrierWait},
 };
 
 const TilusPattern *tilusGetAtomicPatterns(size_t *count) {

@@ -1,0 +1,29 @@
+// The rules of the mbarrier ops, with the exact messages.
+// RUN: tilus-opt %s --split-input-file --verify-diagnostics
+
+func.func @element_type(%n: i32) attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %bars = "tilus.allocate_shared"() : () -> !tilus.shared<i32, array<i64: 2>, #tilus.layout<"local(2)">>
+  // expected-error@+1 {{'tilus.mbarrier_init' op mbarriers are 64-bit integers in shared memory, not 'i32'}}
+  "tilus.mbarrier_init"(%bars, %c0, %n) : (!tilus.shared<i32, array<i64: 2>, #tilus.layout<"local(2)">>, index, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @offsets(%n: i32) attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %bars = "tilus.allocate_shared"() : () -> !tilus.shared<i64, array<i64: 2>, #tilus.layout<"local(2)">>
+  // expected-error@+1 {{'tilus.mbarrier_wait' op expects 1 offsets for the barrier tensor (one per dimension), got 0}}
+  "tilus.mbarrier_wait"(%bars, %n) : (!tilus.shared<i64, array<i64: 2>, #tilus.layout<"local(2)">>, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @not_shared(%p: !tilus.ptr<i64>) attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<i64>) -> !tilus.global<i64, array<i64: 2>, #tilus.row_major>
+  // expected-error@+1 {{expected base type 'tilus.shared' but got 'tilus.global'}}
+  "tilus.mbarrier_arrive"(%g, %c0) : (!tilus.global<i64, array<i64: 2>, #tilus.row_major>, index) -> ()
+  return
+}
