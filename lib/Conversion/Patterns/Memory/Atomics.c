@@ -312,66 +312,66 @@ static MlirLogicalResult checkMbarrier(TilusLowering *L, MlirOperation op) {
   return mlirLogicalResultSuccess();
 }
 
-static MlirLogicalResult lowerMbarrierInit(TilusLowering *L, MlirOperation op,
-                                           MlirRewriterBase rewriter) {
+// One mbarrier instruction: its PTX over the barrier's address ($0) and,
+// with `value`, the op's i32 operand ($1); by thread 0 alone (`leader`);
+// followed by a block barrier (`barrier`).
+typedef struct {
+  const char *text, *constraints;
+  bool value, leader, barrier;
+} MbarrierForm;
+
+static MlirLogicalResult lowerMbarrier(TilusLowering *L, MlirOperation op,
+                                       MlirRewriterBase rewriter,
+                                       const MbarrierForm *f) {
   if (mlirLogicalResultIsFailure(checkMbarrier(L, op)))
     return mlirLogicalResultFailure();
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   MlirValue operands[2] = {mbarrierAddress(L, &e, op),
                            tilusOpGetGroupOperand(op, TilusMbarrierValue, 0)};
-  MlirOperation ifOp = beginLeader(&e);
-  tilusEmitInlineAsm(&e, "mbarrier.init.shared::cta.b64 [$0], $1;", "l,r,~{memory}",
-                     2, operands, (MlirType){NULL});
-  endLeader(&e, ifOp);
-  emitBarrier(&e);
+  MlirOperation ifOp = f->leader ? beginLeader(&e) : (MlirOperation){NULL};
+  tilusEmitInlineAsm(&e, f->text, f->constraints, f->value ? 2 : 1, operands,
+                     (MlirType){NULL});
+  if (f->leader)
+    endLeader(&e, ifOp);
+  if (f->barrier)
+    emitBarrier(&e);
   mlirRewriterBaseEraseOp(rewriter, op);
   return mlirLogicalResultSuccess();
 }
 
+static MlirLogicalResult lowerMbarrierInit(TilusLowering *L, MlirOperation op,
+                                           MlirRewriterBase rewriter) {
+  static const MbarrierForm form = {"mbarrier.init.shared::cta.b64 [$0], $1;",
+                                    "l,r,~{memory}", true, true, true};
+  return lowerMbarrier(L, op, rewriter, &form);
+}
+
 static MlirLogicalResult lowerMbarrierArrive(TilusLowering *L, MlirOperation op,
                                              MlirRewriterBase rewriter) {
-  if (mlirLogicalResultIsFailure(checkMbarrier(L, op)))
-    return mlirLogicalResultFailure();
-  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
-  MlirValue address = mbarrierAddress(L, &e, op);
-  tilusEmitInlineAsm(&e, "mbarrier.arrive.shared::cta.b64 _, [$0];", "l,~{memory}",
-                     1, &address, (MlirType){NULL});
-  mlirRewriterBaseEraseOp(rewriter, op);
-  return mlirLogicalResultSuccess();
+  static const MbarrierForm form = {"mbarrier.arrive.shared::cta.b64 _, [$0];",
+                                    "l,~{memory}", false, false, false};
+  return lowerMbarrier(L, op, rewriter, &form);
 }
 
 static MlirLogicalResult lowerMbarrierArriveExpectTx(TilusLowering *L,
                                                      MlirOperation op,
                                                      MlirRewriterBase rewriter) {
-  if (mlirLogicalResultIsFailure(checkMbarrier(L, op)))
-    return mlirLogicalResultFailure();
-  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
-  MlirValue operands[2] = {mbarrierAddress(L, &e, op),
-                           tilusOpGetGroupOperand(op, TilusMbarrierValue, 0)};
-  MlirOperation ifOp = beginLeader(&e);
-  tilusEmitInlineAsm(&e, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;",
-                     "l,r,~{memory}", 2, operands, (MlirType){NULL});
-  endLeader(&e, ifOp);
-  mlirRewriterBaseEraseOp(rewriter, op);
-  return mlirLogicalResultSuccess();
+  static const MbarrierForm form = {
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "l,r,~{memory}",
+      true, true, false};
+  return lowerMbarrier(L, op, rewriter, &form);
 }
 
+// try_wait returns after a bounded time whether or not the phase is done;
+// the loop asks again. ${:uid} makes the label unique per asm instance.
 static MlirLogicalResult lowerMbarrierWait(TilusLowering *L, MlirOperation op,
                                            MlirRewriterBase rewriter) {
-  if (mlirLogicalResultIsFailure(checkMbarrier(L, op)))
-    return mlirLogicalResultFailure();
-  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
-  MlirValue operands[2] = {mbarrierAddress(L, &e, op),
-                           tilusOpGetGroupOperand(op, TilusMbarrierValue, 0)};
-  // try_wait returns after a bounded time whether or not the phase is done;
-  // the loop asks again. ${:uid} makes the label unique per asm instance.
-  tilusEmitInlineAsm(&e,
-                     "{\n.reg .pred p;\nTILUS_MBAR_WAIT_${:uid}:\n"
-                     "mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1;\n"
-                     "@!p bra TILUS_MBAR_WAIT_${:uid};\n}",
-                     "l,r,~{memory}", 2, operands, (MlirType){NULL});
-  mlirRewriterBaseEraseOp(rewriter, op);
-  return mlirLogicalResultSuccess();
+  static const MbarrierForm form = {
+      "{\n.reg .pred p;\nTILUS_MBAR_WAIT_${:uid}:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1;\n"
+      "@!p bra TILUS_MBAR_WAIT_${:uid};\n}",
+      "l,r,~{memory}", true, false, false};
+  return lowerMbarrier(L, op, rewriter, &form);
 }
 
 static const TilusPattern kPatterns[] = {
