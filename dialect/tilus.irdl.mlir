@@ -631,8 +631,8 @@ irdl.dialect @tilus {
   //===--------------------------------------------------------------------===//
 
   // MbarrierInit(bars, offsets, count): thread 0 initializes the barrier at
-  // `offsets` to expect `count` arrivals per phase; then the block
-  // synchronizes.
+  // `offsets` to expect `count` arrivals per phase, between two block
+  // barriers.
   irdl.operation @mbarrier_init {
     %shared = irdl.base @tilus::@shared
     %index = irdl.is index

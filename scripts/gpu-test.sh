@@ -46,23 +46,29 @@ for target in sm_80 sm_90a; do
     status=1
   fi
 done
-# A planted bug: the wgmma kernels with the async-proxy fences removed from
-# their PTX (docs/hopper.md) must fail. compute-sanitizer does not check the
-# async proxy; this shows the suite does. (Removing the wgmma waits instead is
-# not caught: ptxas injects a wait before the accumulators are read, C7517.)
-if [ -f "$artifacts/wgmma.sm_90a.tilus" ]; then
+# Planted bugs: a kernel's PTX with lines removed must fail the suite. The
+# wgmma kernels without their async-proxy fences (compute-sanitizer does not
+# check the async proxy; this shows the suite does), and the mbarrier kernel
+# without its waits (docs/hopper.md). (Removing the wgmma waits instead is not
+# caught: ptxas injects a wait before the accumulators are read, C7517.)
+planted() { # STEM REMOVED-PATTERN EXPECTED-FAILING-TEST WHAT
+  [ -f "$artifacts/$1.sm_90a.tilus" ] || return 0
+  rm -rf "$work/planted"
   cp -r "$artifacts" "$work/planted"
-  grep -v 'fence.proxy.async.shared::cta;' "$artifacts/wgmma.sm_90a.tilus" \
-    > "$work/planted/wgmma.sm_90a.tilus"
+  grep -v -e "$2" "$artifacts/$1.sm_90a.tilus" > "$work/planted/$1.sm_90a.tilus"
   "$work/tilus-gpu-suite" "$work/planted" > "$work/planted.log" 2>&1 || true
-  if grep -q '^FAIL: wgmma\.ss_f16 ' "$work/planted.log"; then
-    echo "PASS: planted bug (wgmma without the async-proxy fence) fails the suite"
+  if grep -q "^FAIL: $3 " "$work/planted.log"; then
+    echo "PASS: planted bug ($4) fails the suite"
   else
-    echo "FAIL: planted bug (wgmma without the async-proxy fence) went unnoticed"
-    grep 'wgmma\.' "$work/planted.log" | head
+    echo "FAIL: planted bug ($4) went unnoticed"
+    grep "$1\\." "$work/planted.log" | head
     status=1
   fi
-fi
+}
+planted wgmma 'fence.proxy.async.shared::cta;' 'wgmma\.ss_f16' \
+  'wgmma without the async-proxy fence'
+planted mbarrier 'mbarrier.try_wait.parity\|TILUS_MBAR_WAIT' 'mbarrier\.mbarrier_rounds' \
+  'mbarriers without their waits'
 sanitizer=${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer
 if [ $status -eq 0 ] && [ -x "$sanitizer" ]; then
   for tool in ${SANITIZERS-memcheck racecheck synccheck}; do

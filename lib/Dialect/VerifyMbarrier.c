@@ -10,11 +10,37 @@
 #include "DynamicParams.h"
 #include "VerifierInternal.h"
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "tilus-c/Ops.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+
+// The i32 operand where it is a constant: count in [1, 2^20 - 1] (PTX's
+// limit), phase 0 or 1, bytes 0 (nothing completes transaction bytes yet:
+// no TMA, so any other count would never complete its phase).
+static void verifyConstantValue(TilusVerifier *v, MlirOperation op) {
+  MlirValue x = tilusOpGetGroupOperand(op, TilusMbarrierValue, 0);
+  if (mlirValueIsNull(x) || !mlirValueIsAOpResult(x) ||
+      !tilusOpIs(mlirOpResultGetOwner(x), "arith.constant"))
+    return;
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      mlirOpResultGetOwner(x), mlirStringRefCreateFromCString("value"));
+  if (!mlirAttributeIsAInteger(a))
+    return;
+  int64_t c = mlirIntegerAttrGetValueInt(a);
+  if (tilusOpIs(op, "tilus.mbarrier_init") && (c < 1 || c > (1 << 20) - 1))
+    tilusVerifierError(v, op, "count must be from 1 to 1048575, not %lld",
+                       (long long)c);
+  else if (tilusOpIs(op, "tilus.mbarrier_wait") && c != 0 && c != 1)
+    tilusVerifierError(v, op, "phase must be 0 or 1, not %lld", (long long)c);
+  else if (tilusOpIs(op, "tilus.mbarrier_arrive_expect_tx") && c != 0)
+    tilusVerifierError(v, op,
+                       "bytes must be 0: nothing delivers transaction bytes "
+                       "to an mbarrier yet (no TMA), so the phase would never "
+                       "complete");
+}
 
 bool tilusVerifyMbarrierOp(TilusVerifier *v, MlirOperation op) {
   if (!tilusOpIs(op, "tilus.mbarrier_init") &&
@@ -39,9 +65,9 @@ bool tilusVerifyMbarrierOp(TilusVerifier *v, MlirOperation op) {
                        "'%s'",
                        text ? text : "?");
     free(text);
-  } else {
-    tilusVerifierCheckTileAccess(v, op, &bars, "barrier", 0, NULL,
-                                 TilusMbarrierOffsets);
+  } else if (tilusVerifierCheckTileAccess(v, op, &bars, "barrier", 0, NULL,
+                                          TilusMbarrierOffsets)) {
+    verifyConstantValue(v, op);
   }
   tilusTensorTypeRelease(&bars);
   return true;

@@ -13,6 +13,7 @@
 //     wgmma_wait_group with n = 0 after its last use, and is aligned to
 //     TILUS_WGMMA_SHARED_ALIGNMENT bytes (the swizzle repeats every 1024
 //     bytes of address, and wgmma applies it to the address itself);
+//   - a tensor holding mbarriers lives to the kernel's end;
 //   - tensors whose lifetimes do not overlap may share bytes (the epilogue
 //     of Figure 14 reuses the pipeline's buffers);
 //   - each tensor is placed at the lowest 128-byte aligned offset where it
@@ -182,6 +183,13 @@ static void scanUse(MlirOpOperand use, void *userData) {
     b->async = true;
   if (tilusOpIs(user, "tilus.wgmma_mma"))
     b->wgmma = true;
+  // An mbarrier's bytes may not be reused while any thread may still wait
+  // on it (PTX would need mbarrier.inval first): it lives to the end.
+  if (tilusOpIs(user, "tilus.mbarrier_init") ||
+      tilusOpIs(user, "tilus.mbarrier_arrive") ||
+      tilusOpIs(user, "tilus.mbarrier_arrive_expect_tx") ||
+      tilusOpIs(user, "tilus.mbarrier_wait"))
+    b->end = scan->w->count - 1;
 }
 
 static int byBytesDescending(const void *a, const void *b) {

@@ -1,5 +1,5 @@
-// The mbarrier ops lower to inline PTX at CTA scope: init by thread 0 then a
-// barrier, one arrive per thread, thread 0's arrive with expected bytes, and
+// The mbarrier ops lower to inline PTX at CTA scope: init by thread 0 between
+// two barriers, one arrive per thread, thread 0's arrive with expected bytes, and
 // a try_wait.parity loop per thread (test/gpu/kernels/mbarrier.mlir); before
 // sm_90 they are a located error.
 // RUN: tilus-opt %tilus_src_root/test/gpu/kernels/mbarrier.mlir --lower-to-nvvm --emit-ptx --target=sm_90a | FileCheck %s
@@ -8,6 +8,7 @@
 // SM80: error: 'tilus.mbarrier_init' op cannot be lowered: mbarriers need sm_90 or newer (try_wait, expect_tx); this lowering is for sm_80
 
 // CHECK-LABEL: .entry mbarrier_rounds(
+// CHECK: bar.sync 0;
 // CHECK: @%p{{[0-9]+}} bra
 // CHECK: mbarrier.init.shared::cta.b64 [%rd{{[0-9]+}}], %r{{[0-9]+}};
 // CHECK: bar.sync 0;
@@ -17,4 +18,10 @@
 // CHECK: TILUS_MBAR_WAIT_[[L:[0-9]+]]:
 // CHECK-NEXT: mbarrier.try_wait.parity.shared::cta.b64 p, [%rd{{[0-9]+}}], %r{{[0-9]+}};
 // CHECK-NEXT: @!p bra TILUS_MBAR_WAIT_[[L]];
+// Only thread 0 runs arrive.expect_tx: a branch around it, to the label
+// right after it.
+// CHECK: @%p{{[0-9]+}} bra $[[SKIP:L__BB[0-9_]+]];
+// CHECK-NOT: mbarrier
 // CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [%rd{{[0-9]+}}], %r{{[0-9]+}};
+// CHECK-NEXT: // end inline asm
+// CHECK-NEXT: $[[SKIP]]:

@@ -27,3 +27,20 @@ func.func @not_shared(%p: !tilus.ptr<i64>) attributes {tilus.kernel, tilus.block
   "tilus.mbarrier_arrive"(%g, %c0) : (!tilus.global<i64, array<i64: 2>, #tilus.row_major>, index) -> ()
   return
 }
+
+// -----
+
+func.func @constants() attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0 : i32
+  %two = arith.constant 2 : i32
+  %bytes = arith.constant 4096 : i32
+  %bars = "tilus.allocate_shared"() : () -> !tilus.shared<i64, array<i64: 2>, #tilus.layout<"local(2)">>
+  // expected-error@+1 {{'tilus.mbarrier_init' op count must be from 1 to 1048575, not 0}}
+  "tilus.mbarrier_init"(%bars, %c0, %zero) : (!tilus.shared<i64, array<i64: 2>, #tilus.layout<"local(2)">>, index, i32) -> ()
+  // expected-error@+1 {{'tilus.mbarrier_wait' op phase must be 0 or 1, not 2}}
+  "tilus.mbarrier_wait"(%bars, %c0, %two) : (!tilus.shared<i64, array<i64: 2>, #tilus.layout<"local(2)">>, index, i32) -> ()
+  // expected-error@+1 {{'tilus.mbarrier_arrive_expect_tx' op bytes must be 0: nothing delivers transaction bytes to an mbarrier yet (no TMA), so the phase would never complete}}
+  "tilus.mbarrier_arrive_expect_tx"(%bars, %c0, %bytes) : (!tilus.shared<i64, array<i64: 2>, #tilus.layout<"local(2)">>, index, i32) -> ()
+  return
+}

@@ -3,11 +3,13 @@
 // shared memory, thread t at (t % 4, t / 4); they arrive on barrier 0 (128
 // arrivals per phase) and wait for phase 0, then read the tile back in
 // another layout (thread t at (t / 32, t % 32), written by other threads)
-// and store 2 x + 1 to y. The same again through phase 1 with the tile
-// doubled, into z; barrier 1 (one arrival) completes phase 0 from thread
-// 0's arrive.expect_tx with no bytes.
+// and store 2 x + 1 to y. Barrier 1 (128 arrivals) orders those reads before
+// the second round's writes, which go through phase 1 of barrier 0 with the
+// tile doubled, into z. No block barrier orders any of it (racecheck would
+// see the hazards if the barriers did not); barrier 2 (one arrival) completes
+// phase 0 from thread 0's arrive.expect_tx with no bytes.
 !s = !tilus.shared<f32, array<i64: 4, 32>, #tilus.layout<"local(4,32)">>
-!b = !tilus.shared<i64, array<i64: 2>, #tilus.layout<"local(2)">>
+!b = !tilus.shared<i64, array<i64: 3>, #tilus.layout<"local(3)">>
 !w = !tilus.register<f32, array<i64: 4, 32>, #tilus.layout<"column_spatial(4,32)">>
 !r = !tilus.register<f32, array<i64: 4, 32>, #tilus.layout<"spatial(4,32)">>
 !g = !tilus.global<f32, array<i64: 4, 32>, #tilus.row_major>
@@ -15,6 +17,7 @@ func.func @mbarrier_rounds(%px: !tilus.ptr<f32>, %py: !tilus.ptr<f32>, %pz: !til
     attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
   %i0 = arith.constant 0 : i32
   %i1 = arith.constant 1 : i32
   %i128 = arith.constant 128 : i32
@@ -26,7 +29,8 @@ func.func @mbarrier_rounds(%px: !tilus.ptr<f32>, %py: !tilus.ptr<f32>, %pz: !til
   %bars = "tilus.allocate_shared"() : () -> !b
   %tile = "tilus.allocate_shared"() : () -> !s
   "tilus.mbarrier_init"(%bars, %c0, %i128) : (!b, index, i32) -> ()
-  "tilus.mbarrier_init"(%bars, %c1, %i1) : (!b, index, i32) -> ()
+  "tilus.mbarrier_init"(%bars, %c1, %i128) : (!b, index, i32) -> ()
+  "tilus.mbarrier_init"(%bars, %c2, %i1) : (!b, index, i32) -> ()
   %x = "tilus.load_global"(%gx, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g, index, index) -> !w
   "tilus.store_shared"(%x, %tile, %c0, %c0) : (!w, !s, index, index) -> ()
   "tilus.mbarrier_arrive"(%bars, %c0) : (!b, index) -> ()
@@ -35,11 +39,11 @@ func.func @mbarrier_rounds(%px: !tilus.ptr<f32>, %py: !tilus.ptr<f32>, %pz: !til
   %t2 = "tilus.mul"(%t, %two) : (!r, f32) -> !r
   %y = "tilus.add"(%t2, %one) : (!r, f32) -> !r
   "tilus.store_global"(%y, %gy, %c0, %c0) : (!r, !g, index, index) -> ()
-  // Round 2: everyone has read the tile (phase 1 needs all 128 arrivals
-  // again, and barrier 1's phase 0 separates the reads from the writes).
-  "tilus.mbarrier_arrive_expect_tx"(%bars, %c1, %i0) : (!b, index, i32) -> ()
+  // Round 2, once every thread has read the tile (barrier 1).
+  "tilus.mbarrier_arrive"(%bars, %c1) : (!b, index) -> ()
   "tilus.mbarrier_wait"(%bars, %c1, %i0) : (!b, index, i32) -> ()
-  "tilus.synchronize"() : () -> ()
+  "tilus.mbarrier_arrive_expect_tx"(%bars, %c2, %i0) : (!b, index, i32) -> ()
+  "tilus.mbarrier_wait"(%bars, %c2, %i0) : (!b, index, i32) -> ()
   %x2 = "tilus.mul"(%x, %two) : (!w, f32) -> !w
   "tilus.store_shared"(%x2, %tile, %c0, %c0) : (!w, !s, index, index) -> ()
   "tilus.mbarrier_arrive"(%bars, %c0) : (!b, index) -> ()

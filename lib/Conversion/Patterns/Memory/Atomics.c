@@ -26,8 +26,8 @@
 // scope.
 //
 // mbarriers (sm_90+, inline PTX at CTA scope): MbarrierInit has thread 0
-// initialize the barrier, then the block synchronizes so that every thread
-// sees it; MbarrierArrive is one arrive per thread; MbarrierArriveExpectTx
+// initialize the barrier between two block barriers (no thread still waits
+// on it, every thread sees it set); MbarrierArrive is one arrive per thread; MbarrierArriveExpectTx
 // one arrive with expected bytes by thread 0; MbarrierWait spins every thread
 // on try_wait.parity (acquire at CTA scope, PTX's default).
 //
@@ -305,16 +305,26 @@ static MlirLogicalResult checkMbarrier(TilusLowering *L, MlirOperation op) {
              L->target->name);
     return tilusLoweringError(op, message);
   }
+  // Unverified IR (tilus-verify off) may bring anything.
   MlirValue bars = tilusOpGetGroupOperand(op, TilusMbarrierBars, 0);
-  if (!tilusLoweringTensorType(L, mlirValueGetType(bars)) ||
-      mlirValueIsNull(tilusLoweredRegister(bars)))
+  const TilusTensorType *t = tilusLoweringTensorType(L, mlirValueGetType(bars));
+  intptr_t start, count;
+  if (!t || t->scope != TilusMemoryShared || !mlirTypeIsAInteger(t->elementType) ||
+      mlirIntegerTypeGetWidth(t->elementType) != 64 ||
+      !tilusOpGetOperandGroup(op, TilusMbarrierOffsets, &start, &count) ||
+      count != t->rank)
+    return tilusLoweringError(op, "the barrier must be one element of a shared "
+                                  "tensor of 64-bit integers, at one offset per "
+                                  "dimension (run tilus-verify)");
+  if (mlirValueIsNull(tilusLoweredRegister(bars)))
     return mlirLogicalResultFailure();
   return mlirLogicalResultSuccess();
 }
 
 // One mbarrier instruction: its PTX over the barrier's address ($0) and,
 // with `value`, the op's i32 operand ($1); by thread 0 alone (`leader`);
-// followed by a block barrier (`barrier`).
+// between two block barriers (`barrier`: init, so that no thread still
+// waits on the barrier it resets, and every thread sees it set).
 typedef struct {
   const char *text, *constraints;
   bool value, leader, barrier;
@@ -328,6 +338,8 @@ static MlirLogicalResult lowerMbarrier(TilusLowering *L, MlirOperation op,
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
   MlirValue operands[2] = {mbarrierAddress(L, &e, op),
                            tilusOpGetGroupOperand(op, TilusMbarrierValue, 0)};
+  if (f->barrier)
+    emitBarrier(&e);
   MlirOperation ifOp = f->leader ? beginLeader(&e) : (MlirOperation){NULL};
   tilusEmitInlineAsm(&e, f->text, f->constraints, f->value ? 2 : 1, operands,
                      (MlirType){NULL});
