@@ -927,18 +927,23 @@ from tilus.ops import export  # noqa: E402
 
 
 def test_export_ranges_follow_the_runner():
-    """Each range of M gets the mma.sync configuration and row tiles that
-    quantized_matmul takes anywhere inside it where the wgmma variant does not
-    apply (default_config); equal neighbours are merged."""
-    for wtype, act in [(tilus.uint4, None), (tilus.uint3, tilus.int8)]:
+    """Each range of M gets the configuration and row tiles that
+    quantized_matmul takes anywhere inside it on an H100 (the wgmma
+    variant's 3-tuples above M = 32 for f16 without zeros or bias, else
+    default_config's); equal neighbours are merged."""
+    for wtype, act, zeros in [(tilus.uint4, None, False), (tilus.uint4, None, True),
+                              (tilus.uint3, tilus.int8, False)]:
         for n, k in [(57344, 8192), (256, 1024)]:
-            rows = export.entries(wtype, 8, n, k, 128, act, False, False)
+            rows = export.entries(wtype, 8, n, k, 128, act, zeros, False)
             assert rows[0][0] == 1 and rows[-1][1] == 0
             for (lo, hi, cfg, mt), nxt in zip(rows, rows[1:] + [None]):
                 assert nxt is None or nxt[0] == hi + 1
                 for m in {lo, (lo + hi) // 2 if hi else lo + 7, hi or 4 * lo}:
-                    assert cfg == qmatmul.default_config(m, n, k, wtype, 128, 8, act,
-                                                         *export.H100)
+                    wgmma = (not zeros and act is None
+                             and qmatmul.wgmma_config(m, n, k, wtype, act))
+                    assert cfg == (wgmma or qmatmul.default_config(
+                        m, n, k, wtype, 128, 8, act, *export.H100))
+                    assert (len(cfg) == 3) == (m > 32 and not zeros and act is None)
                     assert mt == qmatmul.row_tiles(m)
 
 

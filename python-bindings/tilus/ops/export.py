@@ -6,12 +6,10 @@
         [--variants plain,bias,zeros,zeros+bias] [--gpu NAME --cc 9.0] [--target sm_90a]
 
 For every weight type (type:offset), shape (NxK), activation and variant,
-the mma.sync configuration quantized_matmul takes on that GPU where the wgmma
-variant does not apply (qmatmul.default_config: the shipped tuning table,
-else choose_config; the table's format has no wgmma kernels yet, so above
-M = 32 on an H100 a C caller gets the mma.sync kernel, slower than Python's
-wgmma one) over each range of M on which that choice and the
-block's row tiles stay the same, compiled here (needs libTilus.so, not a
+the configuration quantized_matmul would take on that GPU (choice: the
+shipped tuning table, the wgmma variant above M = 32 on sm_90 for f16/bf16
+without zeros or bias, else choose_config) over each range of M on which
+that choice and the block's row tiles stay the same, compiled here (needs libTilus.so, not a
 GPU) into OUT_DIR/qmatmul_<i>.tilus, one per distinct kernel, and listed in
 OUT_DIR/qmatmul-table.txt. The C runtime reads the table with
 tilusQmatmulTableLoad."""
@@ -22,6 +20,7 @@ import os
 import tilus
 
 from . import qmatmul
+from .qmatmul_wgmma import wgmma_program
 from .tune import m_bucket
 
 TABLE_FILE = "qmatmul-table.txt"
@@ -34,6 +33,20 @@ VARIANTS = {"plain": (False, False), "bias": (False, True), "zeros": (True, Fals
             "zeros+bias": (True, True)}
 
 
+def choice(m, n, k, wtype, group, offset, activation, zeros, bias, gpu=H100[0],
+           cc=H100[1]):
+    """quantized_matmul's configuration on that GPU (QuantizedMatmulRunner.choice,
+    without a runtime): the tuned table's, the wgmma variant's on sm_90 above
+    M = 32 for f16/bf16 x without zeros or bias, else choose_config's."""
+    tuned = qmatmul.default_config(m, n, k, wtype, group, offset, activation, gpu, cc)
+    from .tune import shipped_table
+    if shipped_table().get(gpu, cc, m, n, k, wtype, group, offset, activation):
+        return tuned
+    wgmma = (cc == (9, 0) and not zeros and not bias
+             and qmatmul.wgmma_config(m, n, k, wtype, activation, group))
+    return wgmma or tuned
+
+
 def entries(wtype, offset, n, k, group, activation, zeros, bias, gpu=H100[0], cc=H100[1]):
     """[(m_min, m_max, config, m_tiles)] for one product: the ranges of M
     (m_max 0: unbounded) with quantized_matmul's choice on each, neighbours
@@ -42,7 +55,7 @@ def entries(wtype, offset, n, k, group, activation, zeros, bias, gpu=H100[0], cc
     for lo, hi in M_RANGES:
         m = hi or lo
         assert all(f(m) == f(lo) for f in (qmatmul.row_tiles, m_bucket))
-        cfg = qmatmul.default_config(m, n, k, wtype, group, offset, activation, gpu, cc)
+        cfg = choice(m, n, k, wtype, group, offset, activation, zeros, bias, gpu, cc)
         mt = qmatmul.row_tiles(m)
         if out and out[-1][2:] == (cfg, mt):
             out[-1] = (out[-1][0], hi, cfg, mt)
@@ -80,15 +93,21 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
                 for n, k in shapes:
                     for lo, hi, cfg, mt in entries(wtype, offset, n, k, group, act, zeros,
                                                    bias, gpu, cc):
-                        key = (str(wtype), offset, group, activation, cfg, mt, zeros, bias)
+                        wg = len(cfg) == 3          # the wgmma variant's (g, block_m, s)
+                        key = (str(wtype), offset, group, activation, cfg,
+                               None if wg else mt, zeros, bias)
                         if key not in kernels:
-                            kernels[key] = (len(kernels), qmatmul.program(
+                            kernels[key] = (len(kernels), wgmma_program(
+                                wtype, group, offset, cfg, act) if wg else qmatmul.program(
                                 wtype, group, offset, cfg, act, mt, zeros, bias))
                         index, t = kernels[key]
-                        eff = qmatmul._with_row_tiles(cfg, mt)
+                        split, block_rows, block_cols = (
+                            (1, cfg[1], 64 * cfg[0]) if wg else
+                            (cfg[3], 16 * mt,
+                             qmatmul.block_width(qmatmul._with_row_tiles(cfg, mt))))
                         rows.append(f"{wtype} {offset} {group} {activation} {int(zeros)} "
-                                    f"{int(bias)} {lo} {hi} {n} {k} {cfg[3]} {16 * mt} "
-                                    f"{qmatmul.block_width(eff)} qmatmul_{index}.tilus")
+                                    f"{int(bias)} {lo} {hi} {n} {k} {split} {block_rows} "
+                                    f"{block_cols} qmatmul_{index}.tilus")
     programs = [t for _, t in sorted(kernels.values(), key=lambda v: v[0])]
     arts = tilus.compile_many(programs, target=target, processes=processes)
     for i, art in enumerate(arts):

@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
                       /* ElementwiseTests.c */ 9 +
                       /* DataMovementTests.c */ 10 +
                       /* NormTests.c */ 8) +
-                 /* QmatmulTests.c, once */ 7 +
+                 /* QmatmulTests.c, once */ 9 +
                  /* WgmmaTests.c, sm_90a only */ 6;
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);

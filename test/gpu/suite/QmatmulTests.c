@@ -6,8 +6,9 @@
 // 256, K = 1024, with and without a bias) is loaded, prepared and launched
 // for several M, with weights packed here by tilusWeightPack, and compared
 // with a CPU product in double: within 1e-3 of the largest output (the
-// kernel sums in f32 and rounds to f16 once). At N = 256 the f16 entries
-// split K, so their launches also check the caller's scratch.
+// kernel sums in f32 and rounds to f16 once). At N = 256 the f16 mma.sync
+// entries split K, so their launches also check the caller's scratch; above
+// M = 32 the f16 entries without a bias are wgmma kernels (sm_90a).
 //
 //===----------------------------------------------------------------------===//
 
@@ -169,6 +170,8 @@ void testQmatmulTable(Suite *s) {
       {"uint8", 8, 128, false, true, 40}, {"uint8", 8, 128, false, false, 1},
       {"uint4", 4, 8, true, false, 5},    {"uint4", 4, 8, true, true, 40},
       {"uint4", 4, 8, true, true, 19},
+      // Above M = 32 the f16 entries without a bias are the wgmma variant's.
+      {"uint8", 8, 128, false, false, 100}, {"uint3", 3, 0, false, false, 33},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
     if (!table) {
