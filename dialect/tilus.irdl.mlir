@@ -665,4 +665,22 @@ irdl.dialect @tilus {
     %i32 = irdl.is i32
     irdl.operands(bars: %shared, offsets: variadic %index, phase: %i32)
   }
+
+  // TmaLoad(dst, src, bars, dst_offsets, src_offsets, bar_offsets, shape):
+  // thread 0 raises the expected transaction bytes of the barrier by the
+  // tile's bytes and starts a tensor-memory copy (cp.async.bulk.tensor) of
+  // the tile `shape` of the global tensor at `src_offsets` into the shared
+  // tensor's trailing dimensions at `dst_offsets`; its bytes complete on the
+  // barrier. Elements past the global tensor's edge arrive as zeros.
+  irdl.operation @tma_load {
+    %shared = irdl.base @tilus::@shared
+    %barriers = irdl.base @tilus::@shared
+    %global = irdl.base @tilus::@global
+    %index = irdl.is index
+    %shape = irdl.base "#builtin.dense_array"
+    irdl.operands(dst: %shared, src: %global, bars: %barriers,
+                  dst_offsets: variadic %index, src_offsets: variadic %index,
+                  bar_offsets: variadic %index)
+    irdl.attributes {"shape" = %shape}
+  }
 }

@@ -14,7 +14,9 @@
 //     param ptr f16                  parameters in order: `ptr <dtype>` (one
 //     param ptr float6_e3m2          word: f16, ui4, float6_e3m2 ...), or
 //     param i32                      i1 i8 i16 i32 i64 (si*/ui* too), index,
-//   end                              f16 bf16 f32 f64
+//     param index                    f16 bf16 f32 f64
+//     tensormap 0 2 2 s2 s3 box 64 64 swizzle 128   a TMA descriptor (below)
+//   end
 //   ptx:                             the PTX follows verbatim until the end
 //   .version 8.5 ...
 //
@@ -22,6 +24,18 @@
 // until the end of the file; parsing is length-based so its NUL bytes are
 // fine. Symbol s<k> in a grid is the value of parameter k, which must be an
 // integer parameter. The PTX entry of each kernel is named like the kernel.
+//
+//   tensormap <p> <b> <rank> <d_0> ... <d_rank-1> box <x_0> ... swizzle <w>
+//
+// (any number of them, up to TILUS_MAX_KERNEL_TENSOR_MAPS, anywhere in the
+// kernel block) asks the runtime for a TMA tensor map of the row-major,
+// contiguous tensor whose base address is `ptr` parameter p: elements of b
+// bytes (1, 2, 4, 8), rank 1..5, extents d_i outermost first (s<k> for
+// integer parameter k, or a constant in 1..2^32), box (tile) sizes x_i in
+// 1..256, swizzle 0, 32, 64 or 128 bytes. As cuTensorMapEncodeTiled requires,
+// x_rank-1 * b is a multiple of 16, and at most the swizzle when there is one.
+// The kernel takes the maps, 128 bytes each, after its own parameters and
+// before the workspace pointer.
 //
 // Parsing is strict: every malformed line is an error that names its line,
 // because an artifact is machine-written and a lenient reader would hide
@@ -37,7 +51,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MaxWords = 8 };
+// The longest line is a `tensormap` of the highest rank: 7 words plus an
+// extent and a box size per dimension.
+enum { MaxWords = 7 + 2 * TILUS_TENSOR_MAP_MAX_RANK };
 
 // One header line split into words. Word text points into the input.
 typedef struct {
@@ -56,6 +72,9 @@ typedef struct {
   TilusArtifact *artifact;
   TilusKernel *kernel; // the kernel block being read, or NULL
   bool seenBlock, seenGrid, seenShared, seenWorkspace;
+  // The line of each tensor map of the kernel being read, for the checks at
+  // `end` (parameter references).
+  int tensorMapLine[TILUS_MAX_KERNEL_TENSOR_MAPS];
   TilusRuntimeError *err;
 } Reader;
 
@@ -128,23 +147,30 @@ static bool nextLine(Reader *r, Line *line) {
   return true;
 }
 
-// Parses word `i` as a decimal number in [0, max].
-static bool parseNumber(const Line *line, int i, uint64_t max,
-                        uint64_t *value) {
-  if (i >= line->numWords || line->wordLength[i] == 0)
+// Parses `length` bytes of text as a decimal number in [0, max].
+static bool parseDecimal(const char *text, size_t length, uint64_t max,
+                         uint64_t *value) {
+  if (length == 0)
     return false;
   uint64_t v = 0;
-  for (size_t k = 0; k < line->wordLength[i]; k++) {
-    char c = line->word[i][k];
+  for (size_t k = 0; k < length; k++) {
+    char c = text[k];
     if (!isdigit((unsigned char)c))
       return false;
     uint64_t digit = (uint64_t)(c - '0');
-    if (v > (max - digit) / 10)
+    if (max < digit || v > (max - digit) / 10)
       return false;
     v = v * 10 + digit;
   }
   *value = v;
   return true;
+}
+
+// Parses word `i` as a decimal number in [0, max].
+static bool parseNumber(const Line *line, int i, uint64_t max,
+                        uint64_t *value) {
+  return i < line->numWords &&
+         parseDecimal(line->word[i], line->wordLength[i], max, value);
 }
 
 //===----------------------------------------------------------------------===//
@@ -344,6 +370,167 @@ static TilusStatus readGrid(Reader *r, const Line *line) {
   }
 }
 
+// The largest extent a TMA tensor map takes (cuTensorMapEncodeTiled).
+#define TENSOR_MAP_MAX_EXTENT (UINT64_C(1) << 32)
+
+// Up to 32 characters of word `i`, for messages.
+#define WORD_ARG(line, i)                                                      \
+  (int)((line)->wordLength[i] > 32 ? 32 : (line)->wordLength[i]),              \
+      (line)->word[i]
+
+// `tensormap <p> <b> <rank> <d_0> ... box <x_0> ... swizzle <w>`. References
+// to parameters (p, s<k>) are checked at `end`, when all are known.
+static TilusStatus readTensorMap(Reader *r, const Line *line) {
+  TilusKernel *k = r->kernel;
+  int index = k->numTensorMaps;
+  if (index == TILUS_MAX_KERNEL_TENSOR_MAPS)
+    return lineError(r, TilusStatusParseError,
+                     "kernel '%s' has more than %d tensor maps "
+                     "(TILUS_MAX_KERNEL_TENSOR_MAPS)",
+                     k->name, TILUS_MAX_KERNEL_TENSOR_MAPS);
+  TilusTensorMap map;
+  memset(&map, 0, sizeof(map));
+  uint64_t p = 0, bytes = 0, rank = 0;
+  if (!parseNumber(line, 1, INT32_MAX, &p) ||
+      !parseNumber(line, 2, 1000, &bytes) || !parseNumber(line, 3, 1000, &rank))
+    return lineError(r, TilusStatusParseError,
+                     "expected 'tensormap <param> <element bytes> <rank> "
+                     "<extents> box <sizes> swizzle <bytes>' in kernel '%s'",
+                     k->name);
+  if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)
+    return lineError(r, TilusStatusParseError,
+                     "tensor map %d of kernel '%s': element size %llu is not "
+                     "1, 2, 4 or 8 bytes",
+                     index, k->name, (unsigned long long)bytes);
+  if (rank < 1 || rank > TILUS_TENSOR_MAP_MAX_RANK)
+    return lineError(r, TilusStatusParseError,
+                     "tensor map %d of kernel '%s': rank %llu is not in 1..%d",
+                     index, k->name, (unsigned long long)rank,
+                     TILUS_TENSOR_MAP_MAX_RANK);
+  int n = (int)rank;
+  if (line->numWords != 7 + 2 * n)
+    return lineError(r, TilusStatusParseError,
+                     "tensor map %d of kernel '%s': rank %d takes %d extents, "
+                     "'box', %d sizes, 'swizzle' and its bytes (%d words), "
+                     "but the line has %d words",
+                     index, k->name, n, n, n, 7 + 2 * n, line->numWords);
+  map.pointerParam = (int)p;
+  map.elementBytes = (int)bytes;
+  map.rank = n;
+  for (int i = 0; i < n; i++) {
+    const char *word = line->word[4 + i];
+    size_t length = line->wordLength[4 + i];
+    uint64_t v = 0;
+    map.dimParam[i] = -1;
+    if (length > 1 && word[0] == 's' &&
+        parseDecimal(word + 1, length - 1, INT32_MAX, &v))
+      map.dimParam[i] = (int)v;
+    else if (parseNumber(line, 4 + i, TENSOR_MAP_MAX_EXTENT, &v) && v >= 1)
+      map.dimValue[i] = v;
+    else
+      return lineError(r, TilusStatusParseError,
+                       "tensor map %d of kernel '%s': extent %d is '%.*s', "
+                       "neither s<k> nor a number in 1..4294967296",
+                       index, k->name, i, WORD_ARG(line, 4 + i));
+  }
+  if (!wordIs(line, 4 + n, "box"))
+    return lineError(r, TilusStatusParseError,
+                     "tensor map %d of kernel '%s': expected 'box' after the "
+                     "%d extents, found '%.*s'",
+                     index, k->name, n, WORD_ARG(line, 4 + n));
+  for (int i = 0; i < n; i++) {
+    uint64_t v = 0;
+    if (!parseNumber(line, 5 + n + i, 256, &v) || v < 1)
+      return lineError(r, TilusStatusParseError,
+                       "tensor map %d of kernel '%s': box size %d is '%.*s', "
+                       "not a number in 1..256",
+                       index, k->name, i, WORD_ARG(line, 5 + n + i));
+    map.box[i] = (uint32_t)v;
+  }
+  uint64_t swizzle = 0;
+  if (!wordIs(line, 5 + 2 * n, "swizzle"))
+    return lineError(r, TilusStatusParseError,
+                     "tensor map %d of kernel '%s': expected 'swizzle' after "
+                     "the %d box sizes, found '%.*s'",
+                     index, k->name, n, WORD_ARG(line, 5 + 2 * n));
+  if (!parseNumber(line, 6 + 2 * n, 1000, &swizzle) ||
+      (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128))
+    return lineError(r, TilusStatusParseError,
+                     "tensor map %d of kernel '%s': swizzle '%.*s' is not 0, "
+                     "32, 64 or 128",
+                     index, k->name, WORD_ARG(line, 6 + 2 * n));
+  map.swizzleBytes = (int)swizzle;
+  // The TMA unit moves the box's inner dimension in 16-byte units, and a
+  // swizzle pattern spans at most its own width.
+  uint64_t innerBytes = (uint64_t)map.box[n - 1] * bytes;
+  if (innerBytes % 16 != 0)
+    return lineError(r, TilusStatusParseError,
+                     "tensor map %d of kernel '%s': the box's inner dimension "
+                     "is %u elements of %llu bytes, %llu bytes, which is not "
+                     "a multiple of 16",
+                     index, k->name, map.box[n - 1], (unsigned long long)bytes,
+                     (unsigned long long)innerBytes);
+  if (swizzle != 0 && innerBytes > swizzle)
+    return lineError(r, TilusStatusParseError,
+                     "tensor map %d of kernel '%s': the box's inner dimension "
+                     "is %u elements of %llu bytes, %llu bytes, wider than "
+                     "the %llu-byte swizzle",
+                     index, k->name, map.box[n - 1], (unsigned long long)bytes,
+                     (unsigned long long)innerBytes,
+                     (unsigned long long)swizzle);
+
+  TilusTensorMap *grown =
+      realloc(k->tensorMaps, (size_t)(index + 1) * sizeof(TilusTensorMap));
+  if (!grown)
+    return tilusSetError(r->err, TilusStatusOutOfMemory, "out of memory");
+  k->tensorMaps = grown;
+  k->tensorMaps[k->numTensorMaps++] = map;
+  r->tensorMapLine[index] = r->lineNumber;
+  return TilusStatusSuccess;
+}
+
+// The references of a kernel's tensor maps to its parameters: each base a
+// `ptr` parameter, each s<k> an integer parameter. Errors name the map's own
+// line.
+static TilusStatus checkTensorMapParams(Reader *r) {
+  const TilusKernel *k = r->kernel;
+  int endLine = r->lineNumber;
+  TilusStatus s = TilusStatusSuccess;
+  for (int m = 0; m < k->numTensorMaps && s == TilusStatusSuccess; m++) {
+    const TilusTensorMap *map = &k->tensorMaps[m];
+    r->lineNumber = r->tensorMapLine[m];
+    int p = map->pointerParam;
+    if (p >= k->numParams)
+      s = lineError(r, TilusStatusParseError,
+                    "the base of tensor map %d of kernel '%s' is parameter "
+                    "%d, but the kernel has %d parameters",
+                    m, k->name, p, k->numParams);
+    else if (k->params[p].kind != TilusParamPointer)
+      s = lineError(r, TilusStatusParseError,
+                    "the base of tensor map %d of kernel '%s' is parameter "
+                    "%d, which has type '%s' (it must be a 'ptr' parameter)",
+                    m, k->name, p, k->params[p].typeName);
+    for (int i = 0; i < map->rank && s == TilusStatusSuccess; i++) {
+      int d = map->dimParam[i];
+      if (d < 0)
+        continue;
+      if (d >= k->numParams)
+        s = lineError(r, TilusStatusParseError,
+                      "extent %d of tensor map %d of kernel '%s' is s%d, but "
+                      "the kernel has %d parameters",
+                      i, m, k->name, d, k->numParams);
+      else if (k->params[d].kind != TilusParamInteger)
+        s = lineError(r, TilusStatusParseError,
+                      "extent %d of tensor map %d of kernel '%s' is s%d, but "
+                      "parameter %d has type '%s' (extents must be integer "
+                      "parameters)",
+                      i, m, k->name, d, d, k->params[d].typeName);
+    }
+  }
+  r->lineNumber = endLine;
+  return s;
+}
+
 // Checks run at `end`, when all of a kernel's lines are known.
 static TilusStatus finishKernel(Reader *r) {
   TilusKernel *k = r->kernel;
@@ -369,6 +556,9 @@ static TilusStatus finishKernel(Reader *r) {
                          "parameters)",
                          k->name, p, p, k->params[p].typeName);
   }
+  TilusStatus s = checkTensorMapParams(r);
+  if (s != TilusStatusSuccess)
+    return s;
   r->kernel = NULL;
   return TilusStatusSuccess;
 }
@@ -448,13 +638,15 @@ static TilusStatus readKernelLine(Reader *r, const Line *line) {
   }
   if (wordIs(line, 0, "param"))
     return readParam(r, line);
+  if (wordIs(line, 0, "tensormap"))
+    return readTensorMap(r, line);
   if (wordIs(line, 0, "kernel") || wordIs(line, 0, "ptx:") ||
       wordIs(line, 0, "cubin:"))
     return lineError(r, TilusStatusParseError,
                      "kernel '%s' is missing its 'end' line", k->name);
   return lineError(r, TilusStatusParseError,
                    "unknown line '%.*s' in kernel '%s' (expected block, grid, "
-                   "shared, workspace, param or end)",
+                   "shared, workspace, param, tensormap or end)",
                    (int)(line->wordLength[0] > 32 ? 32 : line->wordLength[0]),
                    line->word[0], k->name);
 }
@@ -617,7 +809,8 @@ static TilusStatus readArtifact(Reader *r) {
       s = startKernel(r, &line);
     else if (wordIs(&line, 0, "block") || wordIs(&line, 0, "grid") ||
              wordIs(&line, 0, "shared") || wordIs(&line, 0, "workspace") ||
-             wordIs(&line, 0, "param") || wordIs(&line, 0, "end"))
+             wordIs(&line, 0, "param") || wordIs(&line, 0, "tensormap") ||
+             wordIs(&line, 0, "end"))
       s = lineError(r, TilusStatusParseError, "'%.*s' outside a kernel block",
                     (int)line.wordLength[0], line.word[0]);
     else
@@ -748,6 +941,7 @@ void tilusKernelRelease(TilusKernel *k) {
     free(k->params[p].elementType);
   }
   free(k->params);
+  free(k->tensorMaps);
   memset(k, 0, sizeof(*k));
 }
 
@@ -760,6 +954,8 @@ bool tilusKernelCopy(TilusKernel *copy, const TilusKernel *k) {
   memset(copy->grid, 0, sizeof(copy->grid));
   copy->params = NULL;
   copy->numParams = 0;
+  copy->tensorMaps = NULL;
+  copy->numTensorMaps = 0;
   bool ok = (copy->name = tilusCopyText(k->name, strlen(k->name))) != NULL;
   for (int d = 0; ok && d < k->numGridDims; d++) {
     copy->gridText[d] = tilusCopyText(k->gridText[d], strlen(k->gridText[d]));
@@ -778,17 +974,42 @@ bool tilusKernelCopy(TilusKernel *copy, const TilusKernel *k) {
     to->elementType = tilusCopyText(from->elementType, strlen(from->elementType));
     ok = to->typeName && to->elementType;
   }
+  if (ok && k->numTensorMaps > 0) {
+    size_t size = (size_t)k->numTensorMaps * sizeof(TilusTensorMap);
+    copy->tensorMaps = malloc(size);
+    ok = copy->tensorMaps != NULL;
+    if (ok) {
+      memcpy(copy->tensorMaps, k->tensorMaps, size);
+      copy->numTensorMaps = k->numTensorMaps;
+    }
+  }
   if (!ok)
     tilusKernelRelease(copy);
   return ok;
+}
+
+static bool tensorMapEquals(const TilusTensorMap *a, const TilusTensorMap *b) {
+  if (a->pointerParam != b->pointerParam ||
+      a->elementBytes != b->elementBytes || a->rank != b->rank ||
+      a->swizzleBytes != b->swizzleBytes)
+    return false;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dimParam[i] != b->dimParam[i] || a->dimValue[i] != b->dimValue[i] ||
+        a->box[i] != b->box[i])
+      return false;
+  return true;
 }
 
 bool tilusKernelEquals(const TilusKernel *a, const TilusKernel *b) {
   if (strcmp(a->name, b->name) ||
       memcmp(a->block, b->block, sizeof(a->block)) ||
       a->numGridDims != b->numGridDims || a->sharedBytes != b->sharedBytes ||
-      a->workspaceBytes != b->workspaceBytes || a->numParams != b->numParams)
+      a->workspaceBytes != b->workspaceBytes || a->numParams != b->numParams ||
+      a->numTensorMaps != b->numTensorMaps)
     return false;
+  for (int m = 0; m < a->numTensorMaps; m++)
+    if (!tensorMapEquals(&a->tensorMaps[m], &b->tensorMaps[m]))
+      return false;
   // Grids compare as written: equal text parses to the same tree.
   for (int d = 0; d < a->numGridDims; d++)
     if (strcmp(a->gridText[d], b->gridText[d]))
@@ -886,5 +1107,20 @@ TilusParamInfo tilusKernelGetParam(const TilusArtifact *a, int k, int param) {
   info.signedness = p->signedness;
   info.typeName = p->typeName;
   info.elementType = p->elementType;
+  return info;
+}
+
+int tilusKernelGetNumTensorMaps(const TilusArtifact *a, int k) {
+  const TilusKernel *kernel = kernelAt(a, k);
+  return kernel ? kernel->numTensorMaps : 0;
+}
+
+TilusTensorMapInfo tilusKernelGetTensorMap(const TilusArtifact *a, int k,
+                                           int map) {
+  TilusTensorMapInfo info;
+  memset(&info, 0, sizeof(info));
+  const TilusKernel *kernel = kernelAt(a, k);
+  if (kernel && map >= 0 && map < kernel->numTensorMaps)
+    info = kernel->tensorMaps[map];
   return info;
 }

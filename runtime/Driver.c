@@ -23,12 +23,15 @@ _Static_assert(sizeof(void *) == sizeof(CUresult(*)(void)),
 typedef struct {
   size_t offset;        // of the member in TilusDriverApi
   const char *names[2]; // exported symbols to try, newest first
+  // Left NULL when missing, instead of failing: the runtime checks for it
+  // where it is needed.
+  bool optional;
 } Symbol;
 
 #define ENTRY(member, sym, alt)                                                \
-  {                                                                            \
-    offsetof(TilusDriverApi, member), { sym, alt }                             \
-  }
+  { offsetof(TilusDriverApi, member), {sym, alt}, false }
+#define OPTIONAL_ENTRY(member, sym)                                            \
+  { offsetof(TilusDriverApi, member), {sym, NULL}, true }
 
 // The `_v2` names are what cuda.h maps the plain names to (64-bit sizes and
 // device pointers); calling the unversioned symbol would get the legacy ABI.
@@ -66,9 +69,12 @@ static const Symbol symbols[] = {
     ENTRY(eventDestroy, "cuEventDestroy_v2", NULL),
     ENTRY(getErrorName, "cuGetErrorName", NULL),
     ENTRY(getErrorString, "cuGetErrorString", NULL),
+    // CUDA 12.0; only kernels with tensor maps need it.
+    OPTIONAL_ENTRY(tensorMapEncodeTiled, "cuTensorMapEncodeTiled"),
 };
 
 #undef ENTRY
+#undef OPTIONAL_ENTRY
 
 TilusStatus tilusDriverOpen(TilusDriver *driver, const char *library,
                             TilusRuntimeError *err) {
@@ -85,6 +91,8 @@ TilusStatus tilusDriverOpen(TilusDriver *driver, const char *library,
     void *address = NULL;
     for (int n = 0; n < 2 && !address && symbols[i].names[n]; n++)
       address = dlsym(handle, symbols[i].names[n]);
+    if (!address && symbols[i].optional)
+      continue;
     if (!address) {
       dlclose(handle);
       memset(driver, 0, sizeof(*driver));

@@ -72,12 +72,44 @@ enum {
   CU_STREAM_CAPTURE_STATUS_INVALIDATED = 2,
 };
 
+// Tensor maps (cuTensorMapEncodeTiled, CUDA 12.0+): an opaque 128-byte,
+// 64-byte aligned descriptor the TMA unit reads, and the enums the runtime
+// uses (values from cuda.h).
+typedef uint32_t cuuint32_t; // as cuda.h has them
+typedef uint64_t cuuint64_t;
+typedef struct {
+  _Alignas(64) unsigned long long opaque[16];
+} CUtensorMap;
+_Static_assert(sizeof(CUtensorMap) == 128, "CUtensorMap is 128 bytes");
+typedef int CUtensorMapDataType;
+typedef int CUtensorMapInterleave;
+typedef int CUtensorMapSwizzle;
+typedef int CUtensorMapL2promotion;
+typedef int CUtensorMapFloatOOBfill;
+enum {
+  CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0,
+  CU_TENSOR_MAP_DATA_TYPE_UINT16 = 1,
+  CU_TENSOR_MAP_DATA_TYPE_UINT32 = 2,
+  CU_TENSOR_MAP_DATA_TYPE_UINT64 = 4,
+};
+enum { CU_TENSOR_MAP_INTERLEAVE_NONE = 0 };
+enum {
+  CU_TENSOR_MAP_SWIZZLE_NONE = 0,
+  CU_TENSOR_MAP_SWIZZLE_32B = 1,
+  CU_TENSOR_MAP_SWIZZLE_64B = 2,
+  CU_TENSOR_MAP_SWIZZLE_128B = 3,
+};
+enum { CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2 };
+enum { CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0 };
+
 // Dynamic shared memory above this needs the opt-in attribute.
 enum { TILUS_DEFAULT_SHARED_LIMIT = 48 * 1024 };
 
 // The driver entry points, one member per function. Driver.c lists the
 // exported symbol for each (the versioned `_v2` names where cuda.h maps the
-// plain name to one).
+// plain name to one). Every member is set except tensorMapEncodeTiled, which
+// is NULL with a driver older than CUDA 12.0: such a runtime still launches
+// kernels without tensor maps.
 typedef struct {
   CUresult (*init)(unsigned int flags);
   CUresult (*driverGetVersion)(int *version);
@@ -120,6 +152,13 @@ typedef struct {
   CUresult (*eventDestroy)(CUevent event);
   CUresult (*getErrorName)(CUresult error, const char **name);
   CUresult (*getErrorString)(CUresult error, const char **text);
+  CUresult (*tensorMapEncodeTiled)(
+      CUtensorMap *tensorMap, CUtensorMapDataType dataType, cuuint32_t rank,
+      void *globalAddress, const cuuint64_t *globalDim,
+      const cuuint64_t *globalStrides, const cuuint32_t *boxDim,
+      const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
+      CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+      CUtensorMapFloatOOBfill oobFill);
 } TilusDriverApi;
 
 typedef struct {

@@ -280,13 +280,90 @@ static TilusStatus evaluateGrid(const TilusKernel *k, const TilusArg *args,
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor maps
+//===----------------------------------------------------------------------===//
+
+// The limits of cuTensorMapEncodeTiled: a 16-byte aligned base, extents in
+// 1..2^32, byte strides that are multiples of 16 and below 2^40. Checked
+// here, before any driver call, so that a bad tensor is refused with a
+// message naming the map's parameter and dimension, not a bare
+// CUDA_ERROR_INVALID_VALUE from the driver (and also where there is no
+// driver).
+enum { TensorMapAlignment = 16 };
+#define TENSOR_MAP_MAX_EXTENT (UINT64_C(1) << 32)
+#define TENSOR_MAP_STRIDE_LIMIT (UINT64_C(1) << 40)
+
+// Fills `out` with the encoding arguments of map `m` for `args`, which have
+// passed packArgument (so the base is a non-null pointer and every extent
+// parameter an integer).
+static TilusStatus checkTensorMap(const TilusKernel *k, int m,
+                                  const TilusArg *args, TilusTensorMapArgs *out,
+                                  TilusRuntimeError *err) {
+  const TilusTensorMap *map = &k->tensorMaps[m];
+  int p = map->pointerParam;
+  uint64_t base = args[p].value.pointer;
+  // packArgument refuses pointers below TILUS_POINTER_ALIGNMENT (16 today)
+  // first; this keeps TMA's own requirement should that ever be relaxed.
+  if (base % TensorMapAlignment != 0)
+    return tilusSetError(err, TilusStatusArgumentMismatch,
+                         "tensor map %d of kernel '%s' (over parameter %d): "
+                         "the base address 0x%llx is not %d-byte aligned",
+                         m, k->name, p, (unsigned long long)base,
+                         TensorMapAlignment);
+  out->globalAddress = base;
+  int rank = map->rank;
+  // Manifest dimension i (outermost first) is the driver's rank-1-i.
+  uint64_t stride = (uint64_t)map->elementBytes; // of the innermost dimension
+  for (int j = 0; j < rank; j++) {
+    int i = rank - 1 - j;
+    uint64_t extent = map->dimValue[i];
+    if (map->dimParam[i] >= 0) {
+      int64_t v = args[map->dimParam[i]].value.integer;
+      if (v < 1 || (uint64_t)v > TENSOR_MAP_MAX_EXTENT)
+        return tilusSetError(err, TilusStatusArgumentMismatch,
+                             "tensor map %d of kernel '%s' (over parameter "
+                             "%d): extent %d (s%d) is %lld; it must be in "
+                             "1..4294967296",
+                             m, k->name, p, i, map->dimParam[i], (long long)v);
+      extent = (uint64_t)v;
+    }
+    out->globalDim[j] = extent;
+    out->boxDim[j] = map->box[i];
+    if (j == 0)
+      continue;
+    // The stride of dimension i is the bytes of one step along it: the
+    // stride of the next inner dimension times that dimension's extent.
+    // That is below 2^40 times at most 2^32, which may not fit in 64 bits,
+    // so the limit is tested by division first.
+    uint64_t inner = out->globalDim[j - 1];
+    if (stride > (TENSOR_MAP_STRIDE_LIMIT - 1) / inner)
+      return tilusSetError(err, TilusStatusArgumentMismatch,
+                           "tensor map %d of kernel '%s' (over parameter %d): "
+                           "the byte stride of dimension %d (%llu x %llu "
+                           "bytes) is not below 2^40",
+                           m, k->name, p, i, (unsigned long long)inner,
+                           (unsigned long long)stride);
+    stride *= inner;
+    if (stride % TensorMapAlignment != 0)
+      return tilusSetError(err, TilusStatusArgumentMismatch,
+                           "tensor map %d of kernel '%s' (over parameter %d): "
+                           "the byte stride of dimension %d is %llu, which is "
+                           "not a multiple of %d",
+                           m, k->name, p, i, (unsigned long long)stride,
+                           TensorMapAlignment);
+    out->globalStrides[j - 1] = stride;
+  }
+  return TilusStatusSuccess;
+}
+
+//===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
 
 TilusStatus tilusCheckArguments(const TilusKernel *k, const TilusArg *args,
                                 int numArgs, TilusParamSlot *slots,
-                                int64_t *symbols, uint32_t grid[3],
-                                TilusRuntimeError *err) {
+                                int64_t *symbols, TilusTensorMapArgs *maps,
+                                uint32_t grid[3], TilusRuntimeError *err) {
   if (numArgs != k->numParams)
     return tilusSetError(err, TilusStatusArgumentMismatch,
                          "kernel '%s' takes %d argument%s, but %d %s given",
@@ -300,7 +377,10 @@ TilusStatus tilusCheckArguments(const TilusKernel *k, const TilusArg *args,
     if (s != TilusStatusSuccess)
       return s;
   }
-  return evaluateGrid(k, args, symbols, grid, err);
+  TilusStatus s = evaluateGrid(k, args, symbols, grid, err);
+  for (int m = 0; m < k->numTensorMaps && s == TilusStatusSuccess; m++)
+    s = checkTensorMap(k, m, args, &maps[m], err);
+  return s;
 }
 
 TilusStatus tilusArtifactCheckLaunch(const TilusArtifact *artifact,
@@ -315,16 +395,17 @@ TilusStatus tilusArtifactCheckLaunch(const TilusArtifact *artifact,
   if (s != TilusStatusSuccess)
     return s;
   const TilusKernel *k = &artifact->kernels[index];
-  // Scratch for the packed bytes, which nobody reads here (the runtime's
-  // kernels keep their own, allocated once).
+  // Scratch for the packed bytes and map arguments, which nobody reads here
+  // (a launch keeps its own on its stack).
   size_t n = (size_t)k->numParams + 1; // never a zero-size allocation
   TilusParamSlot *slots = calloc(n, sizeof(TilusParamSlot));
   int64_t *symbols = calloc(n, sizeof(int64_t));
+  TilusTensorMapArgs maps[TILUS_MAX_KERNEL_TENSOR_MAPS];
   uint32_t grid[3];
   if (!slots || !symbols)
     s = tilusSetError(err, TilusStatusOutOfMemory, "out of memory");
   else
-    s = tilusCheckArguments(k, args, numArgs, slots, symbols, grid, err);
+    s = tilusCheckArguments(k, args, numArgs, slots, symbols, maps, grid, err);
   free(slots);
   free(symbols);
   if (s == TilusStatusSuccess && config) {

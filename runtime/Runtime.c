@@ -467,6 +467,15 @@ static TilusStatus getKernel(TilusRuntime *rt, const TilusArtifact *artifact,
                          "kernel '%s' has %d parameters; the runtime launches "
                          "kernels of at most %d (TILUS_MAX_KERNEL_PARAMS)",
                          desc->name, desc->numParams, TILUS_MAX_KERNEL_PARAMS);
+  // Decided once too: the driver table never changes, so a launch needs no
+  // test of its own.
+  if (desc->numTensorMaps > 0 && !API(rt)->tensorMapEncodeTiled)
+    return tilusSetError(err, TilusStatusUnsupported,
+                         "kernel '%s' takes %d tensor map%s, but the CUDA "
+                         "driver has no cuTensorMapEncodeTiled (it needs "
+                         "CUDA 12.0 or newer)",
+                         desc->name, desc->numTensorMaps,
+                         desc->numTensorMaps == 1 ? "" : "s");
   lock(rt);
   TilusStatus s = getKernelLocked(rt, artifact, index, out, err);
   unlock(rt);
@@ -644,10 +653,53 @@ static TilusStatus useRuntimeWorkspace(TilusRuntime *rt, const TilusKernel *k,
   return TilusStatusSuccess;
 }
 
+// Encodes the kernel's tensor maps into `out` from the arguments
+// tilusCheckArguments computed. Host-only driver work: no context, stream or
+// allocation, so it is allowed in a stream capture.
+static TilusStatus encodeTensorMaps(const TilusRuntime *rt,
+                                    const TilusKernel *k,
+                                    const TilusTensorMapArgs *args,
+                                    CUtensorMap *out, TilusRuntimeError *err) {
+  static const cuuint32_t elementStrides[TILUS_TENSOR_MAP_MAX_RANK] = {1, 1, 1,
+                                                                       1, 1};
+  for (int m = 0; m < k->numTensorMaps; m++) {
+    const TilusTensorMap *map = &k->tensorMaps[m];
+    // Unsigned types of the element's size: the TMA unit only copies bytes,
+    // and out-of-bounds elements read as zero whatever the type.
+    CUtensorMapDataType dataType =
+        map->elementBytes == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+        : map->elementBytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+        : map->elementBytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32
+                                 : CU_TENSOR_MAP_DATA_TYPE_UINT64;
+    CUtensorMapSwizzle swizzle =
+        map->swizzleBytes == 32    ? CU_TENSOR_MAP_SWIZZLE_32B
+        : map->swizzleBytes == 64  ? CU_TENSOR_MAP_SWIZZLE_64B
+        : map->swizzleBytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
+                                   : CU_TENSOR_MAP_SWIZZLE_NONE;
+    CUresult result = API(rt)->tensorMapEncodeTiled(
+        &out[m], dataType, (cuuint32_t)map->rank,
+        (void *)(uintptr_t)args[m].globalAddress, args[m].globalDim,
+        args[m].globalStrides, args[m].boxDim, elementStrides,
+        CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+        CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS) {
+      // Only on failure: the call's name says which map.
+      char call[96];
+      snprintf(call, sizeof(call),
+               "cuTensorMapEncodeTiled (tensor map %d, over parameter %d)", m,
+               map->pointerParam);
+      return check(rt, result, call, k->name, err);
+    }
+  }
+  return TilusStatusSuccess;
+}
+
 // The hot path, shared by both launch calls. Per launch: check and pack the
 // arguments into arrays on this thread's stack, evaluate the grid, check or
-// provide the workspace, make the context current if it is not,
-// cuLaunchKernel (which copies the parameter bytes before it returns).
+// provide the workspace, encode the tensor maps, make the context current
+// if it is not, cuLaunchKernel (which copies the parameter bytes before it
+// returns). The kernel's parameters are its own, then its tensor maps, then
+// the workspace address.
 static TilusStatus launch(TilusRuntime *rt, TilusLoadedKernel *kernel,
                           const TilusArg *args, int numArgs, void *stream,
                           bool callerWorkspace, TilusDevicePtr workspace,
@@ -664,17 +716,19 @@ static TilusStatus launch(TilusRuntime *rt, TilusLoadedKernel *kernel,
                          function, kernel->kernel.name);
   const TilusKernel *k = &kernel->kernel;
   // numParams <= TILUS_MAX_KERNEL_PARAMS was checked when the kernel was
-  // loaded, and tilusCheckArguments refuses numArgs != numParams before it
-  // writes a slot; + 1 for the workspace address.
+  // loaded, numTensorMaps <= TILUS_MAX_KERNEL_TENSOR_MAPS when it was parsed,
+  // and tilusCheckArguments refuses numArgs != numParams before it writes a
+  // slot; + 1 for the workspace address.
   TilusParamSlot slots[TILUS_MAX_KERNEL_PARAMS + 1];
-  void *addresses[TILUS_MAX_KERNEL_PARAMS + 1];
+  void *addresses[TILUS_MAX_KERNEL_PARAMS + TILUS_MAX_KERNEL_TENSOR_MAPS + 1];
   int64_t symbols[TILUS_MAX_KERNEL_PARAMS + 1];
+  TilusTensorMapArgs mapArgs[TILUS_MAX_KERNEL_TENSOR_MAPS];
+  CUtensorMap maps[TILUS_MAX_KERNEL_TENSOR_MAPS]; // 64-byte aligned each
   uint32_t grid[3];
   TilusStatus s =
-      tilusCheckArguments(k, args, numArgs, slots, symbols, grid, err);
+      tilusCheckArguments(k, args, numArgs, slots, symbols, mapArgs, grid, err);
   if (s != TilusStatusSuccess)
     return s;
-  int numSlots = k->numParams;
   bool needsWorkspace = k->workspaceBytes > 0;
   if (needsWorkspace && callerWorkspace) {
     if (workspace == 0)
@@ -697,8 +751,15 @@ static TilusStatus launch(TilusRuntime *rt, TilusLoadedKernel *kernel,
                            k->name, (unsigned long long)workspace,
                            TILUS_WORKSPACE_ALIGNMENT);
   }
-  for (int i = 0; i <= k->numParams; i++) // + the workspace's slot
+  if (k->numTensorMaps > 0 &&
+      (s = encodeTensorMaps(rt, k, mapArgs, maps, err)) != TilusStatusSuccess)
+    return s;
+  for (int i = 0; i < k->numParams; i++)
     addresses[i] = &slots[i];
+  for (int m = 0; m < k->numTensorMaps; m++)
+    addresses[k->numParams + m] = &maps[m];
+  // The workspace's slot; its value is set below.
+  addresses[k->numParams + k->numTensorMaps] = &slots[k->numParams];
   if ((s = makeCurrentForLaunch(rt, k->name, err)) != TilusStatusSuccess)
     return s;
   bool locked = false;
@@ -713,7 +774,7 @@ static TilusStatus launch(TilusRuntime *rt, TilusLoadedKernel *kernel,
         return s;
       }
     }
-    slots[numSlots++].u64 = address;
+    slots[k->numParams].u64 = address;
   }
   s = check(rt,
             API(rt)->launchKernel(kernel->function, grid[0], grid[1], grid[2],

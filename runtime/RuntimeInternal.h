@@ -103,6 +103,11 @@ typedef struct {
   char *elementType; // "" unless kind == TilusParamPointer
 } TilusParam;
 
+// One `tensormap` line: how a launch builds a hidden TMA descriptor from
+// the arguments. The same fields as TilusTensorMapInfo; arrays are outermost
+// first, as written.
+typedef TilusTensorMapInfo TilusTensorMap;
+
 typedef struct {
   char *name;
   uint32_t block[3];
@@ -113,6 +118,10 @@ typedef struct {
   uint64_t workspaceBytes;
   int numParams;
   TilusParam *params;
+  // In manifest order, which is the order of the hidden parameters; at most
+  // TILUS_MAX_KERNEL_TENSOR_MAPS (the parser refuses more).
+  int numTensorMaps;
+  TilusTensorMap *tensorMaps;
 } TilusKernel;
 
 struct TilusArtifact {
@@ -133,7 +142,7 @@ struct TilusArtifact {
 bool tilusKernelCopy(TilusKernel *copy, const TilusKernel *kernel);
 void tilusKernelRelease(TilusKernel *kernel);
 // Whether two descriptions launch the same way: name, block, grid, shared
-// memory, workspace and parameter types.
+// memory, workspace, parameter types and tensor maps.
 bool tilusKernelEquals(const TilusKernel *a, const TilusKernel *b);
 
 //===----------------------------------------------------------------------===//
@@ -156,15 +165,30 @@ typedef union {
 TilusStatus tilusLookUpKernel(const TilusArtifact *artifact, const char *name,
                               int *index, TilusRuntimeError *err);
 
+// What cuTensorMapEncodeTiled takes for one tensor map of one launch, in the
+// driver's order: innermost dimension first. The rank, element size and
+// swizzle are the kernel's (TilusTensorMap); element strides are all 1.
+typedef struct {
+  uint64_t globalAddress;
+  uint64_t globalDim[TILUS_TENSOR_MAP_MAX_RANK];
+  // Byte strides of dimensions 1..rank-1 (the innermost one is the element).
+  uint64_t globalStrides[TILUS_TENSOR_MAP_MAX_RANK - 1];
+  uint32_t boxDim[TILUS_TENSOR_MAP_MAX_RANK];
+} TilusTensorMapArgs;
+
 // Checks `args` against `kernel`'s parameter table (the count, each kind,
 // non-null pointers, integer ranges), writes argument i's bytes into
-// `slots[i]`, and evaluates the grid into `grid` (x in 1..2^31-1, y and z in
-// 1..65535) with `symbols` as scratch for the grid's s<k> values. `slots` and
-// `symbols` have room for kernel->numParams entries each. Allocates nothing
-// and formats no text unless it fails; on failure the slots hold garbage.
+// `slots[i]`, evaluates the grid into `grid` (x in 1..2^31-1, y and z in
+// 1..65535) with `symbols` as scratch for the grid's s<k> values, and checks
+// and computes each tensor map's encoding arguments into `maps[m]` (a
+// 16-byte aligned base, extents in 1..2^32, byte strides multiples of 16
+// below 2^40: what cuTensorMapEncodeTiled requires). `slots` and `symbols`
+// have room for kernel->numParams entries each, `maps` for
+// kernel->numTensorMaps. Allocates nothing and formats no text unless it
+// fails; on failure the outputs hold garbage.
 TilusStatus tilusCheckArguments(const TilusKernel *kernel, const TilusArg *args,
                                 int numArgs, TilusParamSlot *slots,
-                                int64_t *symbols, uint32_t grid[3],
-                                TilusRuntimeError *err);
+                                int64_t *symbols, TilusTensorMapArgs *maps,
+                                uint32_t grid[3], TilusRuntimeError *err);
 
 #endif // TILUS_RUNTIME_RUNTIMEINTERNAL_H

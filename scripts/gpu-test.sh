@@ -48,8 +48,9 @@ for target in sm_80 sm_90a; do
 done
 # Planted bugs: a kernel's PTX with lines removed must fail the suite. The
 # wgmma kernels without their async-proxy fences (compute-sanitizer does not
-# check the async proxy; this shows the suite does), and the mbarrier kernel
-# without its waits (docs/hopper.md). (Removing the wgmma waits instead is not
+# check the async proxy; this shows the suite does), the mbarrier kernel
+# without its waits, and the TMA kernel without its wait or its expected
+# bytes (docs/hopper.md). (Removing the wgmma waits instead is not
 # caught: ptxas injects a wait before the accumulators are read, C7517.)
 planted() { # STEM REMOVED-PATTERN EXPECTED-FAILING-TEST WHAT
   [ -f "$artifacts/$1.sm_90a.tilus" ] || return 0
@@ -69,6 +70,13 @@ planted wgmma 'fence.proxy.async.shared::cta;' 'wgmma\.ss_f16' \
   'wgmma without the async-proxy fence'
 planted mbarrier 'mbarrier.try_wait.parity\|TILUS_MBAR_WAIT' 'mbarrier\.mbarrier_rounds' \
   'mbarriers without their waits'
+# TMA: compute-sanitizer does not see the copy engine's writes either; the
+# tiles must be read only after the barrier's phase, which the copies'
+# declared bytes (expect_tx) complete.
+planted tma 'mbarrier.try_wait.parity\|TILUS_MBAR_WAIT' 'tma\.tma_tiles' \
+  'TMA without the barrier wait'
+planted tma 'mbarrier.expect_tx' 'tma\.tma_tiles' \
+  'TMA without its expected bytes'
 sanitizer=${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer
 if [ $status -eq 0 ] && [ -x "$sanitizer" ]; then
   for tool in ${SANITIZERS-memcheck racecheck synccheck}; do

@@ -1,5 +1,6 @@
 """The Hopper f16 matmul (examples/python/matmul_wgmma_f16.py: wgmma with a
-cp.async pipeline) beside cuBLAS in one run: median of RUNS launches each
+cp.async pipeline, MatmulWgmma, or a TMA one, MatmulWgmmaTma) beside cuBLAS
+in one run: median of RUNS launches each
 after an L2 flush, CUDA events, random inputs; the result is first checked
 against torch's. cuBLAS is timed on the same product (torch.matmul(a, w.t()),
 W as nn.Linear stores it) and on a W already transposed (torch.matmul(a, b),
@@ -7,7 +8,7 @@ b [K, N] contiguous); the ratio is against the faster.
 
     python3 bench/hopper/matmul.py ARTIFACT[:BMxBNxBK]...
 
-Each ARTIFACT is the kernel compiled for sm_90a (tilus-opt --emit-artifact of
+Each ARTIFACT is a kernel compiled for sm_90a (tilus-opt --emit-artifact of
 the example's MLIR) with its tile (default 128x256x64).
 """
 import os
@@ -32,8 +33,10 @@ def main():
     for spec in sys.argv[1:]:
         path, _, tile = spec.partition(":")
         bm, bn, bk = (int(v) for v in (tile or "128x256x64").split("x"))
-        kernels.append((f"{bm}x{bn}x{bk}", bm, bn, bk,
-                        rt.kernel(tilus.Artifact.from_file(path), "matmul_wgmma")))
+        art = tilus.Artifact.from_file(path)
+        name = art.kernels[0].name      # matmul_wgmma, or matmul_wgmma_tma
+        kernels.append((f"{bm}x{bn}x{bk}" + (" tma" if name.endswith("tma") else ""),
+                        bm, bn, bk, rt.kernel(art, name)))
     for m, n, k in SHAPES:
         a = torch.randn(m, k, dtype=torch.float16, device="cuda")
         w = torch.randn(n, k, dtype=torch.float16, device="cuda")
@@ -48,7 +51,9 @@ def main():
             if m % bm or n % bn or k % bk:
                 print(f"{f'{m}x{n}x{k}':22} {name:12} (the tile does not divide the shape)")
                 continue
-            run = lambda: kernel(a, w, c, m // bm, n // bn, k // bk)
+            # The cp.async kernel takes tile counts, the TMA one M, N and K.
+            counts = (m, n, k) if name.endswith("tma") else (m // bm, n // bn, k // bk)
+            run = lambda: kernel(a, w, c, *counts)
             c.zero_()
             run()
             torch.cuda.synchronize()

@@ -15,7 +15,8 @@ W's tiles are stored [block_n, block_k] (K-major, as loaded) and given to
 wgmma as B [block_k, block_n] through transpose_shared.
 
 Kernel arguments: a, w, c, and the tile counts M / block_m, N / block_n,
-K / block_k (so M, N and K are multiples of the tile).
+K / block_k (so M, N and K are multiples of the tile). MatmulWgmmaTma
+brings the tiles by TMA instead (docs/hopper.md) and takes M, N and K.
 
     PYTHONPATH=python-bindings python3 examples/python/matmul_wgmma_f16.py [OUT_DIR]
 """
@@ -85,6 +86,65 @@ class MatmulWgmma(tilus.Kernel):
         self.store_global(done.to(f16), gC, [om, on])
 
 
+class MatmulWgmmaTma(MatmulWgmma):
+    """The same product with its tiles brought by TMA (tilus.tma_load): one
+    mbarrier per stage, whose phase completes when both tiles of the stage
+    have landed; thread 0 issues the copies and the stage's single arrival.
+    The loop is the cp.async one's, with the barrier's phase (tile / stages,
+    mod 2) in place of the copy group's count. The kernel takes M, N and K
+    themselves (the runtime builds the tensor maps from them at launch),
+    multiples of the tile."""
+
+    def __call__(self, a: tilus.pointer(tilus.float16), w: tilus.pointer(tilus.float16),
+                 c: tilus.pointer(tilus.float16), m: tilus.int32, n: tilus.int32,
+                 k: tilus.int32):
+        bm, bn, bk, S = self.bm, self.bn, self.bk, self.stages
+        self.attrs.name = "matmul_wgmma_tma"
+        self.attrs.blocks = [tilus.cdiv(m, bm), tilus.cdiv(n, bn)]
+        self.attrs.warps = self.warps
+        f16, f32 = tilus.float16, tilus.float32
+
+        M, N, K = self.index(m), self.index(n), self.index(k)
+        KT = K // bk
+        bi, bj = self.block_indices()
+        om, on = bi * bm, bj * bn
+        gA = self.view_global(a, [M, K])
+        gW = self.view_global(w, [N, K])
+        gC = self.view_global(c, [M, N])
+        sA = self.allocate_shared(f16, [S, bm, bk], self.shared_a)
+        sW = self.allocate_shared(f16, [S, bn, bk], self.shared_w)
+        sB = self.transpose_shared(sW)
+        bars = self.allocate_shared(tilus.int64, [S], f"local({S})")
+        acc = self.allocate_register(f32, [bm, bn], self.reg_c, init=0.0)
+        for s in range(S):
+            self.mbarrier_init(bars, [s], 1)
+
+        def load(tile, stage):
+            ok = tile * bk
+            self.tma_load(sA, gA, bars, [stage], [stage, 0, 0], [om, ok], [bm, bk])
+            self.tma_load(sW, gW, bars, [stage], [stage, 0, 0], [on, ok], [bn, bk])
+            self.mbarrier_arrive_expect_tx(bars, [stage], 0)
+
+        for s in self.range(S - 2):
+            with self.if_then(s < KT):
+                load(s, s)
+        for kb in self.range(KT):
+            cur = kb % S
+            self.mbarrier_wait(bars, [cur], (kb // S) % 2)
+            # Every warpgroup has finished its wgmma of tile kb - 2 (it
+            # waited for it at the end of the previous iteration): refill.
+            self.synchronize()
+            ahead = kb + (S - 2)
+            with self.if_then(ahead < KT):
+                load(ahead, ahead % S)
+            self.wgmma_fence()
+            acc.assign(self.wgmma_mma(sA[cur, 0:bm, 0:bk], sB[cur, 0:bk, 0:bn], acc))
+            self.wgmma_commit_group()
+            self.wgmma_wait_group(1)
+        done = self.wgmma_wait_group(0, acc)
+        self.store_global(done.to(f16), gC, [om, on])
+
+
 if __name__ == "__main__":
     import os
     import sys
@@ -94,3 +154,5 @@ if __name__ == "__main__":
         os.makedirs(sys.argv[1], exist_ok=True)
         with open(os.path.join(sys.argv[1], "matmul_wgmma_f16.mlir"), "w") as f:
             f.write(MatmulWgmma().mlir())
+        with open(os.path.join(sys.argv[1], "matmul_wgmma_tma_f16.mlir"), "w") as f:
+            f.write(MatmulWgmmaTma().mlir())

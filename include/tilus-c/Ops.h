@@ -39,6 +39,15 @@ extern "C" {
 #define TILUS_STATIC_SHARED_BYTES_ATTR "tilus.static_shared_bytes"
 /* On a lowered gpu.func: the kernel's parameter types before lowering. */
 #define TILUS_PARAM_TYPES_ATTR "tilus.param_types"
+/* On a lowered gpu.func: its tensor maps (TMA), an array of strings, each
+ * the text of one manifest line after `tensormap ` (docs/artifact.md); the
+ * maps are the parameters after the kernel's own, in this order, before the
+ * workspace's. On each tilus.tma_load: the index of its map's parameter. */
+#define TILUS_TENSOR_MAPS_ATTR "tilus.tensor_maps"
+#define TILUS_TENSOR_MAP_ARG_ATTR "tilus.tensor_map_arg"
+/* The alignment of shared tensors that tilus.tma_load writes (the swizzle
+ * modes are applied to address bits up to bit 9, as for wgmma). */
+#define TILUS_TMA_SHARED_ALIGNMENT 1024
 /* On the gpu.module, set by tilus-to-gpu: the target it lowered for (a
  * string, e.g. "sm_90a"); the artifact emitter refuses another target. */
 #define TILUS_TARGET_ATTR "tilus.target"
@@ -157,6 +166,15 @@ enum { TilusWgmmaWaitValue };
 /* tilus.mbarrier_init (count), arrive, arrive_expect_tx (bytes), wait
  * (phase). */
 enum { TilusMbarrierBars, TilusMbarrierOffsets, TilusMbarrierValue };
+/* tilus.tma_load. */
+enum {
+  TilusTmaDst,
+  TilusTmaSrc,
+  TilusTmaBars,
+  TilusTmaDstOffsets,
+  TilusTmaSrcOffsets,
+  TilusTmaBarOffsets
+};
 /* tilus.reduce, convert_layout, permute, reshape: one register tensor;
  * tilus.transpose_shared: one shared tensor. */
 enum { TilusMoveX };

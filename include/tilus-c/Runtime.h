@@ -128,8 +128,8 @@ const char *tilusKernelGetGridExpr(const TilusArtifact *artifact, int k,
 /* Bytes of dynamic shared memory. */
 uint32_t tilusKernelGetSharedBytes(const TilusArtifact *artifact, int k);
 /* Bytes of global workspace; when > 0 the runtime passes its address as an
- * extra last kernel parameter (the runtime's own buffer, or the caller's with
- * tilusRuntimeLaunchKernelWithWorkspace). */
+ * extra last kernel parameter, after the tensor maps (the runtime's own
+ * buffer, or the caller's with tilusRuntimeLaunchKernelWithWorkspace). */
 uint64_t tilusKernelGetWorkspaceBytes(const TilusArtifact *artifact, int k);
 
 typedef enum {
@@ -160,6 +160,35 @@ typedef struct {
 int tilusKernelGetNumParams(const TilusArtifact *artifact, int k);
 TilusParamInfo tilusKernelGetParam(const TilusArtifact *artifact, int k,
                                    int param);
+
+/* The most `tensormap` lines one kernel may have (more are a parse error), and
+ * the highest rank of one (the TMA unit's). Each map takes 128 bytes of the
+ * kernel's parameter space, which holds 4 KiB before CUDA 12.1. */
+#define TILUS_MAX_KERNEL_TENSOR_MAPS 16
+#define TILUS_TENSOR_MAP_MAX_RANK 5
+
+/* A TMA tensor map the kernel takes as a hidden parameter (docs/artifact.md):
+ * the runtime encodes it at each launch from the arguments, with
+ * cuTensorMapEncodeTiled, and passes it after the kernel's own parameters.
+ * The tensor is row-major and contiguous. Arrays list dimensions outermost
+ * first, `rank` of them. */
+typedef struct {
+  int pointerParam; /* the `ptr` parameter whose value is the base address */
+  int elementBytes; /* 1, 2, 4 or 8 */
+  int rank;         /* 1..TILUS_TENSOR_MAP_MAX_RANK */
+  /* Extent i is the value of integer parameter dimParam[i] when that is >= 0,
+   * else the constant dimValue[i]. */
+  int dimParam[TILUS_TENSOR_MAP_MAX_RANK];
+  uint64_t dimValue[TILUS_TENSOR_MAP_MAX_RANK];
+  uint32_t box[TILUS_TENSOR_MAP_MAX_RANK]; /* the box (tile), 1..256 each */
+  int swizzleBytes;                        /* 0 (none), 32, 64 or 128 */
+} TilusTensorMapInfo;
+
+int tilusKernelGetNumTensorMaps(const TilusArtifact *artifact, int k);
+/* Map `map` in manifest order (the order of the hidden parameters); all zero
+ * for an index out of range. */
+TilusTensorMapInfo tilusKernelGetTensorMap(const TilusArtifact *artifact, int k,
+                                           int map);
 
 /*--- Kernel arguments -------------------------------------------------------*/
 
@@ -233,9 +262,12 @@ typedef struct {
 
 /* Everything tilusRuntimeLaunch checks before touching the driver: the kernel
  * exists, the argument count equals the parameter count, each argument's kind
- * suits its parameter, pointers are non-null, integers fit their width, and
+ * suits its parameter, pointers are non-null, integers fit their width,
  * every grid expression evaluates to a size the hardware accepts (x in
- * 1..2^31-1, y and z in 1..65535). On success fills `config` (if non-NULL). */
+ * 1..2^31-1, y and z in 1..65535), and each tensor map's tensor is one
+ * cuTensorMapEncodeTiled accepts (a 16-byte aligned base, extents in
+ * 1..2^32, byte strides multiples of 16 below 2^40). On success fills
+ * `config` (if non-NULL). */
 TilusStatus tilusArtifactCheckLaunch(const TilusArtifact *artifact,
                                      const char *kernel, const TilusArg *args,
                                      int numArgs, TilusLaunchConfig *config,
@@ -270,8 +302,9 @@ static inline TilusRuntimeOptions tilusRuntimeOptionsDefault(void) {
 /* The most parameters a kernel may declare for tilusRuntimeGetKernel (and
  * tilusRuntimeLaunch) to load it; beyond it they fail with
  * TilusStatusUnsupported. A launch packs the parameter bytes in arrays of this
- * size on the calling thread's stack (about 6 KiB), so that concurrent
- * launches share no buffer. CUDA's parameter space (4 KiB before CUDA 12.1)
+ * size on the calling thread's stack (about 6 KiB, plus about 4 KiB for
+ * TILUS_MAX_KERNEL_TENSOR_MAPS tensor maps), so that concurrent launches share
+ * no buffer. CUDA's parameter space (4 KiB before CUDA 12.1)
  * holds 512 pointers at most. */
 #define TILUS_MAX_KERNEL_PARAMS 256
 
@@ -366,7 +399,8 @@ typedef struct TilusLoadedKernel TilusLoadedKernel;
  * Asking again for the same kernel (the same image and the same description
  * in the manifest) returns the same kernel, also when threads ask at once.
  * A kernel with more than TILUS_MAX_KERNEL_PARAMS parameters is refused
- * with TilusStatusUnsupported. */
+ * with TilusStatusUnsupported, and so is a kernel with tensor maps when the
+ * driver has no cuTensorMapEncodeTiled (before CUDA 12.0). */
 TilusLoadedKernel *tilusRuntimeGetKernel(TilusRuntime *rt,
                                          const TilusArtifact *artifact,
                                          const char *kernel,
@@ -378,7 +412,9 @@ TilusLoadedKernel *tilusRuntimeGetKernel(TilusRuntime *rt,
  * and formats no text (only a workspace that has to grow costs more, see
  * above): its host cost is the argument checks, cuCtxGetCurrent (plus
  * cuCtxSetCurrent when another context is current) and cuLaunchKernel, plus
- * the mutex and cuStreamIsCapturing for a kernel that needs a workspace.
+ * the mutex and cuStreamIsCapturing for a kernel that needs a workspace, and
+ * one cuTensorMapEncodeTiled (host-only work) per tensor map the kernel
+ * takes.
  * `kernel` must come from tilusRuntimeGetKernel on this same `rt` (a kernel
  * of another runtime is refused with TilusStatusInvalidArgument). Any number
  * of threads may launch at once, each with its own arguments. */
@@ -406,12 +442,14 @@ TilusStatus tilusRuntimeLaunchKernel(TilusRuntime *rt,
  * kernel needs no workspace, `workspace` and `workspaceBytes` are ignored.
  *
  * Capture-safe: the only driver calls are cuCtxGetCurrent, cuCtxSetCurrent
- * (only when another context is current on the thread) and cuLaunchKernel:
+ * (only when another context is current on the thread), cuTensorMapEncodeTiled
+ * (per tensor map: it only fills 128 bytes on the host) and cuLaunchKernel:
  * no module load, allocation, memset or synchronization, so the launch may
  * be recorded into a stream being captured (cuStreamBeginCapture, any
- * capture mode). The graph keeps `workspace` and the argument values, so
- * they must stay valid while the graph can run. The kernel must have been
- * loaded (tilusRuntimeGetKernel) before the capture began. Takes no lock. */
+ * capture mode). The graph keeps `workspace` and the argument values (the
+ * tensor maps too, by value), so they must stay valid while the graph can
+ * run. The kernel must have been loaded (tilusRuntimeGetKernel) before the
+ * capture began. Takes no lock. */
 TilusStatus tilusRuntimeLaunchKernelWithWorkspace(
     TilusRuntime *rt, TilusLoadedKernel *kernel, const TilusArg *args,
     int numArgs, void *stream, TilusDevicePtr workspace,

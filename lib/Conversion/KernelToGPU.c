@@ -14,10 +14,19 @@
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/LLVM.h"
+#include "tilus-c/DataMovement.h"
 #include "tilus-c/Kernel.h"
+#include "tilus-c/Ops.h"
 #include "tilus-c/Types.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+// The most tensor maps of one kernel: 16 of 128 bytes, beside 64
+// parameters, stay within the 4 KiB of a launch's parameters (the runtime
+// has the same limit).
+enum { kMaxTensorMaps = 16 };
 
 static MlirType lowerScalarType(MlirContext ctx, MlirType type) {
   if (tilusTypeIsAPtr(type))
@@ -96,6 +105,63 @@ static MlirWalkResult planWorkspace(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
+// The tensor maps of the kernel's tilus.tma_load ops: one per distinct
+// manifest text, in order of first use; each op gets its map's argument
+// index (after the kernel's `numArgs` own).
+typedef struct {
+  intptr_t numArgs;
+  int count, numErrors;
+  char text[kMaxTensorMaps][256];
+} TensorMaps;
+
+static MlirWalkResult planTensorMaps(MlirOperation op, void *userData) {
+  TensorMaps *maps = userData;
+  if (!tilusOpIs(op, "tilus.tma_load"))
+    return MlirWalkResultAdvance;
+  TilusTensorType dst, src;
+  char why[320], text[256];
+  TilusTmaPlan plan;
+  bool decoded = false, ok = false;
+  if (mlirLogicalResultIsSuccess(tilusTensorTypeDecode(
+          mlirValueGetType(tilusOpGetGroupOperand(op, TilusTmaDst, 0)), &dst,
+          NULL))) {
+    if (mlirLogicalResultIsSuccess(tilusTensorTypeDecode(
+            mlirValueGetType(tilusOpGetGroupOperand(op, TilusTmaSrc, 0)), &src,
+            NULL))) {
+      decoded = true;
+      ok = tilusTmaPlanGet(op, &dst, &src, &plan, why, sizeof why);
+      tilusTensorTypeRelease(&src);
+    }
+    tilusTensorTypeRelease(&dst);
+  }
+  if (!ok) {
+    tilusLoweringError(op, decoded ? why : "the operands' types do not decode "
+                                           "(run tilus-verify)");
+    maps->numErrors++;
+    return MlirWalkResultAdvance;
+  }
+  tilusTmaPlanPrintMap(&plan, text, sizeof text);
+  int k = 0;
+  while (k < maps->count && strcmp(maps->text[k], text))
+    ++k;
+  if (k == maps->count) {
+    if (k == kMaxTensorMaps) {
+      char message[96];
+      snprintf(message, sizeof message,
+               "a kernel may use at most %d tensor maps", kMaxTensorMaps);
+      tilusLoweringError(op, message);
+      maps->numErrors++;
+      return MlirWalkResultAdvance;
+    }
+    memcpy(maps->text[maps->count++], text, sizeof text);
+  }
+  MlirContext ctx = mlirOperationGetContext(op);
+  mlirOperationSetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString(TILUS_TENSOR_MAP_ARG_ATTR),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), maps->numArgs + k));
+  return MlirWalkResultAdvance;
+}
+
 MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
                                           MlirOperation kernel) {
   MlirContext ctx = mlirOperationGetContext(kernel);
@@ -107,7 +173,7 @@ MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
   MlirRegion oldRegion = mlirOperationGetRegion(kernel, 0);
   MlirBlock entry = mlirRegionGetFirstBlock(oldRegion);
   intptr_t numArgs = mlirBlockGetNumArguments(entry);
-  MlirType argTypes[65];
+  MlirType argTypes[64 + kMaxTensorMaps + 1];
   if (numArgs > 64) {
     mlirEmitError(loc, "a kernel may have at most 64 arguments");
     return mlirLogicalResultFailure();
@@ -155,6 +221,14 @@ MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
   mlirBlockAppendOwnedOperation(gpuBody, gpuFunc);
   MlirRegion newRegion = mlirOperationGetRegion(gpuFunc, 0);
   mlirRegionTakeBody(newRegion, oldRegion);
+  // Tensor maps are planned while the arguments still have their types.
+  TensorMaps *maps = calloc(1, sizeof(TensorMaps));
+  if (!maps) {
+    mlirEmitError(loc, "tilus-to-gpu ran out of memory");
+    return mlirLogicalResultFailure();
+  }
+  maps->numArgs = numArgs;
+  mlirOperationWalk(gpuFunc, planTensorMaps, maps, MlirWalkPreOrder);
 
   // Retype the arguments; old uses see the old type through a cast.
   MlirRewriterBase rewriter = mlirIRRewriterCreate(ctx);
@@ -193,19 +267,37 @@ MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
         sharedBytes);
   mlirOperationDestroy(kernel);
 
-  // The workspace pointer is the last parameter, after the kernel's own.
+  // The tensor maps follow the kernel's own parameters: generic pointers to
+  // the 128-byte maps, which tilus-kernel-params makes by-value grid
+  // constants once the function is an llvm.func.
+  intptr_t numParams = numArgs;
+  MlirAttribute mapTexts[kMaxTensorMaps];
+  for (int k = 0; k < maps->count; ++k) {
+    argTypes[numParams++] = mlirLLVMPointerTypeGet(ctx, 0);
+    mlirBlockAddArgument(entry, argTypes[numParams - 1], loc);
+    mapTexts[k] = mlirStringAttrGet(
+        ctx, mlirStringRefCreateFromCString(maps->text[k]));
+  }
+  if (maps->count)
+    mlirOperationSetDiscardableAttributeByName(
+        gpuFunc, mlirStringRefCreateFromCString(TILUS_TENSOR_MAPS_ATTR),
+        mlirArrayAttrGet(ctx, maps->count, mapTexts));
+  int numErrors = maps->numErrors;
+  free(maps);
+  // The workspace pointer is the last parameter.
   WorkspacePlan plan = {0, 0};
   mlirOperationWalk(gpuFunc, planWorkspace, &plan, MlirWalkPreOrder);
   if (plan.total > 0) {
-    argTypes[numArgs] = mlirLLVMPointerTypeGet(ctx, 1);
-    mlirBlockAddArgument(entry, argTypes[numArgs], loc);
+    argTypes[numParams++] = mlirLLVMPointerTypeGet(ctx, 1);
+    mlirBlockAddArgument(entry, argTypes[numParams - 1], loc);
+  }
+  if (numParams > numArgs)
     mlirOperationSetAttributeByName(
         gpuFunc, mlirStringRefCreateFromCString("function_type"),
-        mlirTypeAttrGet(
-            mlirFunctionTypeGet(ctx, numArgs + 1, argTypes, 0, NULL)));
-  }
+        mlirTypeAttrGet(mlirFunctionTypeGet(ctx, numParams, argTypes, 0, NULL)));
   mlirOperationSetDiscardableAttributeByName(
       gpuFunc, mlirStringRefCreateFromCString(TILUS_WORKSPACE_BYTES_ATTR),
       mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), plan.total));
-  return plan.numErrors ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
+  return plan.numErrors || numErrors ? mlirLogicalResultFailure()
+                                     : mlirLogicalResultSuccess();
 }

@@ -122,4 +122,8 @@ typedef struct {
 MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
                                           MlirOperation kernel);
 
+// The last step of lower-to-nvvm (KernelParams.c): the tensor-map
+// parameters of each kernel's llvm.func become by-value grid constants.
+MlirPass tilusCreateKernelParamsPass(void);
+
 #endif // TILUS_LIB_CONVERSION_LOWERING_H

@@ -1,7 +1,8 @@
 //===- Pipeline.c - The lower-to-nvvm pipeline -----------------------------===//
 //
 // tilus-verify, tilus-convert-broadcasts, tilus-plan-shared, tilus-to-gpu, then upstream passes take
-// the gpu.module to the llvm/nvvm dialects. The upstream half is parsed from
+// the gpu.module to the llvm/nvvm dialects, and tilus-kernel-params marks
+// the tensor-map parameters (KernelParams.c). The upstream half is parsed from
 // text because convert-gpu-to-nvvm needs an option (bare pointers: kernel
 // arguments are plain !llvm.ptr values, as the runtime passes them) that the
 // C API's pass constructors cannot set; the passes it names are registered
@@ -9,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Lowering.h"
 #include "Support/Support.h"
 #include "mlir-c/Conversion.h"
 #include "mlir-c/Pass.h"
@@ -62,6 +64,8 @@ MlirLogicalResult tilusAddLowerToNVVMPipelineWithOptions(
   MlirLogicalResult result = mlirOpPassManagerAddPipeline(
       pm, mlirStringRefCreateFromCString(kUpstreamPipeline), tilusTextAppend,
       &message);
+  if (mlirLogicalResultIsSuccess(result))
+    mlirOpPassManagerAddOwnedPass(pm, tilusCreateKernelParamsPass());
   // Only a broken MLIR installation gets here.
   if (mlirLogicalResultIsFailure(result) && onError)
     onError(message.data && !message.failed

@@ -54,6 +54,7 @@ static bool buildTable(PatternTable *table, MlirContext ctx) {
       tilusGetElementwisePatterns,
       tilusGetControlPatterns,      tilusGetDotPatterns,
       tilusGetAtomicPatterns,       tilusGetReducePatterns,
+      tilusGetTmaPatterns,
       tilusGetRelayoutPatterns,     tilusGetWgmmaPatterns};
   for (size_t a = 0; a < sizeof(areas) / sizeof(areas[0]); ++a) {
     size_t count;

@@ -196,6 +196,11 @@ static const TilusOpSchema schemas[] = {
     {"tilus.mbarrier_wait",
      GROUPS(SINGLE("bars"), VARIADIC("offsets"), SINGLE("phase")), NO_GROUPS,
      NO_ATTRIBUTES},
+    // Tensor-memory copies (Hopper)
+    {"tilus.tma_load",
+     GROUPS(SINGLE("dst"), SINGLE("src"), SINGLE("bars"), VARIADIC("dst_offsets"),
+            VARIADIC("src_offsets"), VARIADIC("bar_offsets")),
+     NO_GROUPS, ATTRIBUTES("shape")},
 };
 
 #define NUM_SCHEMAS ((intptr_t)(sizeof(schemas) / sizeof(schemas[0])))

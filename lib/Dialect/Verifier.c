@@ -200,7 +200,8 @@ static MlirWalkResult verifyOne(MlirOperation op, void *userData) {
                          "'");
       return MlirWalkResultAdvance;
     }
-    if (!tilusVerifyAtomicOp(v, op) && !tilusVerifyMbarrierOp(v, op))
+    if (!tilusVerifyAtomicOp(v, op) && !tilusVerifyMbarrierOp(v, op) &&
+        !tilusVerifyTmaOp(v, op))
       tilusVerifyOp(v, op, blockSize);
   }
   return MlirWalkResultAdvance;

@@ -57,6 +57,10 @@ bool tilusVerifyWgmmaOp(TilusVerifier *v, MlirOperation op, int64_t blockSize);
 // `op` is not one.
 bool tilusVerifyMbarrierOp(TilusVerifier *v, MlirOperation op);
 
+// Checks a tensor-memory copy, its structure first (VerifyTma.c); false when
+// `op` is not one.
+bool tilusVerifyTmaOp(TilusVerifier *v, MlirOperation op);
+
 // Elementwise ops (VerifyElementwise.c). tilusVerifyBroadcastOp checks a
 // binary op, cmp, where or clamp (operands, broadcast shapes, the result) and
 // returns true, or returns false at once for other ops.

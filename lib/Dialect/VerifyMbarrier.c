@@ -18,8 +18,8 @@
 #include <stdlib.h>
 
 // The i32 operand where it is a constant: count in [1, 2^20 - 1] (PTX's
-// limit), phase 0 or 1, bytes 0 (nothing completes transaction bytes yet:
-// no TMA, so any other count would never complete its phase).
+// limit), phase 0 or 1, bytes 0 (tilus.tma_load declares its own bytes, so
+// any other count would never complete its phase).
 static void verifyConstantValue(TilusVerifier *v, MlirOperation op) {
   MlirValue x = tilusOpGetGroupOperand(op, TilusMbarrierValue, 0);
   if (mlirValueIsNull(x) || !mlirValueIsAOpResult(x) ||
@@ -37,9 +37,9 @@ static void verifyConstantValue(TilusVerifier *v, MlirOperation op) {
     tilusVerifierError(v, op, "phase must be 0 or 1, not %lld", (long long)c);
   else if (tilusOpIs(op, "tilus.mbarrier_arrive_expect_tx") && c != 0)
     tilusVerifierError(v, op,
-                       "bytes must be 0: nothing delivers transaction bytes "
-                       "to an mbarrier yet (no TMA), so the phase would never "
-                       "complete");
+                       "bytes must be 0: each tilus.tma_load adds the bytes "
+                       "it delivers to the phase's expected count itself, so "
+                       "any other count would never complete the phase");
 }
 
 bool tilusVerifyMbarrierOp(TilusVerifier *v, MlirOperation op) {

@@ -1,8 +1,8 @@
 //===- Artifact.c - PTX and the kernel artifact ---------------------------===//
 //
 // The lowered gpu.module becomes PTX (Ptx.c); the manifest comes from its
-// kernels: their names, block sizes, grid maps, shared and workspace bytes
-// and Tilus parameter types.
+// kernels: their names, block sizes, grid maps, shared and workspace bytes,
+// Tilus parameter types and tensor maps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,6 +95,16 @@ static void writeKernel(MlirOperation func, MlirStringCallback callback,
     } else {
       mlirTypePrint(shown, callback, userData);
     }
+    emit(callback, userData, "\n");
+  }
+  // The tensor maps the runtime builds at launch (tilus-to-gpu's text).
+  MlirAttribute maps = mlirOperationGetDiscardableAttributeByName(
+      func, mlirStringRefCreateFromCString(TILUS_TENSOR_MAPS_ATTR));
+  for (intptr_t k = 0; !mlirAttributeIsNull(maps) &&
+                       k < mlirArrayAttrGetNumElements(maps);
+       ++k) {
+    emit(callback, userData, "  tensormap ");
+    callback(mlirStringAttrGetValue(mlirArrayAttrGetElement(maps, k)), userData);
     emit(callback, userData, "\n");
   }
   emit(callback, userData, "end\n");

@@ -40,7 +40,7 @@ func.func @constants() attributes {tilus.kernel, tilus.block_size = 128 : i64, t
   "tilus.mbarrier_init"(%bars, %c0, %zero) : (!tilus.shared<i64, array<i64: 2>, #tilus.layout<"local(2)">>, index, i32) -> ()
   // expected-error@+1 {{'tilus.mbarrier_wait' op phase must be 0 or 1, not 2}}
   "tilus.mbarrier_wait"(%bars, %c0, %two) : (!tilus.shared<i64, array<i64: 2>, #tilus.layout<"local(2)">>, index, i32) -> ()
-  // expected-error@+1 {{'tilus.mbarrier_arrive_expect_tx' op bytes must be 0: nothing delivers transaction bytes to an mbarrier yet (no TMA), so the phase would never complete}}
+  // expected-error@+1 {{'tilus.mbarrier_arrive_expect_tx' op bytes must be 0: each tilus.tma_load adds the bytes it delivers to the phase's expected count itself, so any other count would never complete the phase}}
   "tilus.mbarrier_arrive_expect_tx"(%bars, %c0, %bytes) : (!tilus.shared<i64, array<i64: 2>, #tilus.layout<"local(2)">>, index, i32) -> ()
   return
 }

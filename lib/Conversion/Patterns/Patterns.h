@@ -1,7 +1,8 @@
 //===- Patterns.h - The op patterns of tilus-to-gpu -------------*- C -*-===//
 //
 // One folder per area: Memory/ (global and shared tensors, cp.async,
-// ldmatrix/stmatrix, compact sub-byte elements, atomics and semaphores),
+// ldmatrix/stmatrix, compact sub-byte elements, atomics and semaphores,
+// mbarriers, tensor-memory copies),
 // Compute/ (elementwise ops, casts, views), Dot/ (one file per instruction
 // family: the SIMT fallback, mma.sync, wgmma), Movement/ (Reduce, ConvertLayout,
 // Permute, Reshape), Control/ (block indices, synchronization, exit, print,
@@ -26,6 +27,7 @@ const TilusPattern *tilusGetControlPatterns(size_t *count);
 const TilusPattern *tilusGetDotPatterns(size_t *count);
 const TilusPattern *tilusGetWgmmaPatterns(size_t *count);
 const TilusPattern *tilusGetAtomicPatterns(size_t *count);
+const TilusPattern *tilusGetTmaPatterns(size_t *count);
 // Reduce and the layout changes (Movement/).
 const TilusPattern *tilusGetReducePatterns(size_t *count);
 const TilusPattern *tilusGetRelayoutPatterns(size_t *count);

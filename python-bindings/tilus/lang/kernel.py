@@ -986,6 +986,22 @@ class Kernel:
         return self.op("tilus.mbarrier_wait", bars, self._indices(offsets),
                        self._scalar_operand(phase, _types.int32))
 
+    def tma_load(self, dst, src, bars, bar_offsets, dst_offsets, src_offsets, shape):
+        """Tensor-memory copy (sm_90+) of the tile `shape` of global `src` at
+        `src_offsets` into the trailing dimensions of shared `dst` at
+        `dst_offsets` (the trailing ones 0): thread 0 adds the tile's bytes to
+        the barrier's expected count and starts the copy, whose bytes
+        complete the barrier's phase. `src` must be a view of kernel
+        arguments; `dst` row-major or a swizzled mma_shared layout
+        (docs/hopper.md)."""
+        if not isinstance(dst, SharedTensor) or not isinstance(src, GlobalTensor) \
+                or not isinstance(bars, SharedTensor):
+            raise DSLError("tma_load copies from a global tensor (src) to a shared one (dst), "
+                           "completing on a shared mbarrier tensor (bars)")
+        return self.op("tilus.tma_load", dst, src, bars, self._indices(dst_offsets),
+                       self._indices(src_offsets), self._indices(bar_offsets),
+                       attrs={"shape": list(shape)})
+
     # --- Control flow ------------------------------------------------------
 
     def range(self, start, stop=None, step=1, *, unroll=None):

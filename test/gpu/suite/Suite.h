@@ -135,6 +135,7 @@ void testBroadcastMoved(Suite *s, const char *target);
 // WgmmaTests.c (sm_90a only)
 void testWgmma(Suite *s);
 void testMbarrier(Suite *s);
+void testTma(Suite *s);
 
 // NormTests.c: the serving examples (RMSNorm, softmax, LayerNorm,
 // SiLU-and-mul) within a stated tolerance (8 lines).

@@ -21,6 +21,10 @@ static _Thread_local CUcontext current;
 
 CUcontext fakeCurrentContext(void) { return current; }
 
+const FakeEncode *fakeEncode(int n) {
+  return &fake.encodes[(n - 1) % MaxFakeEncodes];
+}
+
 CUcontext fakeContextOf(int device) {
   return (CUcontext)(void *)&fake.contextIdentity[device];
 }
@@ -197,10 +201,53 @@ static CUresult fakeLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
   fake.block[0] = bx, fake.block[1] = by, fake.block[2] = bz;
   fake.shared = shared;
   fake.stream = stream;
-  // Parameter slots are 8 bytes; copy them whole and let tests look at the
-  // bytes the kernel would read.
-  for (int i = 0; i < fake.numParamsToRecord && i < MaxFakeParams; i++)
-    memcpy(fake.params[i], params[i], 8);
+  // Scalar slots are 8 bytes, tensor maps 128: copy what the test asks for
+  // and let it look at the bytes the kernel would read.
+  for (int i = 0; i < fake.numParamsToRecord && i < MaxFakeParams; i++) {
+    size_t bytes = fake.paramBytes[i] ? fake.paramBytes[i] : 8;
+    if (bytes > sizeof(fake.params[i]))
+      return CUDA_ERROR_OUT_OF_MEMORY; // the test needs a larger table
+    memcpy(fake.params[i], params[i], bytes);
+    fake.paramAddress[i] = (uintptr_t)params[i];
+  }
+  return CUDA_SUCCESS;
+}
+static CUresult fakeTensorMapEncodeTiled(
+    CUtensorMap *map, CUtensorMapDataType dataType, cuuint32_t rank,
+    void *address, const cuuint64_t *globalDim, const cuuint64_t *globalStrides,
+    const cuuint32_t *boxDim, const cuuint32_t *elementStrides,
+    CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+    CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) {
+  int n = ++fake.encodeCalls;
+  {
+    FakeEncode *e = &fake.encodes[(n - 1) % MaxFakeEncodes];
+    memset(e, 0, sizeof(*e));
+    e->tensorMap = (uintptr_t)map;
+    e->dataType = dataType;
+    e->rank = rank;
+    e->globalAddress = (uintptr_t)address;
+    for (cuuint32_t i = 0; i < rank && i < 5; i++) {
+      e->globalDim[i] = globalDim[i];
+      e->boxDim[i] = boxDim[i];
+      e->elementStrides[i] = elementStrides[i];
+      if (i > 0)
+        e->globalStrides[i - 1] = globalStrides[i - 1];
+    }
+    e->interleave = interleave;
+    e->swizzle = swizzle;
+    e->l2Promotion = l2Promotion;
+    e->oobFill = oobFill;
+  }
+  if (fake.encodeResult != CUDA_SUCCESS)
+    return fake.encodeResult;
+  // The real driver's requirements on the map itself and the rank.
+  if ((uintptr_t)map % 64 != 0 || rank < 1 || rank > 5)
+    return CUDA_ERROR_INVALID_VALUE;
+  map->opaque[0] = FAKE_TENSOR_MAP_MAGIC;
+  map->opaque[1] = (uintptr_t)address;
+  map->opaque[2] = (unsigned long long)n;
+  for (int q = 3; q < 16; q++)
+    map->opaque[q] = FAKE_TENSOR_MAP_MAGIC ^ (unsigned long long)q;
   return CUDA_SUCCESS;
 }
 // Device memory is host memory in the fake, so copies really copy.
@@ -341,6 +388,7 @@ TilusDriver fakeDriver(void) {
   d.api.eventDestroy = fakeEventOp;
   d.api.getErrorName = fakeGetErrorName;
   d.api.getErrorString = fakeGetErrorString;
+  d.api.tensorMapEncodeTiled = fakeTensorMapEncodeTiled;
   return d;
 }
 

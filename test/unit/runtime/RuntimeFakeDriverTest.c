@@ -288,3 +288,257 @@ void testFakeModuleErrors(void) {
   tilusArtifactDestroy(a);
   tilusRuntimeDestroy(rt);
 }
+
+//===----------------------------------------------------------------------===//
+// Tensor maps
+//===----------------------------------------------------------------------===//
+
+// The i-th 8-byte word of launch parameter `param` (recorded with
+// paramBytes 128).
+static uint64_t mapWord(int param, int i) {
+  uint64_t v;
+  memcpy(&v, fake.params[param] + 8 * i, 8);
+  return v;
+}
+
+// Whether parameter `param` of the last launch is the map that encode call
+// `call` wrote for base `address`, passed at a 64-byte aligned address.
+static bool isFakeMap(int param, int call, uint64_t address) {
+  bool pattern = true;
+  for (int q = 3; q < 16; q++)
+    pattern = pattern && mapWord(param, q) == (FAKE_TENSOR_MAP_MAGIC ^ q);
+  return pattern && mapWord(param, 0) == FAKE_TENSOR_MAP_MAGIC &&
+         mapWord(param, 1) == address && mapWord(param, 2) == (uint64_t)call &&
+         fake.paramAddress[param] % 64 == 0;
+}
+
+void testFakeTensorMapLaunch(void) {
+  TilusRuntimeError err;
+  resetFake();
+  TilusRuntime *rt = createFake(&err);
+  TilusArtifact *a = parse(tensorMapArtifact, &err);
+  CHECK(rt && a);
+  if (!rt || !a)
+    return;
+
+  // The kernel's 6 parameters, its 2 maps, then the workspace.
+  TilusArg args[6];
+  tmaArgs(args, 256, 512, 384, 3);
+  fake.numParamsToRecord = 9;
+  fake.paramBytes[6] = fake.paramBytes[7] = 128;
+  CHECK(tilusRuntimeLaunch(rt, a, "tma", args, 6, NULL, &err) ==
+        TilusStatusSuccess);
+  CHECK(fake.launches == 1 && fake.encodeCalls == 2);
+  CHECK(fake.grid[0] == 4 && fake.grid[1] == 3 && fake.block[0] == 128);
+
+  // Map 0: A, f16 [M = 256, K = 512], box 64 x 64, 128-byte swizzle.
+  const FakeEncode *e = fakeEncode(1);
+  CHECK(e->dataType == CU_TENSOR_MAP_DATA_TYPE_UINT16 && e->rank == 2);
+  CHECK(e->globalAddress == 0x10000);
+  CHECK(e->globalDim[0] == 512 && e->globalDim[1] == 256);
+  CHECK(e->globalStrides[0] == 1024);
+  CHECK(e->boxDim[0] == 64 && e->boxDim[1] == 64);
+  CHECK(e->elementStrides[0] == 1 && e->elementStrides[1] == 1);
+  CHECK(e->interleave == CU_TENSOR_MAP_INTERLEAVE_NONE);
+  CHECK(e->swizzle == CU_TENSOR_MAP_SWIZZLE_128B && e->swizzle == 3);
+  CHECK(e->l2Promotion == CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
+  CHECK(e->oobFill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  CHECK(e->tensorMap % 64 == 0);
+
+  // Map 1: B, bf16 [batch = 3, N = 384, K = 512], box 1 x 128 x 32, 64-byte
+  // swizzle; dimensions innermost first, strides of the outer two.
+  e = fakeEncode(2);
+  CHECK(e->dataType == CU_TENSOR_MAP_DATA_TYPE_UINT16 && e->rank == 3);
+  CHECK(e->globalAddress == 0x20000);
+  CHECK(e->globalDim[0] == 512 && e->globalDim[1] == 384 &&
+        e->globalDim[2] == 3);
+  CHECK(e->globalStrides[0] == 1024 && e->globalStrides[1] == 1024 * 384);
+  CHECK(e->boxDim[0] == 32 && e->boxDim[1] == 128 && e->boxDim[2] == 1);
+  CHECK(e->elementStrides[0] == 1 && e->elementStrides[1] == 1 &&
+        e->elementStrides[2] == 1);
+  CHECK(e->swizzle == CU_TENSOR_MAP_SWIZZLE_64B && e->swizzle == 2);
+  CHECK(e->l2Promotion == 2 && e->oobFill == 0 && e->interleave == 0);
+  CHECK(e->tensorMap % 64 == 0 && e->tensorMap != fakeEncode(1)->tensorMap);
+
+  // The launch's parameters: the user's bytes, the maps in manifest order
+  // where the fake wrote them, then the runtime's workspace.
+  CHECK(slotU64(0) == 0x10000 && slotU64(1) == 0x20000);
+  CHECK(!memcmp(fake.params[2], "\x00\x01\x00\x00", 4)); // 256 as i32
+  CHECK(!memcmp(fake.params[3], "\x00\x02\x00\x00", 4)); // 512 as i32
+  CHECK(slotU64(4) == 384 && slotU64(5) == 3);
+  CHECK(isFakeMap(6, 1, 0x10000));
+  CHECK(isFakeMap(7, 2, 0x20000));
+  CHECK(fake.paramAddress[6] == fakeEncode(1)->tensorMap &&
+        fake.paramAddress[7] == fakeEncode(2)->tensorMap);
+  uint64_t workspace = slotU64(8);
+  CHECK(workspace != 0 && workspace % 256 == 0 && fake.allocations == 1);
+  CHECK(tilusRuntimeGetWorkspaceBytes(rt) == 256);
+
+  // A caller's workspace takes the same place, after the maps.
+  TilusLoadedKernel *k = tilusRuntimeGetKernel(rt, a, "tma", &err);
+  CHECK(k != NULL);
+  tmaArgs(args, 64, 256, 128, 2);
+  CHECK(tilusRuntimeLaunchKernelWithWorkspace(rt, k, args, 6, NULL, 0x40000,
+                                              256, &err) == TilusStatusSuccess);
+  CHECK(fake.encodeCalls == 4 && slotU64(8) == 0x40000);
+  CHECK(isFakeMap(6, 3, 0x10000) && isFakeMap(7, 4, 0x20000));
+  CHECK(fakeEncode(3)->globalDim[0] == 256 &&
+        fakeEncode(3)->globalDim[1] == 64);
+  CHECK(fakeEncode(4)->globalDim[2] == 2 &&
+        fakeEncode(4)->globalStrides[1] == 256 * 2 * 128);
+
+  // Element sizes 1, 4 and 8, a 32-byte swizzle, no workspace: the
+  // kernel's 2 parameters, then its 3 maps.
+  TilusArg typesArgs[2] = {tilusArgPointer(0x30000), tilusArgInteger(64)};
+  fake.numParamsToRecord = 5;
+  memset(fake.paramBytes, 0, sizeof(fake.paramBytes));
+  fake.paramBytes[2] = fake.paramBytes[3] = fake.paramBytes[4] = 128;
+  CHECK(tilusRuntimeLaunch(rt, a, "types", typesArgs, 2, NULL, &err) ==
+        TilusStatusSuccess);
+  CHECK(fake.encodeCalls == 7);
+  e = fakeEncode(5); // 1-byte elements [64], box 16
+  CHECK(e->dataType == CU_TENSOR_MAP_DATA_TYPE_UINT8 && e->dataType == 0);
+  CHECK(e->rank == 1 && e->globalDim[0] == 64 && e->boxDim[0] == 16);
+  CHECK(e->swizzle == CU_TENSOR_MAP_SWIZZLE_NONE && e->swizzle == 0);
+  e = fakeEncode(6); // 4-byte elements [8, 64], box 2 x 4
+  CHECK(e->dataType == CU_TENSOR_MAP_DATA_TYPE_UINT32 && e->dataType == 2);
+  CHECK(e->rank == 2 && e->globalDim[0] == 64 && e->globalDim[1] == 8);
+  CHECK(e->globalStrides[0] == 256);
+  CHECK(e->boxDim[0] == 4 && e->boxDim[1] == 2);
+  CHECK(e->swizzle == CU_TENSOR_MAP_SWIZZLE_32B && e->swizzle == 1);
+  e = fakeEncode(7); // 8-byte elements [64], box 2
+  CHECK(e->dataType == CU_TENSOR_MAP_DATA_TYPE_UINT64 && e->dataType == 4);
+  CHECK(e->rank == 1 && e->globalDim[0] == 64 && e->boxDim[0] == 2);
+  CHECK(slotU64(0) == 0x30000 && !memcmp(fake.params[1], "\x40\0\0\0", 4));
+  CHECK(isFakeMap(2, 5, 0x30000) && isFakeMap(3, 6, 0x30000) &&
+        isFakeMap(4, 7, 0x30000));
+  CHECK(fake.launches == 3 && fake.allocations == 1);
+
+  // The same PTX under another manifest whose maps differ: another kernel
+  // (its own maps), over the same function.
+  char *text = malloc(strlen(tensorMapArtifact) + 1);
+  CHECK(text != NULL);
+  if (text) {
+    strcpy(text, tensorMapArtifact);
+    char *box = strstr(text, "box 64 64 swizzle 128");
+    memcpy(box, "box 32 64", 9); // a box of 32 rows, not 64
+    TilusArtifact *other = parse(text, &err);
+    free(text);
+    TilusLoadedKernel *k2 = tilusRuntimeGetKernel(rt, other, "tma", &err);
+    CHECK(k2 != NULL && k2 != k);
+    CHECK(k2 &&
+          tilusLoadedKernelGetFunction(k2) == tilusLoadedKernelGetFunction(k));
+    fake.numParamsToRecord = 9;
+    fake.paramBytes[6] = fake.paramBytes[7] = 128;
+    tmaArgs(args, 256, 512, 384, 3);
+    CHECK(tilusRuntimeLaunchKernel(rt, k2, args, 6, NULL, &err) ==
+          TilusStatusSuccess);
+    CHECK(fakeEncode(8)->boxDim[1] == 32 && fakeEncode(8)->boxDim[0] == 64);
+    CHECK(tilusRuntimeLaunchKernel(rt, k, args, 6, NULL, &err) ==
+          TilusStatusSuccess);
+    CHECK(fakeEncode(10)->boxDim[1] == 64 && fakeEncode(10)->boxDim[0] == 64);
+    CHECK(fake.moduleLoads == 1);
+    tilusArtifactDestroy(other);
+  }
+  tilusArtifactDestroy(a);
+  tilusRuntimeDestroy(rt);
+  CHECK(fake.liveModules == 0 && fake.liveAllocations == 0);
+}
+
+void testFakeTensorMapErrors(void) {
+  TilusRuntimeError err;
+  resetFake();
+  TilusRuntime *rt = createFake(&err);
+  TilusArtifact *a = parse(tensorMapArtifact, &err);
+  CHECK(rt && a);
+  if (!rt || !a)
+    return;
+  TilusLoadedKernel *k = tilusRuntimeGetKernel(rt, a, "tma", &err);
+  CHECK(k != NULL);
+  if (!k)
+    return;
+  TilusArg args[6];
+
+  // Argument checks come before the driver: nothing encoded or launched,
+  // the same message both ways.
+  tmaArgs(args, 256, 100, 384, 3); // f16 rows of 200 bytes
+  CHECK(tilusRuntimeLaunch(rt, a, "tma", args, 6, NULL, &err) ==
+        TilusStatusArgumentMismatch);
+  CHECK_ERROR(err, TilusStatusArgumentMismatch,
+              "tensor map 0 of kernel 'tma' (over parameter 0): the byte "
+              "stride of dimension 0 is 200, which is not a multiple of 16");
+  CHECK(tilusRuntimeLaunchKernelWithWorkspace(rt, k, args, 6, NULL, 0x40000,
+                                              256, &err) ==
+        TilusStatusArgumentMismatch);
+  CHECK_CONTAINS(err, "the byte stride of dimension 0 is 200");
+  tmaArgs(args, 256, 512, 384, 3);
+  args[0] = tilusArgPointer(0x10004);
+  CHECK(tilusRuntimeLaunchKernel(rt, k, args, 6, NULL, &err) ==
+        TilusStatusArgumentMismatch);
+  CHECK_CONTAINS(err, "argument 0 of kernel 'tma' is the address 0x10004, "
+                      "which is not 16-byte aligned");
+  CHECK(fake.encodeCalls == 0 && fake.launches == 0 && fake.allocations == 0);
+
+  // The driver refusing a map: reported like other driver errors, naming
+  // the map, and nothing launched.
+  tmaArgs(args, 256, 512, 384, 3);
+  fake.encodeResult = CUDA_ERROR_INVALID_VALUE;
+  CHECK(tilusRuntimeLaunchKernel(rt, k, args, 6, NULL, &err) ==
+        TilusStatusCudaError);
+  CHECK_ERROR(err, TilusStatusCudaError,
+              "cuTensorMapEncodeTiled (tensor map 0, over parameter 0) for "
+              "kernel 'tma' failed: CUDA_ERROR_INVALID_VALUE (invalid "
+              "argument)");
+  CHECK(err.cudaResult == CUDA_ERROR_INVALID_VALUE);
+  CHECK(tilusRuntimeLaunchKernel(rt, k, args, 6, NULL, NULL) ==
+        TilusStatusCudaError);
+  CHECK(fake.launches == 0 && fake.encodeCalls == 2);
+  fake.encodeResult = CUDA_SUCCESS;
+  CHECK(tilusRuntimeLaunchKernel(rt, k, args, 6, NULL, &err) ==
+        TilusStatusSuccess);
+  CHECK(fake.launches == 1 && fake.encodeCalls == 4);
+  tilusArtifactDestroy(a);
+  tilusRuntimeDestroy(rt);
+}
+
+void testFakeWithoutTensorMapEncode(void) {
+  // A driver older than CUDA 12.0 has no cuTensorMapEncodeTiled: kernels
+  // without maps still run; a kernel with maps is refused when resolved.
+  TilusRuntimeError err;
+  resetFake();
+  TilusDriver d = fakeDriver();
+  d.api.tensorMapEncodeTiled = NULL;
+  TilusRuntime *rt = tilusRuntimeCreateWithDriver(&d, 0, &err);
+  TilusArtifact *sample = parse(sampleArtifact, &err);
+  TilusArtifact *a = parse(tensorMapArtifact, &err);
+  CHECK(rt && sample && a);
+  if (!rt || !sample || !a)
+    return;
+  TilusArg args[6];
+  matmulArgs(args, 100, 64, 32);
+  CHECK(tilusRuntimeLaunch(rt, sample, "matmul", args, 6, NULL, &err) ==
+        TilusStatusSuccess);
+  CHECK(fake.launches == 1);
+
+  CHECK(tilusRuntimeGetKernel(rt, a, "tma", &err) == NULL);
+  CHECK_ERROR(err, TilusStatusUnsupported,
+              "kernel 'tma' takes 2 tensor maps, but the CUDA driver has no "
+              "cuTensorMapEncodeTiled (it needs CUDA 12.0 or newer)");
+  tmaArgs(args, 256, 512, 384, 3);
+  CHECK(tilusRuntimeLaunch(rt, a, "tma", args, 6, NULL, &err) ==
+        TilusStatusUnsupported);
+  CHECK_ERROR(err, TilusStatusUnsupported,
+              "kernel 'tma' takes 2 tensor maps, but the CUDA driver has no "
+              "cuTensorMapEncodeTiled (it needs CUDA 12.0 or newer)");
+  TilusArg typesArgs[2] = {tilusArgPointer(0x30000), tilusArgInteger(64)};
+  CHECK(tilusRuntimeLaunch(rt, a, "types", typesArgs, 2, NULL, &err) ==
+        TilusStatusUnsupported);
+  CHECK_CONTAINS(err, "kernel 'types' takes 3 tensor maps");
+  CHECK(fake.launches == 1 && fake.encodeCalls == 0);
+  // The driver-free check still passes: the arguments are fine.
+  CHECK(tilusArtifactCheckLaunch(a, "tma", args, 6, NULL, &err) ==
+        TilusStatusSuccess);
+  tilusArtifactDestroy(sample);
+  tilusArtifactDestroy(a);
+  tilusRuntimeDestroy(rt);
+}

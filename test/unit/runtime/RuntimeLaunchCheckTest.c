@@ -163,7 +163,9 @@ void testCheckLaunch(void) {
                  TilusStatusSuccess);
   CHECK(c.grid[0] == 10 && c.grid[1] == 2 && c.grid[2] == 5);
   tilusArtifactDestroy(a);
-  CHECK(parse(HEAD "kernel k\nparam ptr f16 a b c d e f g h\n", &err) == NULL);
+  // 18 words: one more than the longest line (a rank-5 tensormap) has.
+  CHECK(parse(HEAD "kernel k\nparam ptr f16 a b c d e f g h i j k l m n o\n",
+              &err) == NULL);
   CHECK_ERROR(err, TilusStatusParseError, "line 4: too many words on a line");
 
   // Division by zero and limits on x, through the kernel's symbols.
@@ -196,6 +198,107 @@ void testCheckLaunch(void) {
   CHECK_ERROR(err, TilusStatusGridError,
               "grid dimension z of kernel 'k' ('s2') is 65536; it must be in "
               "1..65535");
+  tilusArtifactDestroy(a);
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor maps
+//===----------------------------------------------------------------------===//
+
+void testCheckTensorMapArguments(void) {
+  // Driver-free: the checks of cuTensorMapEncodeTiled's limits run in
+  // tilusArtifactCheckLaunch as in every launch.
+  TilusRuntimeError err;
+  TilusArtifact *a = parse(tensorMapArtifact, &err);
+  CHECK(a != NULL);
+  if (!a)
+    return;
+  TilusArg args[6];
+  TilusLaunchConfig c;
+  tmaArgs(args, 256, 512, 384, 3);
+  CHECK(tilusArtifactCheckLaunch(a, "tma", args, 6, &c, &err) ==
+        TilusStatusSuccess);
+  CHECK(c.grid[0] == 4 && c.grid[1] == 3 && c.workspaceBytes == 256);
+
+  // f16 [M, K] with K = 100: rows of 200 bytes, which TMA cannot step by.
+  tmaArgs(args, 256, 100, 384, 3);
+  CHECK(tilusArtifactCheckLaunch(a, "tma", args, 6, &c, &err) ==
+        TilusStatusArgumentMismatch);
+  CHECK_ERROR(err, TilusStatusArgumentMismatch,
+              "tensor map 0 of kernel 'tma' (over parameter 0): the byte "
+              "stride of dimension 0 is 200, which is not a multiple of 16");
+  // K = 8 gives 16-byte rows, the least TMA steps by; then every outer
+  // stride is a multiple of 16 too, whatever N. Extents may be smaller than
+  // the box (the rest reads as zero).
+  tmaArgs(args, 256, 8, 3, 3);
+  CHECK(tilusArtifactCheckLaunch(a, "tma", args, 6, &c, &err) ==
+        TilusStatusSuccess);
+  tmaArgs(args, 256, 20, 3, 3);
+  CHECK(tilusArtifactCheckLaunch(a, "tma", args, 6, &c, &err) ==
+        TilusStatusArgumentMismatch);
+  CHECK_ERROR(err, TilusStatusArgumentMismatch,
+              "tensor map 0 of kernel 'tma' (over parameter 0): the byte "
+              "stride of dimension 0 is 40, which is not a multiple of 16");
+
+  // Extents: 1..2^32.
+  tmaArgs(args, 256, 512, 0, 3);
+  CHECK(tilusArtifactCheckLaunch(a, "tma", args, 6, &c, &err) ==
+        TilusStatusArgumentMismatch);
+  CHECK_ERROR(err, TilusStatusArgumentMismatch,
+              "tensor map 1 of kernel 'tma' (over parameter 1): extent 1 (s4) "
+              "is 0; it must be in 1..4294967296");
+  tmaArgs(args, 256, 512, INT64_C(4294967297), 3);
+  CHECK(tilusArtifactCheckLaunch(a, "tma", args, 6, &c, &err) ==
+        TilusStatusArgumentMismatch);
+  CHECK_ERROR(err, TilusStatusArgumentMismatch,
+              "tensor map 1 of kernel 'tma' (over parameter 1): extent 1 (s4) "
+              "is 4294967297; it must be in 1..4294967296");
+  tmaArgs(args, 256, -512, 384, 3);
+  CHECK(tilusArtifactCheckLaunch(a, "tma", args, 6, &c, &err) ==
+        TilusStatusArgumentMismatch);
+  CHECK_ERROR(err, TilusStatusArgumentMismatch,
+              "tensor map 0 of kernel 'tma' (over parameter 0): extent 1 (s3) "
+              "is -512; it must be in 1..4294967296");
+
+  // A base that is not 16-byte aligned is refused (by the check every
+  // pointer argument gets, which comes first).
+  tmaArgs(args, 256, 512, 384, 3);
+  args[1] = tilusArgPointer(0x20008);
+  CHECK(tilusArtifactCheckLaunch(a, "tma", args, 6, &c, &err) ==
+        TilusStatusArgumentMismatch);
+  CHECK_CONTAINS(err, "argument 1 of kernel 'tma' is the address 0x20008, "
+                      "which is not 16-byte aligned");
+  tilusArtifactDestroy(a);
+
+  // Strides below 2^40: [s1, 256, s2] of f16 has an outer stride of
+  // 512 * s2 bytes.
+  a = parse(HEAD "kernel big\nblock 1 1 1\ngrid 1\nparam ptr f16\n"
+                 "param index\nparam index\n"
+                 "tensormap 0 2 3 s1 256 s2 box 1 1 8 swizzle 0\nend\n"
+                 "ptx:\n.entry big() {}\n",
+            &err);
+  CHECK(a != NULL);
+  if (!a)
+    return;
+  args[0] = tilusArgPointer(0x10000);
+  args[1] = tilusArgInteger(2);
+  args[2] = tilusArgInteger((INT64_C(1) << 31) - 8); // 2^40 - 4096 bytes
+  CHECK(tilusArtifactCheckLaunch(a, "big", args, 3, &c, &err) ==
+        TilusStatusSuccess);
+  args[2] = tilusArgInteger(INT64_C(1) << 31); // exactly 2^40
+  CHECK(tilusArtifactCheckLaunch(a, "big", args, 3, &c, &err) ==
+        TilusStatusArgumentMismatch);
+  CHECK_ERROR(err, TilusStatusArgumentMismatch,
+              "tensor map 0 of kernel 'big' (over parameter 0): the byte "
+              "stride of dimension 0 (256 x 4294967296 bytes) is not below "
+              "2^40");
+  args[2] = tilusArgInteger(INT64_C(1) << 32); // the largest extent
+  CHECK(tilusArtifactCheckLaunch(a, "big", args, 3, &c, &err) ==
+        TilusStatusArgumentMismatch);
+  CHECK_ERROR(err, TilusStatusArgumentMismatch,
+              "tensor map 0 of kernel 'big' (over parameter 0): the byte "
+              "stride of dimension 0 (256 x 8589934592 bytes) is not below "
+              "2^40");
   tilusArtifactDestroy(a);
 }
 

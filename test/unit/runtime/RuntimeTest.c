@@ -7,8 +7,10 @@
 // (module cache, workspace, shared-memory opt-in, parameter bytes, driver
 // error messages) against a fake driver table, the fast path of loaded
 // kernels (resolved once, no allocation, the same errors, contexts),
-// caller-supplied workspaces and capture-safe launches, and launches and
-// loads from several threads at once.
+// caller-supplied workspaces and capture-safe launches, launches and loads
+// from several threads at once, and TMA tensor maps (parsing, argument
+// checks, the encode's arguments, where the maps go among the parameters,
+// a driver without cuTensorMapEncodeTiled).
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +46,13 @@ int main(void) {
   testConcurrentLaunches();
   testConcurrentGetKernel();
   testQmatmulTable();
+  testParseTensorMaps();
+  testParseTensorMapErrors();
+  testCheckTensorMapArguments();
+  testFakeTensorMapLaunch();
+  testFakeTensorMapErrors();
+  testFakeWithoutTensorMapEncode();
+  testLoadedKernelTensorMaps();
   printf("runtime tests: %d passed, %d failed\n", numPassed, numFailed);
   return numFailed ? 1 : 0;
 }

@@ -110,3 +110,41 @@ void matmulArgs(TilusArg args[6], int64_t m, int64_t n, int64_t k) {
   args[4] = tilusArgInteger(n);
   args[5] = tilusArgInteger(k);
 }
+
+const char *const tensorMapArtifact =
+    "tilus-artifact 1\n"
+    "target sm_90a\n"
+    "kernel tma\n"
+    "  block 128 1 1\n"
+    "  grid s2 ceildiv 64 ; s5\n"
+    "  workspace 256\n"
+    "  param ptr f16\n"  // 0: A, [M, K]
+    "  param ptr bf16\n" // 1: B, [batch, N, K]
+    "  param i32\n"      // 2: M
+    "  param i32\n"      // 3: K
+    "  tensormap 0 2 2 s2 s3 box 64 64 swizzle 128\n"
+    "  param index\n" // 4: N
+    "  param i64\n"   // 5: batch
+    "  tensormap 1 2 3 s5 s4 s3 box 1 128 32 swizzle 64\n"
+    "end\n"
+    "kernel types\n"
+    "  block 32 1 1\n"
+    "  grid 1\n"
+    "  param ptr ui8\n"
+    "  param i32\n"
+    "  tensormap 0 1 1 s1 box 16 swizzle 0\n"
+    "  tensormap 0 4 2 8 s1 box 2 4 swizzle 32\n"
+    "  tensormap 0 8 1 64 box 2 swizzle 0\n"
+    "end\n"
+    "ptx:\n"
+    ".visible .entry tma() { ret; }\n"
+    ".visible .entry types() { ret; }\n";
+
+void tmaArgs(TilusArg args[6], int64_t m, int64_t k, int64_t n, int64_t batch) {
+  args[0] = tilusArgPointer(0x10000);
+  args[1] = tilusArgPointer(0x20000);
+  args[2] = tilusArgInteger(m);
+  args[3] = tilusArgInteger(k);
+  args[4] = tilusArgInteger(n);
+  args[5] = tilusArgInteger(batch);
+}

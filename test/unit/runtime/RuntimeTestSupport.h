@@ -79,12 +79,33 @@ enum {
   MaxFakeDevices = 4,
   MaxFakeModules = 16,
   MaxFakeFunctions = 32,
-  MaxFakeParams = 16
+  MaxFakeParams = 16,
+  MaxFakeEncodes = 16
 };
+
+// What the fake cuTensorMapEncodeTiled writes into every map: this word,
+// then the global address, then the call's number (from 1), then this word
+// xor the index of each remaining 8-byte word; so a test can tell which map
+// reached which parameter.
+#define FAKE_TENSOR_MAP_MAGIC UINT64_C(0x54454e534f524d41)
+
+// The arguments of one cuTensorMapEncodeTiled call, copied.
+typedef struct {
+  uintptr_t tensorMap; // the address the runtime asked to fill
+  CUtensorMapDataType dataType;
+  cuuint32_t rank;
+  uintptr_t globalAddress;
+  cuuint64_t globalDim[5], globalStrides[4];
+  cuuint32_t boxDim[5], elementStrides[5];
+  CUtensorMapInterleave interleave;
+  CUtensorMapSwizzle swizzle;
+  CUtensorMapL2promotion l2Promotion;
+  CUtensorMapFloatOOBfill oobFill;
+} FakeEncode;
 typedef struct {
   // Knobs.
   int numDevices, ccMajor, ccMinor;
-  CUresult initResult, launchResult;
+  CUresult initResult, launchResult, encodeResult;
   // What cuStreamIsCapturing reports for every stream.
   CUstreamCaptureStatus captureStatus;
   // Module loads and function lookups yield the processor first, as a JIT
@@ -117,14 +138,26 @@ typedef struct {
   CUcontext launchContext;
   unsigned grid[3], block[3], shared;
   CUstream stream;
+  // The launch copies the first numParamsToRecord parameters into `params`:
+  // paramBytes[i] bytes of parameter i (0 means 8, a scalar's slot; a test
+  // sets 128 for a tensor map), and notes each parameter's address.
   int numParamsToRecord;
-  unsigned char params[MaxFakeParams][8];
+  unsigned char paramBytes[MaxFakeParams];
+  unsigned char params[MaxFakeParams][128];
+  uintptr_t paramAddress[MaxFakeParams];
+  // cuTensorMapEncodeTiled calls; the last MaxFakeEncodes are recorded, call
+  // n (from 1) at encodes[(n - 1) % MaxFakeEncodes] (fakeEncode(n)).
+  atomic_int encodeCalls;
+  FakeEncode encodes[MaxFakeEncodes];
 } FakeDriverState;
 
 extern FakeDriverState fake;
 
 // Forgets every record; one device of compute capability 9.0.
 void resetFake(void);
+// The record of cuTensorMapEncodeTiled call n (from 1; one of the last
+// MaxFakeEncodes).
+const FakeEncode *fakeEncode(int n);
 CUcontext fakeContextOf(int device);
 // The calling thread's current context in the fake.
 CUcontext fakeCurrentContext(void);
@@ -152,6 +185,13 @@ extern const char *const samplePtxStart;
 
 // The six arguments of the sample's matmul kernel for sizes m, n, k.
 void matmulArgs(TilusArg args[6], int64_t m, int64_t n, int64_t k);
+
+// An artifact whose kernels take tensor maps: `tma` (A [M, K] f16 and B
+// [batch, N, K] bf16, a workspace) and `types` (maps of 1, 4 and 8-byte
+// elements over one ui8 pointer, no workspace).
+extern const char *const tensorMapArtifact;
+// The six arguments of `tma`: A = 0x10000, B = 0x20000, then M, K, N, batch.
+void tmaArgs(TilusArg args[6], int64_t m, int64_t k, int64_t n, int64_t batch);
 
 void testParseSample(void);
 void testParseCubin(void);
@@ -182,5 +222,12 @@ void testTooManyParams(void);
 void testConcurrentLaunches(void);
 void testConcurrentGetKernel(void);
 void testQmatmulTable(void);
+void testParseTensorMaps(void);
+void testParseTensorMapErrors(void);
+void testCheckTensorMapArguments(void);
+void testFakeTensorMapLaunch(void);
+void testFakeTensorMapErrors(void);
+void testFakeWithoutTensorMapEncode(void);
+void testLoadedKernelTensorMaps(void);
 
 #endif // TILUS_TEST_RUNTIMETESTSUPPORT_H

@@ -353,7 +353,10 @@ static MlirLogicalResult lowerMbarrier(TilusLowering *L, MlirOperation op,
 
 static MlirLogicalResult lowerMbarrierInit(TilusLowering *L, MlirOperation op,
                                            MlirRewriterBase rewriter) {
-  static const MbarrierForm form = {"mbarrier.init.shared::cta.b64 [$0], $1;",
+  // The fence makes the initialized barrier visible to the async proxy,
+  // whose tensor-memory copies complete bytes on it (tilus.tma_load).
+  static const MbarrierForm form = {"mbarrier.init.shared::cta.b64 [$0], $1;\n"
+                                    "fence.proxy.async.shared::cta;",
                                     "l,r,~{memory}", true, true, true};
   return lowerMbarrier(L, op, rewriter, &form);
 }
