@@ -683,4 +683,21 @@ irdl.dialect @tilus {
                   bar_offsets: variadic %index)
     irdl.attributes {"shape" = %shape}
   }
+
+  // TmaStore(src, dst, src_offsets, dst_offsets, shape): the tile `shape` in
+  // the shared tensor's trailing dimensions at `src_offsets` is written to
+  // the global tensor at `dst_offsets` by tensor-memory copies, after every
+  // thread's writes to it (the block fences the async proxy and
+  // synchronizes); elements past the global tensor's edge are not written.
+  // When it returns the copies have completed and the shared tile may be
+  // written again.
+  irdl.operation @tma_store {
+    %shared = irdl.base @tilus::@shared
+    %global = irdl.base @tilus::@global
+    %index = irdl.is index
+    %shape = irdl.base "#builtin.dense_array"
+    irdl.operands(src: %shared, dst: %global, src_offsets: variadic %index,
+                  dst_offsets: variadic %index)
+    irdl.attributes {"shape" = %shape}
+  }
 }

@@ -131,21 +131,21 @@ intptr_t tilusOpGetDims(MlirOperation op, int64_t *dims);
  * reports why). */
 int64_t tilusOpGetScratchBytes(MlirOperation op);
 
-/*--- Tensor-memory copies (tilus.tma_load) ---------------------------------*/
+/*--- Tensor-memory copies (tilus.tma_load, tilus.tma_store) ----------------*/
 
 /* The most dimensions of a TMA tensor map. */
 #define TILUS_TMA_MAX_RANK 5
 /* The most elements of a TMA box per dimension. */
 #define TILUS_TMA_MAX_BOX 256
 
-/* How a tilus.tma_load is carried out: one tensor map over the global
- * tensor (rank `rank`, the tile addressing its last dimensions, box extents
- * 1 before them), and `numBoxes` copies of one box each, placed one after
- * another in shared memory (`boxBytes` apart) and `box[rank - 1]` elements
- * apart along the global tensor's last dimension. A swizzled destination
- * (one of tilusLayoutCreateMmaShared's layouts with kDim 1, TMA's swizzle
- * modes of the same name) splits its rows into swizzle-wide boxes; a
- * row-major one is one box. */
+/* How a tilus.tma_load or tilus.tma_store is carried out: one tensor map
+ * over the global tensor (rank `rank`, the tile addressing its last
+ * dimensions, box extents 1 before them), and `numBoxes` copies of one box
+ * each, placed one after another in shared memory (`boxBytes` apart) and
+ * `box[rank - 1]` elements apart along the global tensor's last dimension.
+ * A swizzled shared tensor (one of tilusLayoutCreateMmaShared's layouts
+ * with kDim 1, TMA's swizzle modes of the same name) splits its rows into
+ * swizzle-wide boxes; a row-major one is one box. */
 typedef struct {
   int64_t elementBytes;
   int64_t rank;
@@ -161,25 +161,26 @@ typedef struct {
   int64_t sharedAlignment;
 } TilusTmaPlan;
 
-/* The plan of `op`, a tilus.tma_load whose operand types decode to `dst`
- * and `src`, or false with the reason in `why` (`whySize` bytes). Its
- * source must be a tilus.view_global of a kernel argument whose run-time
- * sizes are kernel arguments (or their index casts); casts that a lowering
- * put between them and the arguments are looked through. Shared by the
- * verifier, tilus-to-gpu (the kernel's tensor-map parameters) and the
- * lowering. */
-bool tilusTmaPlanGet(MlirOperation op, const TilusTensorType *dst,
-                     const TilusTensorType *src, TilusTmaPlan *plan, char *why,
-                     size_t whySize);
+/* The plan of `op`, a tilus.tma_load or tma_store whose shared and global
+ * operands (TilusTmaShared, TilusTmaGlobal) have the types `shared` and
+ * `global`, or false with the reason in `why` (`whySize` bytes). The
+ * global tensor must be a tilus.view_global of a kernel argument whose
+ * run-time sizes are kernel arguments (or their index casts); casts that a
+ * lowering put between them and the arguments are looked through. Shared
+ * by the verifier, tilus-to-gpu (the kernel's tensor-map parameters) and
+ * the lowering. */
+bool tilusTmaPlanGet(MlirOperation op, const TilusTensorType *shared,
+                     const TilusTensorType *global, TilusTmaPlan *plan,
+                     char *why, size_t whySize);
 
 /* The text of `plan`'s tensor map on a manifest line after `tensormap `
  * (docs/artifact.md) into `out` (`size` bytes; 256 always suffice); the
  * length, as snprintf. */
-/* The same without the source's kernel arguments (ptrArg, dimArg and dim
- * are left 0): the boxes, for a lowering that runs after the source's view
+/* The same without the global tensor's kernel arguments (ptrArg, dimArg
+ * and dim are left 0): the boxes, for a lowering that runs after the view
  * is lowered and the kernel's maps were planned by tilusTmaPlanGet. */
-bool tilusTmaPlanGetBoxes(MlirOperation op, const TilusTensorType *dst,
-                          const TilusTensorType *src, TilusTmaPlan *plan,
+bool tilusTmaPlanGetBoxes(MlirOperation op, const TilusTensorType *shared,
+                          const TilusTensorType *global, TilusTmaPlan *plan,
                           char *why, size_t whySize);
 
 int tilusTmaPlanPrintMap(const TilusTmaPlan *plan, char *out, size_t size);

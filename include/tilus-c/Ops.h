@@ -166,7 +166,9 @@ enum { TilusWgmmaWaitValue };
 /* tilus.mbarrier_init (count), arrive, arrive_expect_tx (bytes), wait
  * (phase). */
 enum { TilusMbarrierBars, TilusMbarrierOffsets, TilusMbarrierValue };
-/* tilus.tma_load. */
+/* tilus.tma_load (dst shared, src global) and tilus.tma_store (src shared,
+ * dst global): the shared tensor is operand group 0, the global one group
+ * 1 (TilusTmaShared, TilusTmaGlobal) in both. */
 enum {
   TilusTmaDst,
   TilusTmaSrc,
@@ -174,6 +176,13 @@ enum {
   TilusTmaDstOffsets,
   TilusTmaSrcOffsets,
   TilusTmaBarOffsets
+};
+enum { TilusTmaShared = 0, TilusTmaGlobal = 1 };
+enum {
+  TilusTmaStoreSrc,
+  TilusTmaStoreDst,
+  TilusTmaStoreSharedOffsets,
+  TilusTmaStoreGlobalOffsets
 };
 /* tilus.reduce, convert_layout, permute, reshape: one register tensor;
  * tilus.transpose_shared: one shared tensor. */

@@ -105,7 +105,7 @@ static MlirWalkResult planWorkspace(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
-// The tensor maps of the kernel's tilus.tma_load ops: one per distinct
+// The tensor maps of the kernel's tilus.tma_load and tma_store ops: one per distinct
 // manifest text, in order of first use; each op gets its map's argument
 // index (after the kernel's `numArgs` own).
 typedef struct {
@@ -116,17 +116,17 @@ typedef struct {
 
 static MlirWalkResult planTensorMaps(MlirOperation op, void *userData) {
   TensorMaps *maps = userData;
-  if (!tilusOpIs(op, "tilus.tma_load"))
+  if (!tilusOpIs(op, "tilus.tma_load") && !tilusOpIs(op, "tilus.tma_store"))
     return MlirWalkResultAdvance;
   TilusTensorType dst, src;
   char why[320], text[256];
   TilusTmaPlan plan;
   bool decoded = false, ok = false;
   if (mlirLogicalResultIsSuccess(tilusTensorTypeDecode(
-          mlirValueGetType(tilusOpGetGroupOperand(op, TilusTmaDst, 0)), &dst,
+          mlirValueGetType(tilusOpGetGroupOperand(op, TilusTmaShared, 0)), &dst,
           NULL))) {
     if (mlirLogicalResultIsSuccess(tilusTensorTypeDecode(
-            mlirValueGetType(tilusOpGetGroupOperand(op, TilusTmaSrc, 0)), &src,
+            mlirValueGetType(tilusOpGetGroupOperand(op, TilusTmaGlobal, 0)), &src,
             NULL))) {
       decoded = true;
       ok = tilusTmaPlanGet(op, &dst, &src, &plan, why, sizeof why);

@@ -201,6 +201,10 @@ static const TilusOpSchema schemas[] = {
      GROUPS(SINGLE("dst"), SINGLE("src"), SINGLE("bars"), VARIADIC("dst_offsets"),
             VARIADIC("src_offsets"), VARIADIC("bar_offsets")),
      NO_GROUPS, ATTRIBUTES("shape")},
+    {"tilus.tma_store",
+     GROUPS(SINGLE("src"), SINGLE("dst"), VARIADIC("src_offsets"),
+            VARIADIC("dst_offsets")),
+     NO_GROUPS, ATTRIBUTES("shape")},
 };
 
 #define NUM_SCHEMAS ((intptr_t)(sizeof(schemas) / sizeof(schemas[0])))

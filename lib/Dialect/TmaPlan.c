@@ -1,14 +1,14 @@
 //===- TmaPlan.c - How a tilus.tma_load is carried out --------------------===//
 //
-// A tensor-memory copy writes a box of the global tensor into shared memory
-// row-major, its 16-byte chunks permuted by one of TMA's swizzle modes. The
-// destination's layout decides the boxes: row-major is one box of the tile;
+// A tensor-memory copy moves a box of a global tensor to or from shared
+// memory, where the box is row-major, its 16-byte chunks permuted by one of
+// TMA's swizzle modes. The shared tensor's layout decides the boxes: row-major is one box of the tile;
 // a K-major wgmma operand layout with a W-byte swizzle (LayoutMmaShared.c:
 // the tile's columns in blocks of W bytes stored one after another, chunk c
 // of row r at c ^ ((r >> log2(128 / W)) mod (W / 16))) is one box per block,
 // the same permutation TMA applies to address bits [4, 7) from the bits
 // above the W-byte row, provided each box starts on a multiple of 8 rows of
-// W bytes. The source decides the tensor map: the runtime builds it at each
+// W bytes. The global tensor decides the tensor map: the runtime builds it at each
 // launch from the kernel's arguments (docs/artifact.md), so its base and
 // run-time extents must be kernel arguments.
 //
@@ -71,6 +71,17 @@ static int64_t kernelArgument(MlirValue v) {
   return mlirBlockArgumentGetArgNumber(v);
 }
 
+// The operand groups of the shared and the global tensor's offsets
+// (tilus.tma_load: bars between; tilus.tma_store: none).
+static intptr_t sharedOffsetsGroup(MlirOperation op) {
+  return tilusOpIs(op, "tilus.tma_store") ? TilusTmaStoreSharedOffsets
+                                          : TilusTmaDstOffsets;
+}
+static intptr_t globalOffsetsGroup(MlirOperation op) {
+  return tilusOpIs(op, "tilus.tma_store") ? TilusTmaStoreGlobalOffsets
+                                          : TilusTmaSrcOffsets;
+}
+
 static bool constantIndex(MlirValue v, int64_t *out) {
   if (!mlirValueIsAOpResult(v) ||
       !tilusOpIs(mlirOpResultGetOwner(v), "arith.constant"))
@@ -84,33 +95,33 @@ static bool constantIndex(MlirValue v, int64_t *out) {
 }
 
 // The global tensor's map: base and extents from kernel arguments.
-static bool planSource(MlirOperation op, const TilusTensorType *src,
+static bool planGlobal(MlirOperation op, const TilusTensorType *global,
                        TilusTmaPlan *plan, char *why, size_t size) {
-  MlirValue value = tilusOpGetGroupOperand(op, TilusTmaSrc, 0);
+  MlirValue value = tilusOpGetGroupOperand(op, TilusTmaGlobal, 0);
   MlirOperation view =
       mlirValueIsAOpResult(value) ? mlirOpResultGetOwner(value)
                                   : (MlirOperation){NULL};
   if (mlirOperationIsNull(view) || !tilusOpIs(view, "tilus.view_global"))
     return fail(why, size,
-                "the source must be a tilus.view_global of a kernel argument "
+                "the global tensor must be a tilus.view_global of a kernel argument "
                 "(the runtime builds the tensor map from the kernel's "
                 "arguments at launch)");
   plan->ptrArg = kernelArgument(
       throughCasts(tilusOpGetGroupOperand(view, TilusViewGlobalPtr, 0)));
   if (plan->ptrArg < 0)
     return fail(why, size,
-                "the source's pointer must be an argument of the kernel (the "
+                "the global tensor's pointer must be an argument of the kernel (the "
                 "runtime builds the tensor map from it at launch)");
   intptr_t start, count, next = 0;
   if (!tilusOpGetOperandGroup(view, TilusViewGlobalSizes, &start, &count))
-    return fail(why, size, "the source's view has no sizes");
-  for (intptr_t d = 0; d < src->rank; ++d) {
+    return fail(why, size, "the global tensor's view has no sizes");
+  for (intptr_t d = 0; d < global->rank; ++d) {
     plan->dimArg[d] = -1;
-    plan->dim[d] = src->shape[d];
-    if (src->shape[d] != TILUS_DYNAMIC_DIM)
+    plan->dim[d] = global->shape[d];
+    if (global->shape[d] != TILUS_DYNAMIC_DIM)
       continue;
     if (next >= count)
-      return fail(why, size, "the source's view has too few sizes");
+      return fail(why, size, "the global tensor's view has too few sizes");
     MlirValue s = throughCasts(mlirOperationGetOperand(view, start + next++));
     if (constantIndex(s, &plan->dim[d]))
       continue;
@@ -118,38 +129,38 @@ static bool planSource(MlirOperation op, const TilusTensorType *src,
     if (plan->dimArg[d] < 0 ||
         !mlirTypeIsAInteger(mlirValueGetType(s)))
       return fail(why, size,
-                  "the source's size %" PRIdPTR " must be an integer argument "
+                  "the global tensor's size %" PRIdPTR " must be an integer argument "
                   "of the kernel or a constant (the runtime builds the tensor "
                   "map from the kernel's arguments at launch); it is computed "
                   "in the kernel",
                   d);
   }
-  for (intptr_t d = 0; d < src->rank; ++d)
+  for (intptr_t d = 0; d < global->rank; ++d)
     if (plan->dimArg[d] < 0 && plan->dim[d] < 1)
       return fail(why, size,
-                  "the source's dimension %" PRIdPTR " is %lld; TMA needs "
+                  "the global tensor's dimension %" PRIdPTR " is %lld; TMA needs "
                   "positive extents",
                   d, (long long)plan->dim[d]);
   return true;
 }
 
-// Boxes and swizzle from the destination's layout; `r` is the tile's rank,
+// Boxes and swizzle from the shared tensor's layout; `r` is the tile's rank,
 // `shape` its extents.
-static bool planDestination(MlirOperation op, const TilusTensorType *dst,
+static bool planShared(MlirOperation op, const TilusTensorType *shared,
                             intptr_t r, const int64_t *shape,
                             TilusTmaPlan *plan, char *why, size_t size) {
-  intptr_t lead = dst->rank - r;
+  intptr_t lead = shared->rank - r;
   intptr_t start, count;
-  if (!tilusOpGetOperandGroup(op, TilusTmaDstOffsets, &start, &count) ||
-      count != dst->rank)
-    return fail(why, size, "the destination needs one offset per dimension");
+  if (!tilusOpGetOperandGroup(op, sharedOffsetsGroup(op), &start, &count) ||
+      count != shared->rank)
+    return fail(why, size, "the shared tensor needs one offset per dimension");
   for (intptr_t d = 0; d < r; ++d) {
     int64_t offset = -1;
-    if (dst->shape[lead + d] != shape[d] ||
+    if (shared->shape[lead + d] != shape[d] ||
         !constantIndex(mlirOperationGetOperand(op, start + lead + d), &offset) ||
         offset != 0)
       return fail(why, size,
-                  "the tile must fill the destination's last %" PRIdPTR
+                  "the tile must fill the shared tensor's last %" PRIdPTR
                   " dimensions (offsets 0 there; the leading offsets pick "
                   "the stage)",
                   r);
@@ -157,8 +168,8 @@ static bool planDestination(MlirOperation op, const TilusTensorType *dst,
   int64_t eb = plan->elementBytes, bits = 8 * eb;
   TilusLayoutError err;
   TilusLayout *rowMajor =
-      tilusLayoutCreateLocal((int64_t)dst->rank, dst->shape, &err);
-  bool plain = rowMajor && tilusLayoutEqual(dst->layout, rowMajor);
+      tilusLayoutCreateLocal((int64_t)shared->rank, shared->shape, &err);
+  bool plain = rowMajor && tilusLayoutEqual(shared->layout, rowMajor);
   tilusLayoutDestroy(rowMajor);
   int64_t *box = plan->box + (plan->rank - r);
   if (plain) {
@@ -173,12 +184,12 @@ static bool planDestination(MlirOperation op, const TilusTensorType *dst,
     plan->sharedAlignment = 128;
   } else {
     TilusMmaSharedOperand m;
-    if (r != 2 || !tilusLayoutMatchMmaShared(dst->layout, 1, bits, &m) ||
+    if (r != 2 || !tilusLayoutMatchMmaShared(shared->layout, 1, bits, &m) ||
         m.swizzle == TilusMmaSwizzleNone)
       return fail(why, size,
                   "TMA writes its box row-major or in a swizzled K-major "
                   "wgmma operand layout (tilus.mma_shared with a 32, 64 or "
-                  "128-byte swizzle); the destination's layout is neither");
+                  "128-byte swizzle); the shared tensor's layout is neither");
     int64_t w = m.swizzle == TilusMmaSwizzle128B  ? 128
                 : m.swizzle == TilusMmaSwizzle64B ? 64
                                                   : 32;
@@ -204,15 +215,15 @@ static bool planDestination(MlirOperation op, const TilusTensorType *dst,
   // tensor's aligned base.
   if (lead > 0 && plan->numBoxes * plan->boxBytes % plan->sharedAlignment)
     return fail(why, size,
-                "each stage of the destination must start on a multiple of "
+                "each stage of the shared tensor must start on a multiple of "
                 "%lld bytes (TMA's alignment for this box); a tile has %lld",
                 (long long)plan->sharedAlignment,
                 (long long)(plan->numBoxes * plan->boxBytes));
   return true;
 }
 
-bool tilusTmaPlanGetBoxes(MlirOperation op, const TilusTensorType *dst,
-                          const TilusTensorType *src, TilusTmaPlan *plan,
+bool tilusTmaPlanGetBoxes(MlirOperation op, const TilusTensorType *shared,
+                          const TilusTensorType *global, TilusTmaPlan *plan,
                           char *why, size_t whySize) {
   *plan = (TilusTmaPlan){0};
   MlirAttribute shapeAttr = mlirOperationGetDiscardableAttributeByName(
@@ -220,12 +231,12 @@ bool tilusTmaPlanGetBoxes(MlirOperation op, const TilusTensorType *dst,
   if (mlirAttributeIsNull(shapeAttr) || !mlirAttributeIsADenseI64Array(shapeAttr))
     return fail(why, whySize, "the 'shape' attribute must be array<i64: ...>");
   intptr_t r = mlirDenseArrayGetNumElements(shapeAttr);
-  if (r < 1 || r > src->rank || r > dst->rank || src->rank > TILUS_TMA_MAX_RANK)
+  if (r < 1 || r > global->rank || r > shared->rank || global->rank > TILUS_TMA_MAX_RANK)
     return fail(why, whySize,
                 "the tile's rank (%" PRIdPTR ") must be from 1 to the ranks "
-                "of the source (%" PRIdPTR ", at most %d for TMA) and of the "
-                "destination (%" PRIdPTR ")",
-                r, src->rank, TILUS_TMA_MAX_RANK, dst->rank);
+                "of the global tensor (%" PRIdPTR ", at most %d for TMA) and of "
+                "the shared one (%" PRIdPTR ")",
+                r, global->rank, TILUS_TMA_MAX_RANK, shared->rank);
   int64_t shape[TILUS_TMA_MAX_RANK];
   for (intptr_t d = 0; d < r; ++d) {
     shape[d] = mlirDenseI64ArrayGetElement(shapeAttr, d);
@@ -233,38 +244,38 @@ bool tilusTmaPlanGetBoxes(MlirOperation op, const TilusTensorType *dst,
       return fail(why, whySize, "the tile's dimension %" PRIdPTR " is %lld",
                   d, (long long)shape[d]);
   }
-  int64_t bits = tilusElementTypeGetBitWidth(src->elementType);
+  int64_t bits = tilusElementTypeGetBitWidth(global->elementType);
   if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
     return fail(why, whySize,
                 "TMA copies elements of 8, 16, 32 or 64 bits, not %lld (view "
                 "packed narrower elements as bytes)",
                 (long long)bits);
   plan->elementBytes = bits / 8;
-  plan->rank = src->rank;
+  plan->rank = global->rank;
   // A box starts on a 16-byte boundary of its rows (measured on the H100:
   // another start is an illegal instruction); the lowering proves it of
   // offsets that are not constants.
   intptr_t start, count;
   int64_t first = 0;
-  if (tilusOpGetOperandGroup(op, TilusTmaSrcOffsets, &start, &count) &&
-      count == src->rank &&
+  if (tilusOpGetOperandGroup(op, globalOffsetsGroup(op), &start, &count) &&
+      count == global->rank &&
       constantIndex(mlirOperationGetOperand(op, start + count - 1), &first) &&
       first * plan->elementBytes % 16)
     return fail(why, whySize,
-                "TMA starts a box on a 16-byte boundary of the source's rows: "
+                "TMA starts a box on a 16-byte boundary of the global tensor's rows: "
                 "the innermost offset must be a multiple of %lld elements, not "
                 "%lld",
                 (long long)(16 / plan->elementBytes), (long long)first);
-  for (intptr_t d = 0; d < src->rank; ++d)
+  for (intptr_t d = 0; d < global->rank; ++d)
     plan->box[d] = 1;
-  return planDestination(op, dst, r, shape, plan, why, whySize);
+  return planShared(op, shared, r, shape, plan, why, whySize);
 }
 
-bool tilusTmaPlanGet(MlirOperation op, const TilusTensorType *dst,
-                     const TilusTensorType *src, TilusTmaPlan *plan, char *why,
+bool tilusTmaPlanGet(MlirOperation op, const TilusTensorType *shared,
+                     const TilusTensorType *global, TilusTmaPlan *plan, char *why,
                      size_t whySize) {
-  return tilusTmaPlanGetBoxes(op, dst, src, plan, why, whySize) &&
-         planSource(op, src, plan, why, whySize);
+  return tilusTmaPlanGetBoxes(op, shared, global, plan, why, whySize) &&
+         planGlobal(op, global, plan, why, whySize);
 }
 
 int tilusTmaPlanPrintMap(const TilusTmaPlan *plan, char *out, size_t size) {

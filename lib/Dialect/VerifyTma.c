@@ -1,11 +1,12 @@
-//===- VerifyTma.c - The rules of tilus.tma_load --------------------------===//
+//===- VerifyTma.c - The rules of tilus.tma_load and tma_store ------------===//
 //
-// A tensor-memory copy of a tile of a global tensor into a shared one, its
-// bytes completing on an mbarrier (docs/hopper.md). Beyond the operands'
-// kinds and the tile's offsets, the rules TMA imposes (the source a view of
-// kernel arguments, element widths, the destination's layout, box limits
-// and alignment) are decided once, by tilusTmaPlanGet, for the verifier and
-// the lowering alike; the target (sm_90 and newer) is the lowering's.
+// Tensor-memory copies of a tile of a global tensor into a shared one (its
+// bytes completing on an mbarrier) and back (docs/hopper.md). Beyond the
+// operands' kinds and the tile's offsets, the rules TMA imposes (the global
+// tensor a view of kernel arguments, element widths, the shared tensor's
+// layout, box limits and alignment) are decided once, by tilusTmaPlanGet,
+// for the verifier and the lowering alike; the target (sm_90 and newer) is
+// the lowering's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,9 +33,10 @@ static bool decodeOperand(TilusVerifier *v, MlirOperation op, intptr_t group,
   return false;
 }
 
-// The tile's offsets in the destination and in the source (as CopyAsync's).
+// The tile's offsets in the shared and the global tensor (as CopyAsync's).
 static bool checkTile(TilusVerifier *v, MlirOperation op,
                       const TilusTensorType *dst, const TilusTensorType *src) {
+  bool store = tilusOpIs(op, "tilus.tma_store");
   MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
       op, mlirStringRefCreateFromCString("shape"));
   intptr_t rank = mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a)
@@ -50,47 +52,64 @@ static bool checkTile(TilusVerifier *v, MlirOperation op,
   int64_t shape[TILUS_TMA_MAX_RANK];
   for (intptr_t d = 0; d < rank; ++d)
     shape[d] = mlirDenseI64ArrayGetElement(a, d);
-  return tilusVerifierCheckTileAccess(v, op, dst, "destination", rank, shape,
-                                      TilusTmaDstOffsets) &&
-         tilusVerifierCheckTileAccess(v, op, src, "source", rank, shape,
-                                      TilusTmaSrcOffsets);
+  return tilusVerifierCheckTileAccess(
+             v, op, dst, store ? "source" : "destination", rank, shape,
+             store ? TilusTmaStoreSharedOffsets : TilusTmaDstOffsets) &&
+         tilusVerifierCheckTileAccess(
+             v, op, src, store ? "destination" : "source", rank, shape,
+             store ? TilusTmaStoreGlobalOffsets : TilusTmaSrcOffsets);
+}
+
+static bool checkPlan(TilusVerifier *v, MlirOperation op,
+                      const TilusTensorType *shared,
+                      const TilusTensorType *global) {
+  char why[320];
+  TilusTmaPlan plan;
+  if (!mlirTypeEqual(shared->elementType, global->elementType)) {
+    tilusVerifierError(v, op,
+                       "the shared and the global tensor have different "
+                       "element types");
+    return false;
+  }
+  if (checkTile(v, op, shared, global) &&
+      !tilusTmaPlanGet(op, shared, global, &plan, why, sizeof why)) {
+    tilusVerifierError(v, op, "%s", why);
+    return false;
+  }
+  return true;
 }
 
 bool tilusVerifyTmaOp(TilusVerifier *v, MlirOperation op) {
-  if (!tilusOpIs(op, "tilus.tma_load"))
+  bool load = tilusOpIs(op, "tilus.tma_load");
+  if (!load && !tilusOpIs(op, "tilus.tma_store"))
     return false;
   if (mlirLogicalResultIsFailure(tilusOpVerifyStructure(op))) {
     v->numErrors++; // reported at the op
     return true;
   }
-  TilusTensorType dst, src, bars;
-  if (!decodeOperand(v, op, TilusTmaDst, TilusMemoryShared, "destination",
-                     &dst))
+  TilusTensorType shared, global, bars;
+  if (!decodeOperand(v, op, TilusTmaShared, TilusMemoryShared,
+                     load ? "destination" : "source", &shared))
     return true;
-  if (!decodeOperand(v, op, TilusTmaSrc, TilusMemoryGlobal, "source", &src)) {
-    tilusTensorTypeRelease(&dst);
+  if (!decodeOperand(v, op, TilusTmaGlobal, TilusMemoryGlobal,
+                     load ? "source" : "destination", &global)) {
+    tilusTensorTypeRelease(&shared);
     return true;
   }
-  if (decodeOperand(v, op, TilusTmaBars, TilusMemoryShared, "barrier",
-                    &bars)) {
+  if (!load) {
+    checkPlan(v, op, &shared, &global);
+  } else if (decodeOperand(v, op, TilusTmaBars, TilusMemoryShared, "barrier",
+                           &bars)) {
     MlirType t = bars.elementType;
-    char why[320];
-    TilusTmaPlan plan;
     if (!mlirTypeIsAInteger(t) || mlirIntegerTypeGetWidth(t) != 64)
       tilusVerifierError(v, op,
                          "mbarriers are 64-bit integers in shared memory");
-    else if (!mlirTypeEqual(dst.elementType, src.elementType))
-      tilusVerifierError(v, op,
-                         "the source and the destination have different "
-                         "element types");
     else if (tilusVerifierCheckTileAccess(v, op, &bars, "barrier", 0, NULL,
-                                          TilusTmaBarOffsets) &&
-             checkTile(v, op, &dst, &src) &&
-             !tilusTmaPlanGet(op, &dst, &src, &plan, why, sizeof why))
-      tilusVerifierError(v, op, "%s", why);
+                                          TilusTmaBarOffsets))
+      checkPlan(v, op, &shared, &global);
     tilusTensorTypeRelease(&bars);
   }
-  tilusTensorTypeRelease(&src);
-  tilusTensorTypeRelease(&dst);
+  tilusTensorTypeRelease(&global);
+  tilusTensorTypeRelease(&shared);
   return true;
 }

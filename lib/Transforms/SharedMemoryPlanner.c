@@ -14,8 +14,9 @@
 //     TILUS_WGMMA_SHARED_ALIGNMENT bytes (the swizzle repeats every 1024
 //     bytes of address, and wgmma applies it to the address itself);
 //   - a tensor holding mbarriers lives to the kernel's end, as does one that
-//     tma_load writes (its bytes land when a barrier's phase completes),
-//     aligned to TILUS_TMA_SHARED_ALIGNMENT bytes;
+//     tma_load writes (its bytes land when a barrier's phase completes);
+//     the shared tile of a tma_load or tma_store is aligned to
+//     TILUS_TMA_SHARED_ALIGNMENT bytes;
 //   - tensors whose lifetimes do not overlap may share bytes (the epilogue
 //     of Figure 14 reuses the pipeline's buffers);
 //   - each tensor is placed at the lowest 128-byte aligned offset where it
@@ -195,13 +196,15 @@ static void scanUse(MlirOpOperand use, void *userData) {
   // A tensor-memory copy lands when its barrier's phase completes, which
   // the planner does not follow: its destination (and barrier) live to the
   // end; the destination is aligned for the swizzle modes.
-  if (tilusOpIs(user, "tilus.tma_load")) {
+  if (tilusOpIs(user, "tilus.tma_load"))
     b->end = scan->w->count - 1;
-    intptr_t start, count;
-    if (tilusOpGetOperandGroup(user, TilusTmaDst, &start, &count) &&
-        mlirOpOperandGetOperandNumber(use) == (unsigned)start)
-      b->alignment = TILUS_TMA_SHARED_ALIGNMENT;
-  }
+  // TMA's shared tile (a load's destination, a store's source) is aligned
+  // for the swizzle modes. (A store has completed when it returns.)
+  intptr_t start, count;
+  if ((tilusOpIs(user, "tilus.tma_load") || tilusOpIs(user, "tilus.tma_store")) &&
+      tilusOpGetOperandGroup(user, TilusTmaShared, &start, &count) &&
+      mlirOpOperandGetOperandNumber(use) == (unsigned)start)
+    b->alignment = TILUS_TMA_SHARED_ALIGNMENT;
 }
 
 static int byBytesDescending(const void *a, const void *b) {

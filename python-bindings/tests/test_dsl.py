@@ -57,7 +57,7 @@ def test_schema_is_read_from_the_library():
     assert schema.lookup("nonsense") is None
     needing = sorted(n for n, s in ops.items() if s.needs_segment_sizes)
     assert needing == ["tilus.copy_async", "tilus.load_global", "tilus.load_shared",
-                       "tilus.tma_load", "tilus.wgmma_mma"]
+                       "tilus.tma_load", "tilus.tma_store", "tilus.wgmma_mma"]
 
 
 def test_every_op_has_a_method():
@@ -194,9 +194,11 @@ class Zoo(tilus.Kernel):
         self.mbarrier_arrive_expect_tx(mb, [1], 0)
         self.mbarrier_wait(mb, [0], 0)
         # A tensor-memory copy of x's 256 elements into stage 1 of a row-major
-        # buffer, on barrier 1 (one tensor map, after the kernel's parameters).
+        # buffer, on barrier 1, and back out to o (a tensor map each, after
+        # the kernel's parameters).
         tm = self.allocate_shared(f32, [2, 256], "local(2,256)")
         self.tma_load(tm, gx, mb, [1], [1, 0], [off], [256])
+        self.tma_store(tm, go, [1, 0], [off], [256])
         with self.if_then(b > 1000):
             self.exit()
 
@@ -213,7 +215,8 @@ def test_every_instruction_compiles():
     assert info.name == "zoo" and info.block == (128, 1, 1)
     assert [p.describe() for p in info.params] == ["ptr f32", "ptr f32", "ptr i32", "ptr i32",
                                                    "i32"]
-    assert b"\n  tensormap 0 4 1 s4 box 256 swizzle 0\n" in art.data
+    assert b"\n  tensormap 0 4 1 s4 box 256 swizzle 0\n  tensormap 1 4 1 s4 box 256 swizzle 0\n" \
+        in art.data
 
 
 # --- The generic op and the operand groups ----------------------------------------

@@ -3,7 +3,7 @@
 // a kernel argument) at the op.
 // RUN: not tilus-opt %s --lower-to-nvvm --target=sm_90a 2>&1 | FileCheck %s
 
-// CHECK: error: 'tilus.tma_load' op cannot be lowered: TMA starts a box on a 16-byte boundary of the source's rows: the innermost offset must be a multiple of 8 elements, which cannot be proven of this one
+// CHECK: error: 'tilus.tma_load' op cannot be lowered: TMA starts a box on a 16-byte boundary of the global tensor's rows: the innermost offset must be a multiple of 8 elements, which cannot be proven of this one
 func.func @tma_unaligned(%p: !tilus.ptr<f16>, %m: i32, %col: i32)
     attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
   %c0 = arith.constant 0 : index

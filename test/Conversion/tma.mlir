@@ -1,4 +1,4 @@
-// tilus.tma_load: tilus-to-gpu gives the kernel one tensor-map parameter per
+// tilus.tma_load and tma_store: tilus-to-gpu gives the kernel one tensor-map parameter per
 // distinct map (after its own, marked by-value grid constants), the manifest
 // describes each map for the runtime, and thread 0 declares the tile's bytes
 // on the barrier and issues one cp.async.bulk.tensor per box: two for a
@@ -18,6 +18,10 @@
 // CHECK-NEXT: tensormap 0 2 2 s4 s5 box 64 64 swizzle 128
 // CHECK-NEXT: tensormap 0 2 2 s4 s5 box 32 32 swizzle 64
 // CHECK-NEXT: tensormap 0 2 2 s4 s5 box 16 32 swizzle 0
+// CHECK-NEXT: end
+// CHECK: kernel tma_store_tiles
+// CHECK: tensormap 1 2 2 s3 s4 box 64 64 swizzle 128
+// CHECK-NEXT: tensormap 2 2 2 s3 s4 box 16 32 swizzle 0
 // CHECK-NEXT: end
 // CHECK: .param .u32 tma_tiles_param_5,
 // CHECK-NEXT: .param .align 64 .b8 tma_tiles_param_6[128],
@@ -46,6 +50,19 @@
 // CHECK: [[[MAP3]], {
 // CHECK-NOT: cp.async.bulk.tensor
 // CHECK: $[[SKIP]]:
+
+// tilus.tma_store: the block's writes fenced for the async proxy, a block
+// barrier, thread 0's boxes as one bulk group and its wait, a block barrier.
+// CHECK: .entry tma_store_tiles(
+// CHECK: fence.proxy.async.shared::cta;
+// CHECK: bar.sync 0;
+// CHECK: @%p{{[0-9]+}} bra $[[SKIP2:L__BB[0-9_]+]];
+// CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd{{[0-9]+}}];
+// CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// CHECK: cp.async.bulk.commit_group;
+// CHECK-NEXT: cp.async.bulk.wait_group 0;
+// CHECK: $[[SKIP2]]:
+// CHECK-NEXT: bar.sync 0;
 
 // SM80: error: 'tilus.tma_load' op cannot be lowered: tensor-memory copies need sm_90 or newer (cp.async.bulk.tensor); this lowering is for sm_80
 !g = !tilus.global<f16, array<i64: -1, 64>, #tilus.row_major>

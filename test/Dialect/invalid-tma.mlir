@@ -6,7 +6,7 @@ func.func @source_not_a_view(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {
   %bars = "tilus.allocate_shared"() : () -> !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>
   %s = "tilus.allocate_shared"() : () -> !tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"local(16,64)">>
   %g = "tilus.allocate_global"() : () -> !tilus.global<f16, array<i64: 16, 64>, #tilus.row_major>
-  // expected-error@+1 {{'tilus.tma_load' op the source must be a tilus.view_global of a kernel argument (the runtime builds the tensor map from the kernel's arguments at launch)}}
+  // expected-error@+1 {{'tilus.tma_load' op the global tensor must be a tilus.view_global of a kernel argument (the runtime builds the tensor map from the kernel's arguments at launch)}}
   "tilus.tma_load"(%s, %g, %bars, %c0, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 1, 2, 2, 1>, shape = array<i64: 16, 64>} : (!tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"local(16,64)">>, !tilus.global<f16, array<i64: 16, 64>, #tilus.row_major>, !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>, index, index, index, index, index) -> ()
   return
 }
@@ -22,7 +22,7 @@ func.func @size_computed(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {tilu
   %m0 = arith.index_cast %m : i32 to index
   %k0 = arith.index_cast %k2 : i32 to index
   %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
-  // expected-error@+1 {{'tilus.tma_load' op the source's size 1 must be an integer argument of the kernel or a constant (the runtime builds the tensor map from the kernel's arguments at launch); it is computed in the kernel}}
+  // expected-error@+1 {{'tilus.tma_load' op the global tensor's size 1 must be an integer argument of the kernel or a constant (the runtime builds the tensor map from the kernel's arguments at launch); it is computed in the kernel}}
   "tilus.tma_load"(%s, %g, %bars, %c0, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 1, 2, 2, 1>, shape = array<i64: 16, 64>} : (!tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"local(16,64)">>, !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>, !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>, index, index, index, index, index) -> ()
   return
 }
@@ -48,7 +48,7 @@ func.func @layout(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {tilus.kerne
   %m0 = arith.index_cast %m : i32 to index
   %k0 = arith.index_cast %k : i32 to index
   %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
-  // expected-error@+1 {{'tilus.tma_load' op TMA writes its box row-major or in a swizzled K-major wgmma operand layout (tilus.mma_shared with a 32, 64 or 128-byte swizzle); the destination's layout is neither}}
+  // expected-error@+1 {{'tilus.tma_load' op TMA writes its box row-major or in a swizzled K-major wgmma operand layout (tilus.mma_shared with a 32, 64 or 128-byte swizzle); the shared tensor's layout is neither}}
   "tilus.tma_load"(%s, %g, %bars, %c0, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 1, 2, 2, 1>, shape = array<i64: 16, 64>} : (!tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"column_local(16,64)">>, !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>, !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>, index, index, index, index, index) -> ()
   return
 }
@@ -62,7 +62,7 @@ func.func @partial_tile(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {tilus
   %m0 = arith.index_cast %m : i32 to index
   %k0 = arith.index_cast %k : i32 to index
   %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
-  // expected-error@+1 {{'tilus.tma_load' op the tile must fill the destination's last 2 dimensions (offsets 0 there; the leading offsets pick the stage)}}
+  // expected-error@+1 {{'tilus.tma_load' op the tile must fill the shared tensor's last 2 dimensions (offsets 0 there; the leading offsets pick the stage)}}
   "tilus.tma_load"(%s, %g, %bars, %c0, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 1, 2, 2, 1>, shape = array<i64: 8, 64>} : (!tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"local(16,64)">>, !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>, !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>, index, index, index, index, index) -> ()
   return
 }
@@ -104,7 +104,7 @@ func.func @stage_alignment(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {ti
   %m0 = arith.index_cast %m : i32 to index
   %k0 = arith.index_cast %k : i32 to index
   %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
-  // expected-error@+1 {{'tilus.tma_load' op each stage of the destination must start on a multiple of 128 bytes (TMA's alignment for this box); a tile has 16}}
+  // expected-error@+1 {{'tilus.tma_load' op each stage of the shared tensor must start on a multiple of 128 bytes (TMA's alignment for this box); a tile has 16}}
   "tilus.tma_load"(%s, %g, %bars, %c0, %c0, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 1, 3, 2, 1>, shape = array<i64: 1, 8>} : (!tilus.shared<f16, array<i64: 3, 1, 8>, #tilus.layout<"local(3,1,8)">>, !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>, !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>, index, index, index, index, index, index) -> ()
   return
 }
@@ -133,7 +133,7 @@ func.func @element_types(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {tilu
   %m0 = arith.index_cast %m : i32 to index
   %k0 = arith.index_cast %k : i32 to index
   %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
-  // expected-error@+1 {{'tilus.tma_load' op the source and the destination have different element types}}
+  // expected-error@+1 {{'tilus.tma_load' op the shared and the global tensor have different element types}}
   "tilus.tma_load"(%s, %g, %bars, %c0, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 1, 2, 2, 1>, shape = array<i64: 16, 64>} : (!tilus.shared<bf16, array<i64: 16, 64>, #tilus.layout<"local(16,64)">>, !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>, !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>, index, index, index, index, index) -> ()
   return
 }
@@ -148,7 +148,20 @@ func.func @unaligned_start(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {ti
   %m0 = arith.index_cast %m : i32 to index
   %k0 = arith.index_cast %k : i32 to index
   %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
-  // expected-error@+1 {{'tilus.tma_load' op TMA starts a box on a 16-byte boundary of the source's rows: the innermost offset must be a multiple of 8 elements, not 4}}
+  // expected-error@+1 {{'tilus.tma_load' op TMA starts a box on a 16-byte boundary of the global tensor's rows: the innermost offset must be a multiple of 8 elements, not 4}}
   "tilus.tma_load"(%s, %g, %bars, %c0, %c0, %c0, %c4, %c0) {operandSegmentSizes = array<i32: 1, 1, 1, 2, 2, 1>, shape = array<i64: 16, 64>} : (!tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"local(16,64)">>, !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>, !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @store_layout(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %s = "tilus.allocate_shared"() : () -> !tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"column_local(16,64)">>
+  %m0 = arith.index_cast %m : i32 to index
+  %k0 = arith.index_cast %k : i32 to index
+  %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
+  // expected-error@+1 {{'tilus.tma_store' op TMA writes its box row-major or in a swizzled K-major wgmma operand layout (tilus.mma_shared with a 32, 64 or 128-byte swizzle); the shared tensor's layout is neither}}
+  "tilus.tma_store"(%s, %g, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 2>, shape = array<i64: 16, 64>} : (!tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"column_local(16,64)">>, !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>, index, index, index, index) -> ()
   return
 }

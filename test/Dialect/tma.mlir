@@ -1,6 +1,6 @@
-// tilus.tma_load, parsed, verified, printed and parsed again: a stage of a
-// 128-byte swizzled destination from a view whose sizes are a kernel
-// argument and a constant.
+// tilus.tma_load and tma_store, parsed, verified, printed and parsed again:
+// a stage of a 128-byte swizzled shared tensor to and from a view whose
+// sizes are a kernel argument and a constant.
 // RUN: tilus-opt %s | tilus-opt | FileCheck %s
 
 !g = !tilus.global<bf16, array<i64: -1, 128>, #tilus.row_major>
@@ -17,5 +17,7 @@ func.func @tma(%p: !tilus.ptr<bf16>, %m: i32) attributes {tilus.kernel, tilus.bl
   %s = "tilus.allocate_shared"() : () -> !s
   // CHECK: "tilus.tma_load"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1, 3, 2, 1>, shape = array<i64: 64, 128>}
   "tilus.tma_load"(%s, %g, %bars, %c2, %c0, %c0, %c64, %c0, %c2) {operandSegmentSizes = array<i32: 1, 1, 1, 3, 2, 1>, shape = array<i64: 64, 128>} : (!s, !g, !b, index, index, index, index, index, index) -> ()
+  // CHECK: "tilus.tma_store"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 3, 2>, shape = array<i64: 64, 128>}
+  "tilus.tma_store"(%s, %g, %c2, %c0, %c0, %c64, %c0) {operandSegmentSizes = array<i32: 1, 1, 3, 2>, shape = array<i64: 64, 128>} : (!s, !g, index, index, index, index, index) -> ()
   return
 }

@@ -122,6 +122,7 @@ void tilusEmitYield(TilusEmitter *e, intptr_t numValues,
 void tilusEmitterSetToEnd(TilusEmitter *e, MlirBlock block);
 void tilusEmitterSetAfter(TilusEmitter *e, MlirOperation op);
 
+
 // Element `position` of `vector`: the value an insertelement chain put there
 // when there is one (no instruction, and less for LLVM to fold), else an
 // llvm.extractelement.
@@ -199,6 +200,11 @@ MlirValue tilusEmitWidenSubByte(TilusEmitter *e, MlirValue vector,
 
 // gpu.thread_id x, as index.
 MlirValue tilusEmitThreadIndex(TilusEmitter *e);
+// Code run by thread 0 alone (ThreadCoords.c): tilusEmitBeginLeader opens
+// an scf.if on thread 0 and leaves the emitter inside; tilusEmitEndLeader
+// closes it and continues after it.
+MlirOperation tilusEmitBeginLeader(TilusEmitter *e);
+void tilusEmitEndLeader(TilusEmitter *e, MlirOperation ifOp);
 
 // Whether the lowering supports `layout` as a register layout: it has no
 // swizzle, so a thread's coordinates are a sum of thread modes.

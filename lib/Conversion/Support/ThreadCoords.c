@@ -76,3 +76,17 @@ bool tilusEmitThreadCoords(TilusEmitter *e, const TilusLayout *layout,
   free(modes);
   return true;
 }
+
+MlirOperation tilusEmitBeginLeader(TilusEmitter *e) {
+  MlirValue isLeader = tilusEmitCmp(e, TilusCmpEQ, tilusEmitThreadIndex(e),
+                                    tilusEmitIndex(e, 0));
+  MlirBlock thenBlock;
+  MlirOperation ifOp = tilusEmitIf(e, isLeader, 0, NULL, &thenBlock, NULL);
+  tilusEmitterSetToEnd(e, thenBlock);
+  return ifOp;
+}
+
+void tilusEmitEndLeader(TilusEmitter *e, MlirOperation ifOp) {
+  tilusEmitYield(e, 0, NULL);
+  tilusEmitterSetAfter(e, ifOp);
+}

@@ -1002,6 +1002,19 @@ class Kernel:
                        self._indices(src_offsets), self._indices(bar_offsets),
                        attrs={"shape": list(shape)})
 
+    def tma_store(self, src, dst, src_offsets, dst_offsets, shape):
+        """Tensor-memory copy (sm_90+) of the tile `shape` in the trailing
+        dimensions of shared `src` at `src_offsets` to global `dst` at
+        `dst_offsets`, after every thread's writes to the tile (the block
+        fences and synchronizes); elements past dst's edges are not written.
+        When it returns the tile may be written again. `dst` must be a view
+        of kernel arguments; `src` row-major or a swizzled mma_shared layout
+        (docs/hopper.md)."""
+        if not isinstance(src, SharedTensor) or not isinstance(dst, GlobalTensor):
+            raise DSLError("tma_store copies from a shared tensor (src) to a global one (dst)")
+        return self.op("tilus.tma_store", src, dst, self._indices(src_offsets),
+                       self._indices(dst_offsets), attrs={"shape": list(shape)})
+
     # --- Control flow ------------------------------------------------------
 
     def range(self, start, stop=None, step=1, *, unroll=None):

@@ -1,8 +1,9 @@
 // targets: sm_90a
-// Tensor-memory copies (test/gpu/suite/WgmmaTests.c). Block b copies three
-// tiles of the f16 tensor a [m, k] (m and k kernel arguments, so the runtime
-// builds the tensor maps at launch) into shared memory with tilus.tma_load,
-// all completing on one barrier (one arrival, by thread 0's expect_tx of no
+// Tensor-memory copies (test/gpu/suite/WgmmaTests.c).
+//
+// tma_tiles: block b copies three tiles of the f16 tensor a [m, k] (m and k
+// kernel arguments, so the runtime builds the tensor maps at launch) into
+// shared memory with tilus.tma_load, all completing on one barrier (one arrival, by thread 0's expect_tx of no
 // further bytes, so the phase completes when the tiles' bytes have landed):
 //   - rows 64b..64b+63, columns 0..127 into stage 1 of a [2, 64, 128] tensor
 //     in the 128-byte swizzled wgmma layout (two boxes of 64 columns);
@@ -64,5 +65,38 @@ func.func @tma_tiles(%pa: !tilus.ptr<f16>, %p1: !tilus.ptr<f16>, %p2: !tilus.ptr
   "tilus.store_global"(%t1, %g1, %row, %c0) : (!r1, !y1, index, index) -> ()
   "tilus.store_global"(%t2, %g2, %out2, %c0) : (!r2, !y2, index, index) -> ()
   "tilus.store_global"(%t3, %g3, %out3, %c0) : (!r3, !y3, index, index) -> ()
+  return
+}
+
+// tma_store_tiles: block b loads rows 64b..64b+63 of a into registers, stores
+// them into a [64, 128] shared tile in the 128-byte swizzled layout and
+// writes it to y [m, k] with tilus.tma_store (two boxes; rows from m on are
+// not written); then rows 64b+3.., columns 104..135 through a row-major
+// [16, 32] tile to z [m, k] (columns from k on are not written).
+!rt = !tilus.register<f16, array<i64: 64, 128>, #tilus.layout<"spatial(32,4).local(2,32)">>
+!st = !tilus.shared<f16, array<i64: 64, 128>, #tilus.layout<"local(1,2).swizzle(local(64,8),dim=1,log_step=0).local(1,8)">>
+func.func @tma_store_tiles(%pa: !tilus.ptr<f16>, %py: !tilus.ptr<f16>, %pz: !tilus.ptr<f16>, %m: i32, %k: i32)
+    attributes {tilus.kernel, tilus.block_size = 128 : i64,
+                tilus.grid = affine_map<()[s0, s1, s2, s3, s4] -> (s3 ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  %c104 = arith.constant 104 : index
+  %M = arith.index_cast %m : i32 to index
+  %K = arith.index_cast %k : i32 to index
+  %bi = "tilus.block_indices"() : () -> index
+  %row = arith.muli %bi, %c64 : index
+  %row3 = arith.addi %row, %c3 : index
+  %ga = "tilus.view_global"(%pa, %M, %K) : (!tilus.ptr<f16>, index, index) -> !a
+  %gy = "tilus.view_global"(%py, %M, %K) : (!tilus.ptr<f16>, index, index) -> !a
+  %gz = "tilus.view_global"(%pz, %M, %K) : (!tilus.ptr<f16>, index, index) -> !a
+  %st = "tilus.allocate_shared"() : () -> !st
+  %s3 = "tilus.allocate_shared"() : () -> !s3
+  %t = "tilus.load_global"(%ga, %row, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!a, index, index) -> !rt
+  "tilus.store_shared"(%t, %st, %c0, %c0) : (!rt, !st, index, index) -> ()
+  "tilus.tma_store"(%st, %gy, %c0, %c0, %row, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 2>, shape = array<i64: 64, 128>} : (!st, !a, index, index, index, index) -> ()
+  %t3 = "tilus.load_global"(%ga, %row3, %c104) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!a, index, index) -> !r3
+  "tilus.store_shared"(%t3, %s3, %c0, %c0) : (!r3, !s3, index, index) -> ()
+  "tilus.tma_store"(%s3, %gz, %c0, %c0, %row3, %c104) {operandSegmentSizes = array<i32: 1, 1, 2, 2>, shape = array<i64: 16, 32>} : (!s3, !a, index, index, index, index) -> ()
   return
 }

@@ -136,6 +136,7 @@ void testBroadcastMoved(Suite *s, const char *target);
 void testWgmma(Suite *s);
 void testMbarrier(Suite *s);
 void testTma(Suite *s);
+void testTmaStore(Suite *s);
 
 // NormTests.c: the serving examples (RMSNorm, softmax, LayerNorm,
 // SiLU-and-mul) within a stated tolerance (8 lines).

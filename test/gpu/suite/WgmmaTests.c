@@ -167,3 +167,38 @@ void testTma(Suite *s) {
   freeAll(s, ptrs, 4);
   tilusArtifactDestroy(artifact);
 }
+
+// test/gpu/kernels/tma.mlir's tma_store_tiles: y gets all of a [150, 128]
+// through 128-byte swizzled tiles, z the [16, 32] tiles at rows 64b + 3,
+// columns 104 on (clipped at the edges); the rest of z keeps its values.
+void testTmaStore(Suite *s) {
+  const char *name = "tma.tma_store_tiles";
+  TilusArtifact *artifact = loadArtifact(s, "tma", "sm_90a");
+  if (!artifact) {
+    report(s, name, "sm_90a", 150, 128, false, "no artifact");
+    return;
+  }
+  enum { M = 150, K = 128, Blocks = (M + 63) / 64 };
+  uint16_t a[M * K], y[M * K], z[M * K], wantZ[M * K];
+  uint32_t state = 4242u;
+  for (int i = 0; i < M * K; ++i) {
+    a[i] = (uint16_t)(nextRandom(&state) % 0x7C00u | (nextRandom(&state) & 1u) << 15);
+    z[i] = wantZ[i] = (uint16_t)(nextRandom(&state) % 0x7C00u);
+  }
+  for (int b = 0; b < Blocks; ++b)
+    for (int r = 64 * b + 3; r < 64 * b + 19 && r < M; ++r)
+      for (int c = 104; c < 136 && c < K; ++c)
+        wantZ[r * K + c] = a[r * K + c];
+  TilusDevicePtr dA = upload(s, a, sizeof a), dY = upload(s, NULL, sizeof y),
+                 dZ = upload(s, z, sizeof z);
+  TilusArg args[] = {tilusArgPointer(dA), tilusArgPointer(dY), tilusArgPointer(dZ),
+                     tilusArgInteger(M), tilusArgInteger(K)};
+  bool guard = dA && dY && dZ && launch(s, artifact, "tma_store_tiles", args, 5) &&
+               download(s, y, dY, sizeof y) && download(s, z, dZ, sizeof z);
+  reportOutcome(s, name, "sm_90a", M, K,
+                guard && !memcmp(y, a, sizeof y) && !memcmp(z, wantZ, sizeof z),
+                guard);
+  TilusDevicePtr ptrs[] = {dA, dY, dZ};
+  freeAll(s, ptrs, 3);
+  tilusArtifactDestroy(artifact);
+}

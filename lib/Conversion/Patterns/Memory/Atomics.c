@@ -90,21 +90,6 @@ static bool decodeMemory(TilusLowering *L, MlirOperation op, MlirValue mem,
          tilusLoweredValues(mem, lowered, 1 + TILUS_LAYOUT_MAX_RANK) >= 1;
 }
 
-// scf.if (thread 0) with an empty then block; the emitter is left inside.
-static MlirOperation beginLeader(TilusEmitter *e) {
-  MlirValue isLeader = tilusEmitCmp(e, TilusCmpEQ, tilusEmitThreadIndex(e),
-                                    tilusEmitIndex(e, 0));
-  MlirBlock thenBlock;
-  MlirOperation ifOp = tilusEmitIf(e, isLeader, 0, NULL, &thenBlock, NULL);
-  tilusEmitterSetToEnd(e, thenBlock);
-  return ifOp;
-}
-
-static void endLeader(TilusEmitter *e, MlirOperation ifOp) {
-  tilusEmitYield(e, 0, NULL);
-  tilusEmitterSetAfter(e, ifOp);
-}
-
 static void emitBarrier(TilusEmitter *e) {
   tilusEmitOp(e, "gpu.barrier", 0, NULL, 0, NULL, 0, NULL);
 }
@@ -149,13 +134,13 @@ static MlirLogicalResult lowerScalarAtomic(TilusLowering *L, MlirOperation op,
   if (used || ordered)
     emitBarrier(&e);
   MlirValue ptr = emitElementPointer(&e, op, mem, &t, TilusAtomicOffsets);
-  MlirOperation leader = beginLeader(&e);
+  MlirOperation leader = tilusEmitBeginLeader(&e);
   MlirValue old = emit(&e, op, &t, ptr);
   if (used) {
     MlirValue operands[2] = {old, scratch};
     tilusEmitOp(&e, "llvm.store", 2, operands, 0, NULL, 0, NULL);
   }
-  endLeader(&e, leader);
+  tilusEmitEndLeader(&e, leader);
   if (!used) {
     if (ordered)
       emitBarrier(&e);
@@ -259,12 +244,12 @@ static MlirLogicalResult lowerSemaphore(TilusLowering *L, MlirOperation op,
       emitElementPointer(&e, op, counters, &t, TilusSemaphoreOffsets);
   if (!wait)
     emitBarrier(&e);
-  MlirOperation leader = beginLeader(&e);
+  MlirOperation leader = tilusEmitBeginLeader(&e);
   if (wait)
     emitSpin(&e, ptr, value);
   else
     tilusEmitAtomicStore(&e, value, ptr, TilusAtomicOrderingRelease, 4);
-  endLeader(&e, leader);
+  tilusEmitEndLeader(&e, leader);
   if (wait)
     emitBarrier(&e);
   mlirRewriterBaseEraseOp(rewriter, op);
@@ -340,11 +325,11 @@ static MlirLogicalResult lowerMbarrier(TilusLowering *L, MlirOperation op,
                            tilusOpGetGroupOperand(op, TilusMbarrierValue, 0)};
   if (f->barrier)
     emitBarrier(&e);
-  MlirOperation ifOp = f->leader ? beginLeader(&e) : (MlirOperation){NULL};
+  MlirOperation ifOp = f->leader ? tilusEmitBeginLeader(&e) : (MlirOperation){NULL};
   tilusEmitInlineAsm(&e, f->text, f->constraints, f->value ? 2 : 1, operands,
                      (MlirType){NULL});
   if (f->leader)
-    endLeader(&e, ifOp);
+    tilusEmitEndLeader(&e, ifOp);
   if (f->barrier)
     emitBarrier(&e);
   mlirRewriterBaseEraseOp(rewriter, op);

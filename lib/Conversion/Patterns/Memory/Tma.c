@@ -1,6 +1,6 @@
 //===- Tma.c - Tensor-memory copies (cp.async.bulk.tensor) ----------------===//
 //
-// tilus.tma_load: thread 0 raises the barrier's expected transaction bytes
+// tilus.tma_store: below, at lowerTmaStore. tilus.tma_load: thread 0 raises the barrier's expected transaction bytes
 // by the tile's bytes (mbarrier.expect_tx), then issues one
 // cp.async.bulk.tensor per box of the plan (tilusTmaPlanGetBoxes: one for a
 // row-major destination, one per swizzle-wide block of columns for a
@@ -51,8 +51,18 @@ static MlirValue sharedElement(TilusEmitter *e, MlirOperation op, MlirValue mem,
       tilusEmitSharedAddress(e, t->layout, offsets));
 }
 
-static MlirLogicalResult lowerTmaLoad(TilusLowering *L, MlirOperation op,
-                                      MlirRewriterBase rewriter) {
+// What both directions decide and compute first: the plan, the tensor map,
+// the shared tile's address and the coordinates (innermost first).
+typedef struct {
+  TilusTmaPlan plan;
+  MlirValue map, tile;
+  MlirValue coords[TILUS_TMA_MAX_RANK];
+} TmaCopy;
+
+// Decides (no IR emitted on failure), then emits the addresses and
+// coordinates, computed by every thread (uniform, cheap).
+static MlirLogicalResult prepare(TilusLowering *L, MlirOperation op,
+                                 TilusEmitter *e, bool store, TmaCopy *c) {
   char why[320];
   if (!L->target->hasTma) {
     snprintf(why, sizeof why,
@@ -61,105 +71,145 @@ static MlirLogicalResult lowerTmaLoad(TilusLowering *L, MlirOperation op,
              L->target->name);
     return tilusLoweringError(op, why);
   }
-  MlirValue dstValue = tilusOpGetGroupOperand(op, TilusTmaDst, 0);
-  MlirValue barsValue = tilusOpGetGroupOperand(op, TilusTmaBars, 0);
-  const TilusTensorType *dst =
-      tilusLoweringTensorType(L, mlirValueGetType(dstValue));
-  const TilusTensorType *src = tilusLoweringTensorType(
-      L, mlirValueGetType(tilusOpGetGroupOperand(op, TilusTmaSrc, 0)));
-  const TilusTensorType *bars =
-      tilusLoweringTensorType(L, mlirValueGetType(barsValue));
-  TilusTmaPlan plan;
-  intptr_t start, count;
-  if (!dst || !src || !bars || dst->scope != TilusMemoryShared ||
-      bars->scope != TilusMemoryShared ||
-      !tilusOpGetOperandGroup(op, TilusTmaBarOffsets, &start, &count) ||
-      count != bars->rank)
-    return tilusLoweringError(op, "the operands are not a shared destination, "
-                                  "a global source and an mbarrier (run "
-                                  "tilus-verify)");
-  if (!tilusTmaPlanGetBoxes(op, dst, src, &plan, why, sizeof why))
+  intptr_t sharedOffsets = store ? TilusTmaStoreSharedOffsets : TilusTmaDstOffsets;
+  intptr_t globalOffsets = store ? TilusTmaStoreGlobalOffsets : TilusTmaSrcOffsets;
+  MlirValue sharedValue = tilusOpGetGroupOperand(op, TilusTmaShared, 0);
+  const TilusTensorType *shared =
+      tilusLoweringTensorType(L, mlirValueGetType(sharedValue));
+  const TilusTensorType *global = tilusLoweringTensorType(
+      L, mlirValueGetType(tilusOpGetGroupOperand(op, TilusTmaGlobal, 0)));
+  if (!shared || !global || shared->scope != TilusMemoryShared)
+    return tilusLoweringError(op, "the operands are not a shared and a global "
+                                  "tensor (run tilus-verify)");
+  if (!tilusTmaPlanGetBoxes(op, shared, global, &c->plan, why, sizeof why))
     return tilusLoweringError(op, why);
-  intptr_t srcStart = tilusOperandGroupStart(op, TilusTmaSrcOffsets);
-  int64_t align = 16 / plan.elementBytes;
+  intptr_t globalStart = tilusOperandGroupStart(op, globalOffsets);
+  int64_t rank = c->plan.rank, align = 16 / c->plan.elementBytes;
   if (!tilusLoweringIsMultipleOf(
-          L, mlirOperationGetOperand(op, srcStart + plan.rank - 1), align)) {
+          L, mlirOperationGetOperand(op, globalStart + rank - 1), align)) {
     snprintf(why, sizeof why,
-             "TMA starts a box on a 16-byte boundary of the source's rows: the "
-             "innermost offset must be a multiple of %lld elements, which "
-             "cannot be proven of this one",
+             "TMA starts a box on a 16-byte boundary of the global tensor's "
+             "rows: the innermost offset must be a multiple of %lld elements, "
+             "which cannot be proven of this one",
              (long long)align);
     return tilusLoweringError(op, why);
   }
-  MlirValue map = tensorMapArgument(op);
-  if (mlirValueIsNull(map))
+  c->map = tensorMapArgument(op);
+  if (mlirValueIsNull(c->map))
     return tilusLoweringError(op, "the op has no tensor map (tilus-to-gpu "
                                   "plans them with the kernel)");
-  if (mlirValueIsNull(tilusLoweredRegister(dstValue)) ||
-      mlirValueIsNull(tilusLoweredRegister(barsValue)))
+  if (mlirValueIsNull(tilusLoweredRegister(sharedValue)))
     return mlirLogicalResultFailure();
+  c->tile = sharedElement(e, op, sharedValue, shared, sharedOffsets);
+  for (int64_t d = 0; d < rank; ++d)
+    c->coords[d] = tilusEmitValue(
+        e, "arith.index_cast", 1,
+        (MlirValue[]){mlirOperationGetOperand(op, globalStart + rank - 1 - d)},
+        mlirIntegerTypeGet(e->ctx, 32), 0, NULL);
+  return mlirLogicalResultSuccess();
+}
 
-  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
-  MlirType i32 = mlirIntegerTypeGet(e.ctx, 32), i8 = mlirIntegerTypeGet(e.ctx, 8);
-  // Addresses and coordinates are computed by every thread (uniform, cheap);
-  // only thread 0 issues.
-  MlirValue bar = sharedElement(&e, op, barsValue, bars, TilusTmaBarOffsets);
-  MlirValue tile = sharedElement(&e, op, dstValue, dst, TilusTmaDstOffsets);
-  MlirValue coords[TILUS_TMA_MAX_RANK]; // innermost first
-  for (int64_t d = 0; d < plan.rank; ++d)
-    coords[d] = tilusEmitValue(
-        &e, "arith.index_cast", 1,
-        (MlirValue[]){mlirOperationGetOperand(op, srcStart + plan.rank - 1 - d)},
-        i32, 0, NULL);
-  MlirOperation ifOp;
-  {
-    MlirValue isLeader = tilusEmitCmp(&e, TilusCmpEQ, tilusEmitThreadIndex(&e),
-                                      tilusEmitIndex(&e, 0));
-    MlirBlock thenBlock;
-    ifOp = tilusEmitIf(&e, isLeader, 0, NULL, &thenBlock, NULL);
-    tilusEmitterSetToEnd(&e, thenBlock);
-  }
-  MlirValue expect[2] = {
-      bar, tilusEmitIntConstant(&e, i32, plan.numBoxes * plan.boxBytes)};
-  tilusEmitInlineAsm(&e, "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [$0], $1;",
-                     "l,r,~{memory}", 2, expect, (MlirType){NULL});
-  // cp.async.bulk.tensor.<r>d...[$0], [$1, {$3, ...}], [$2]
+// One cp.async.bulk.tensor per box, `form` with $0 the shared address, $1
+// the map, $2 the barrier (a load's) and the coordinates after it (at $2
+// for a store).
+static void emitBoxes(TilusEmitter *e, const TmaCopy *c, const char *form,
+                      MlirValue bar) {
+  const TilusTmaPlan *plan = &c->plan;
+  int64_t first = mlirValueIsNull(bar) ? 2 : 3;
   char text[256], constraints[64];
-  int n = snprintf(text, sizeof text,
-                   "cp.async.bulk.tensor.%lldd.shared::cluster.global.tile."
-                   "mbarrier::complete_tx::bytes [$0], [$1, {",
-                   (long long)plan.rank);
-  int c = snprintf(constraints, sizeof constraints, "l,l,l");
-  for (int64_t d = 0; d < plan.rank; ++d) {
+  int n = snprintf(text, sizeof text, form, (long long)plan->rank);
+  int k = snprintf(constraints, sizeof constraints, first == 3 ? "l,l,l" : "l,l");
+  for (int64_t d = 0; d < plan->rank; ++d) {
     n += snprintf(text + n, sizeof text - (size_t)n, d ? ", $%lld" : "$%lld",
-                  (long long)(3 + d));
-    c += snprintf(constraints + c, sizeof constraints - (size_t)c, ",r");
+                  (long long)(first + d));
+    k += snprintf(constraints + k, sizeof constraints - (size_t)k, ",r");
   }
-  snprintf(text + n, sizeof text - (size_t)n, "}], [$2];");
-  snprintf(constraints + c, sizeof constraints - (size_t)c, ",~{memory}");
-  for (int64_t b = 0; b < plan.numBoxes; ++b) {
+  snprintf(text + n, sizeof text - (size_t)n,
+           first == 3 ? "}], [$2];" : "}], [$0];");
+  snprintf(constraints + k, sizeof constraints - (size_t)k, ",~{memory}");
+  MlirType i8 = mlirIntegerTypeGet(e->ctx, 8), i32 = mlirIntegerTypeGet(e->ctx, 32);
+  for (int64_t b = 0; b < plan->numBoxes; ++b) {
     MlirValue operands[3 + TILUS_TMA_MAX_RANK];
-    operands[0] = tilusEmitElementPointer(&e, tile, i8,
-                                          tilusEmitIndex(&e, b * plan.boxBytes));
-    operands[1] = map;
-    operands[2] = bar;
-    for (int64_t d = 0; d < plan.rank; ++d)
-      operands[3 + d] = coords[d];
+    operands[0] = tilusEmitElementPointer(e, c->tile, i8,
+                                          tilusEmitIndex(e, b * plan->boxBytes));
+    operands[1] = c->map;
+    if (first == 3)
+      operands[2] = bar;
+    for (int64_t d = 0; d < plan->rank; ++d)
+      operands[first + d] = c->coords[d];
     if (b)
-      operands[3] = tilusEmitArith(
-          &e, "addi", coords[0],
-          tilusEmitIntConstant(&e, i32, b * plan.box[plan.rank - 1]));
-    tilusEmitInlineAsm(&e, text, constraints, 3 + plan.rank, operands,
+      operands[first] = tilusEmitArith(
+          e, "addi", c->coords[0],
+          tilusEmitIntConstant(e, i32, b * plan->box[plan->rank - 1]));
+    tilusEmitInlineAsm(e, text, constraints, first + plan->rank, operands,
                        (MlirType){NULL});
   }
-  tilusEmitYield(&e, 0, NULL);
-  tilusEmitterSetAfter(&e, ifOp);
+}
+
+static MlirLogicalResult lowerTmaLoad(TilusLowering *L, MlirOperation op,
+                                      MlirRewriterBase rewriter) {
+  MlirValue barsValue = tilusOpGetGroupOperand(op, TilusTmaBars, 0);
+  const TilusTensorType *bars =
+      tilusLoweringTensorType(L, mlirValueGetType(barsValue));
+  intptr_t start, count;
+  if (!bars || bars->scope != TilusMemoryShared ||
+      !tilusOpGetOperandGroup(op, TilusTmaBarOffsets, &start, &count) ||
+      count != bars->rank)
+    return tilusLoweringError(op, "the barrier is not an element of a shared "
+                                  "tensor (run tilus-verify)");
+  if (mlirValueIsNull(tilusLoweredRegister(barsValue)))
+    return mlirLogicalResultFailure();
+  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  TmaCopy c;
+  if (mlirLogicalResultIsFailure(prepare(L, op, &e, false, &c)))
+    return mlirLogicalResultFailure();
+  MlirValue bar = sharedElement(&e, op, barsValue, bars, TilusTmaBarOffsets);
+  MlirOperation ifOp = tilusEmitBeginLeader(&e);
+  MlirValue expect[2] = {
+      bar, tilusEmitIntConstant(&e, mlirIntegerTypeGet(e.ctx, 32),
+                                c.plan.numBoxes * c.plan.boxBytes)};
+  tilusEmitInlineAsm(&e, "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [$0], $1;",
+                     "l,r,~{memory}", 2, expect, (MlirType){NULL});
+  emitBoxes(&e, &c,
+            "cp.async.bulk.tensor.%lldd.shared::cluster.global.tile."
+            "mbarrier::complete_tx::bytes [$0], [$1, {",
+            bar);
+  tilusEmitEndLeader(&e, ifOp);
+  mlirRewriterBaseEraseOp(rewriter, op);
+  return mlirLogicalResultSuccess();
+}
+
+// tilus.tma_store: every thread's writes to the tile are made visible to the
+// async proxy (fence.proxy.async, then a block barrier); thread 0 issues the
+// boxes as one bulk group and waits for it to complete; a second block
+// barrier tells every thread that the tile may be written again.
+static MlirLogicalResult lowerTmaStore(TilusLowering *L, MlirOperation op,
+                                       MlirRewriterBase rewriter) {
+  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  TmaCopy c;
+  if (mlirLogicalResultIsFailure(prepare(L, op, &e, true, &c)))
+    return mlirLogicalResultFailure();
+  tilusEmitInlineAsm(&e, "fence.proxy.async.shared::cta;", "~{memory}", 0, NULL,
+                     (MlirType){NULL});
+  tilusEmitBarrier(&e);
+  MlirOperation ifOp = tilusEmitBeginLeader(&e);
+  emitBoxes(&e, &c,
+            "cp.async.bulk.tensor.%lldd.global.shared::cta.tile.bulk_group "
+            "[$1, {",
+            (MlirValue){NULL});
+  tilusEmitInlineAsm(&e,
+                     "cp.async.bulk.commit_group;\n"
+                     "cp.async.bulk.wait_group 0;",
+                     "~{memory}", 0, NULL, (MlirType){NULL});
+  tilusEmitEndLeader(&e, ifOp);
+  tilusEmitBarrier(&e);
   mlirRewriterBaseEraseOp(rewriter, op);
   return mlirLogicalResultSuccess();
 }
 
 static const TilusPattern kPatterns[] = {
     {"tilus.tma_load", lowerTmaLoad},
+    {"tilus.tma_store", lowerTmaStore},
 };
 
 const TilusPattern *tilusGetTmaPatterns(size_t *count) {
