@@ -684,6 +684,20 @@ irdl.dialect @tilus {
     irdl.attributes {"shape" = %shape}
   }
 
+  // InThreadGroup(first, count): whether the thread is one of first ..
+  // first + count - 1. The condition of an scf.if without results or else
+  // branch, it makes the if's body a thread group: the ops inside run as a
+  // block of `count` threads of their own (thread `first` is its thread 0,
+  // register layouts span `count` threads, Synchronize waits for the group
+  // only). Groups are whole warpgroups and do not nest.
+  irdl.operation @in_thread_group {
+    %first = irdl.base "#builtin.integer"
+    %count = irdl.base "#builtin.integer"
+    %i1 = irdl.is i1
+    irdl.attributes {"first" = %first, "count" = %count}
+    irdl.results(member: %i1)
+  }
+
   // TmaStore(src, dst, src_offsets, dst_offsets, shape): the tile `shape` in
   // the shared tensor's trailing dimensions at `src_offsets` is written to
   // the global tensor at `dst_offsets` by tensor-memory copies, after every

@@ -1,6 +1,6 @@
 """The Hopper f16 matmul (examples/python/matmul_wgmma_f16.py: wgmma with a
-cp.async pipeline, MatmulWgmma, or a TMA one, MatmulWgmmaTma) beside cuBLAS
-in one run: median of RUNS launches each
+cp.async pipeline, MatmulWgmma; a TMA one, MatmulWgmmaTma; or a
+warp-specialized TMA one, MatmulWgmmaWS) beside cuBLAS in one run: median of RUNS launches each
 after an L2 flush, CUDA events, random inputs; the result is first checked
 against torch's. cuBLAS is timed on the same product (torch.matmul(a, w.t()),
 W as nn.Linear stores it) and on a W already transposed (torch.matmul(a, b),
@@ -34,9 +34,9 @@ def main():
         path, _, tile = spec.partition(":")
         bm, bn, bk = (int(v) for v in (tile or "128x256x64").split("x"))
         art = tilus.Artifact.from_file(path)
-        name = art.kernels[0].name      # matmul_wgmma, or matmul_wgmma_tma
-        kernels.append((f"{bm}x{bn}x{bk}" + (" tma" if name.endswith("tma") else ""),
-                        bm, bn, bk, rt.kernel(art, name)))
+        name = art.kernels[0].name      # matmul_wgmma, matmul_wgmma_tma or _ws
+        kind = name[len("matmul_wgmma"):].lstrip("_")
+        kernels.append((f"{bm}x{bn}x{bk} {kind}".strip(), bm, bn, bk, rt.kernel(art, name)))
     for m, n, k in SHAPES:
         a = torch.randn(m, k, dtype=torch.float16, device="cuda")
         w = torch.randn(n, k, dtype=torch.float16, device="cuda")
@@ -51,8 +51,8 @@ def main():
             if m % bm or n % bn or k % bk:
                 print(f"{f'{m}x{n}x{k}':22} {name:12} (the tile does not divide the shape)")
                 continue
-            # The cp.async kernel takes tile counts, the TMA one M, N and K.
-            counts = (m, n, k) if name.endswith("tma") else (m // bm, n // bn, k // bk)
+            # The cp.async kernel takes tile counts, the TMA ones M, N and K.
+            counts = (m, n, k) if name.endswith(("tma", "ws")) else (m // bm, n // bn, k // bk)
             run = lambda: kernel(a, w, c, *counts)
             c.zero_()
             run()

@@ -16,7 +16,9 @@ wgmma as B [block_k, block_n] through transpose_shared.
 
 Kernel arguments: a, w, c, and the tile counts M / block_m, N / block_n,
 K / block_k (so M, N and K are multiples of the tile). MatmulWgmmaTma
-brings the tiles by TMA instead (docs/hopper.md) and takes M, N and K.
+brings the tiles by TMA instead (docs/hopper.md) and takes M, N and K;
+MatmulWgmmaWS also splits the block into a producer and consumer
+warpgroups (thread groups).
 
     PYTHONPATH=python-bindings python3 examples/python/matmul_wgmma_f16.py [OUT_DIR]
 """
@@ -95,6 +97,20 @@ class MatmulWgmmaTma(MatmulWgmma):
     themselves (the runtime builds the tensor maps from them at launch),
     multiples of the tile."""
 
+    def tma_operands(self, a, w, c, m, n, k):
+        """The views and stage buffers both TMA kernels share: the number of
+        k tiles, the block's origin, the global A, W and C, the stages of A
+        and W (W's read as B through transpose_shared)."""
+        bm, bn, bk, S, f16 = self.bm, self.bn, self.bk, self.stages, tilus.float16
+        M, N, K = self.index(m), self.index(n), self.index(k)
+        bi, bj = self.block_indices()
+        gA = self.view_global(a, [M, K])
+        gW = self.view_global(w, [N, K])
+        gC = self.view_global(c, [M, N])
+        sA = self.allocate_shared(f16, [S, bm, bk], self.shared_a)
+        sW = self.allocate_shared(f16, [S, bn, bk], self.shared_w)
+        return K // bk, bi * bm, bj * bn, gA, gW, gC, sA, sW, self.transpose_shared(sW)
+
     def __call__(self, a: tilus.pointer(tilus.float16), w: tilus.pointer(tilus.float16),
                  c: tilus.pointer(tilus.float16), m: tilus.int32, n: tilus.int32,
                  k: tilus.int32):
@@ -104,16 +120,7 @@ class MatmulWgmmaTma(MatmulWgmma):
         self.attrs.warps = self.warps
         f16, f32 = tilus.float16, tilus.float32
 
-        M, N, K = self.index(m), self.index(n), self.index(k)
-        KT = K // bk
-        bi, bj = self.block_indices()
-        om, on = bi * bm, bj * bn
-        gA = self.view_global(a, [M, K])
-        gW = self.view_global(w, [N, K])
-        gC = self.view_global(c, [M, N])
-        sA = self.allocate_shared(f16, [S, bm, bk], self.shared_a)
-        sW = self.allocate_shared(f16, [S, bn, bk], self.shared_w)
-        sB = self.transpose_shared(sW)
+        KT, om, on, gA, gW, gC, sA, sW, sB = self.tma_operands(a, w, c, m, n, k)
         bars = self.allocate_shared(tilus.int64, [S], f"local({S})")
         acc = self.allocate_register(f32, [bm, bn], self.reg_c, init=0.0)
         for s in range(S):
@@ -145,6 +152,67 @@ class MatmulWgmmaTma(MatmulWgmma):
         self.store_global(done.to(f16), gC, [om, on])
 
 
+class MatmulWgmmaWS(MatmulWgmmaTma):
+    """Warp-specialized: a producer warpgroup (a thread group of 128 threads)
+    brings the tiles by TMA while `warpgroups` consumer warpgroups (a second
+    group) run wgmma on them, the two meeting only at mbarriers: full[s]
+    (one arrival, the producer's, and the tiles' bytes) and empty[s] (every
+    consumer thread, once it no longer reads stage s). The producer waits
+    for empty[s] before it refills stage s; the consumers wait for full[s]
+    before they read it, and release the stage of tile kb - 1 once
+    wgmma_wait_group(1) has retired its product. Block: 128 x (warpgroups +
+    1) threads. Takes M, N and K, multiples of the tile."""
+
+    def __init__(self, block_m=128, block_n=256, block_k=64, warpgroups=2, stages=4):
+        super().__init__(block_m, block_n, block_k, warpgroups, stages)
+        self.consumers = warpgroups
+
+    def __call__(self, a: tilus.pointer(tilus.float16), w: tilus.pointer(tilus.float16),
+                 c: tilus.pointer(tilus.float16), m: tilus.int32, n: tilus.int32,
+                 k: tilus.int32):
+        bm, bn, bk, S, G = self.bm, self.bn, self.bk, self.stages, self.consumers
+        self.attrs.name = "matmul_wgmma_ws"
+        self.attrs.blocks = [tilus.cdiv(m, bm), tilus.cdiv(n, bn)]
+        self.attrs.warps = 4 * (G + 1)
+        f16, f32 = tilus.float16, tilus.float32
+
+        KT, om, on, gA, gW, gC, sA, sW, sB = self.tma_operands(a, w, c, m, n, k)
+        full = self.allocate_shared(tilus.int64, [S], f"local({S})")
+        empty = self.allocate_shared(tilus.int64, [S], f"local({S})")
+        for s in range(S):
+            self.mbarrier_init(full, [s], 1)
+            self.mbarrier_init(empty, [s], 128 * G)
+
+        with self.thread_group(0, 128):                 # the producer
+            for kb in self.range(KT):
+                stage = kb % S
+                with self.if_then(kb >= S):
+                    self.mbarrier_wait(empty, [stage], (kb // S + 1) % 2)
+                # Every producer thread waits, but only thread 0 issues: a
+                # thread left behind two phases of empty[stage] would read
+                # the parity as not yet completed and spin forever. The
+                # group's barrier keeps all of them within one tile.
+                self.synchronize()
+                ok = kb * bk
+                self.tma_load(sA, gA, full, [stage], [stage, 0, 0], [om, ok], [bm, bk])
+                self.tma_load(sW, gW, full, [stage], [stage, 0, 0], [on, ok], [bn, bk])
+                self.mbarrier_arrive_expect_tx(full, [stage], 0)
+
+        with self.thread_group(128, 128 * G):           # the consumers
+            acc = self.allocate_register(f32, [bm, bn], self.reg_c, init=0.0)
+            for kb in self.range(KT):
+                cur = kb % S
+                self.mbarrier_wait(full, [cur], (kb // S) % 2)
+                self.wgmma_fence()
+                acc.assign(self.wgmma_mma(sA[cur, 0:bm, 0:bk], sB[cur, 0:bk, 0:bn], acc))
+                self.wgmma_commit_group()
+                self.wgmma_wait_group(1)
+                with self.if_then(kb >= 1):             # tile kb - 1 is retired
+                    self.mbarrier_arrive(empty, [(kb + S - 1) % S])
+            done = self.wgmma_wait_group(0, acc)
+            self.store_global(done.to(f16), gC, [om, on])
+
+
 if __name__ == "__main__":
     import os
     import sys
@@ -156,3 +224,5 @@ if __name__ == "__main__":
             f.write(MatmulWgmma().mlir())
         with open(os.path.join(sys.argv[1], "matmul_wgmma_tma_f16.mlir"), "w") as f:
             f.write(MatmulWgmmaTma().mlir())
+        with open(os.path.join(sys.argv[1], "matmul_wgmma_ws_f16.mlir"), "w") as f:
+            f.write(MatmulWgmmaWS().mlir())

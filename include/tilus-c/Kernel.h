@@ -47,6 +47,23 @@ bool tilusAllowsContraction(MlirOperation op);
 /* The kernel enclosing `op` (or `op` itself), or a null operation. */
 MlirOperation tilusGetEnclosingKernel(MlirOperation op);
 
+/* Thread groups (warp specialization): an scf.if on the result of
+ * tilus.in_thread_group {first, count} runs its body on threads first ..
+ * first + count - 1 only, as a block of `count` threads of its own: thread
+ * `first` is its thread 0, its register layouts span `count` threads, its
+ * barriers synchronize the group alone. tilus-to-gpu marks the scf.if with
+ * TILUS_THREAD_GROUP_ATTR (array<i64: first, count>) when it lowers the
+ * condition. */
+#define TILUS_THREAD_GROUP_ATTR "tilus.thread_group"
+
+/* Whether `op` is inside a thread group; fills *first and *count (either
+ * may be NULL). */
+bool tilusOpGetThreadGroup(MlirOperation op, int64_t *first, int64_t *count);
+
+/* The threads `op` runs on as one block: its thread group's count, else
+ * its kernel's block size; 0 outside a kernel. */
+int64_t tilusOpGetThreadCount(MlirOperation op);
+
 #ifdef __cplusplus
 }
 #endif

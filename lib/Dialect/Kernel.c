@@ -49,3 +49,53 @@ MlirOperation tilusGetEnclosingKernel(MlirOperation op) {
       return op;
   return (MlirOperation){NULL};
 }
+
+// The group an scf.if opens: its mark (after lowering), or its condition's
+// tilus.in_thread_group (before).
+static bool groupOfIf(MlirOperation op, int64_t *first, int64_t *count) {
+  if (!tilusOpIs(op, "scf.if"))
+    return false;
+  MlirAttribute mark = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString(TILUS_THREAD_GROUP_ATTR));
+  if (!mlirAttributeIsNull(mark) && mlirAttributeIsADenseI64Array(mark) &&
+      mlirDenseArrayGetNumElements(mark) == 2) {
+    *first = mlirDenseI64ArrayGetElement(mark, 0);
+    *count = mlirDenseI64ArrayGetElement(mark, 1);
+    return true;
+  }
+  MlirValue cond = mlirOperationGetOperand(op, 0);
+  if (!mlirValueIsAOpResult(cond))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(cond);
+  return tilusOpIs(def, "tilus.in_thread_group") &&
+         tilusOpGetIntAttr(def, "first", first) &&
+         tilusOpGetIntAttr(def, "count", count);
+}
+
+bool tilusOpGetThreadGroup(MlirOperation op, int64_t *first, int64_t *count) {
+  int64_t f, c;
+  for (MlirOperation p = mlirOperationGetParentOperation(op);
+       !mlirOperationIsNull(p) && !tilusOperationIsAKernel(p);
+       p = mlirOperationGetParentOperation(p))
+    if (groupOfIf(p, &f, &c)) {
+      if (first)
+        *first = f;
+      if (count)
+        *count = c;
+      return true;
+    }
+  return false;
+}
+
+int64_t tilusOpGetThreadCount(MlirOperation op) {
+  int64_t count;
+  if (tilusOpGetThreadGroup(op, NULL, &count))
+    return count;
+  for (MlirOperation p = op; !mlirOperationIsNull(p);
+       p = mlirOperationGetParentOperation(p)) {
+    int64_t size;
+    if (tilusOpGetIntAttr(p, TILUS_BLOCK_SIZE_ATTR, &size))
+      return size;
+  }
+  return 0;
+}

@@ -196,6 +196,9 @@ static const TilusOpSchema schemas[] = {
     {"tilus.mbarrier_wait",
      GROUPS(SINGLE("bars"), VARIADIC("offsets"), SINGLE("phase")), NO_GROUPS,
      NO_ATTRIBUTES},
+    // Thread groups (warp specialization)
+    {"tilus.in_thread_group", NO_GROUPS, GROUPS(SINGLE("member")),
+     ATTRIBUTES("first", "count")},
     // Tensor-memory copies (Hopper)
     {"tilus.tma_load",
      GROUPS(SINGLE("dst"), SINGLE("src"), SINGLE("bars"), VARIADIC("dst_offsets"),

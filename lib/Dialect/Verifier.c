@@ -168,9 +168,12 @@ static MlirWalkResult verifyOne(MlirOperation op, void *userData) {
   if (tilusOperationIsAKernel(op))
     tilusVerifyKernel(v, op);
   MlirOperation kernel = tilusGetEnclosingKernel(op);
+  // The threads the op runs on: its thread group's, else the block's.
   int64_t blockSize = mlirOperationIsNull(kernel)
                           ? 0
-                          : tilusKernelGetBlockSize(kernel);
+                          : tilusOpGetThreadGroup(op, NULL, NULL)
+                                ? tilusOpGetThreadCount(op)
+                                : tilusKernelGetBlockSize(kernel);
 
   // Each distinct type an op defines (results, block arguments of its
   // regions) is checked once, so a loop's result and its iteration argument

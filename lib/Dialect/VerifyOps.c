@@ -200,6 +200,43 @@ static void verifyStore(TilusVerifier *v, MlirOperation op) {
   tilusTensorTypeRelease(&value);
 }
 
+// InThreadGroup: whole warpgroups inside the block (a named barrier per
+// group, wgmma's alignment), not nested, and the condition of an scf.if
+// without results or else branch (the group's body).
+static void verifyInThreadGroup(TilusVerifier *v, MlirOperation op) {
+  int64_t first = -1, count = -1;
+  int64_t block = tilusKernelGetBlockSize(tilusGetEnclosingKernel(op));
+  if (!tilusOpGetIntAttr(op, "first", &first) ||
+      !tilusOpGetIntAttr(op, "count", &count) || first < 0 || count < 128 ||
+      first % 128 || count % 128 || first + count > block) {
+    tilusVerifierError(v, op,
+                       "a thread group is whole warpgroups of the block: first "
+                       "and count multiples of 128, count >= 128, first + "
+                       "count <= %lld (the block size); got first %lld, count "
+                       "%lld",
+                       (long long)block, (long long)first, (long long)count);
+    return;
+  }
+  if (tilusOpGetThreadGroup(op, NULL, NULL)) {
+    tilusVerifierError(v, op, "thread groups do not nest");
+    return;
+  }
+  MlirValue member = mlirOperationGetResult(op, 0);
+  for (MlirOpOperand use = mlirValueGetFirstUse(member);
+       !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation user = mlirOpOperandGetOwner(use);
+    if (!tilusOpIs(user, "scf.if") || mlirOpOperandGetOperandNumber(use) != 0 ||
+        mlirOperationGetNumResults(user) != 0 ||
+        !mlirBlockIsNull(
+            mlirRegionGetFirstBlock(mlirOperationGetRegion(user, 1)))) {
+      tilusVerifierError(v, op,
+                         "its result may only be the condition of an scf.if "
+                         "without results or else branch (the group's body)");
+      return;
+    }
+  }
+}
+
 static void verifyCopyAsync(TilusVerifier *v, MlirOperation op) {
   MlirAttribute shapeAttr = mlirOperationGetDiscardableAttributeByName(
       op, mlirStringRefCreateFromCString("shape"));
@@ -559,6 +596,8 @@ void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
     verifyCopyAsync(v, op);
   else if (tilusOpIs(op, "tilus.copy_async_wait_group"))
     verifyWaitGroup(v, op);
+  else if (tilusOpIs(op, "tilus.in_thread_group"))
+    verifyInThreadGroup(v, op);
   else if (tilusVerifyBroadcastOp(v, op))
     ; // binary ops, cmp, where, clamp (VerifyElementwise.c)
   else if (tilusIsUnaryMathOp(op)) {

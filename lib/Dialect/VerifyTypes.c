@@ -2,6 +2,7 @@
 
 #include "DynamicParams.h"
 #include "VerifierInternal.h"
+#include "tilus-c/Kernel.h"
 #include "Utils/Checked.h"
 #include "tilus-c/TargetInfo.h"
 
@@ -79,8 +80,12 @@ static bool verifyLayout(TilusVerifier *v, MlirOperation op,
            threads != blockSize)
     tilusVerifierError(v, op,
                        "register tensor layout '%s' has %" PRId64
-                       " threads but the kernel's block size is %" PRId64,
-                       text, threads, blockSize);
+                       " threads but the %s is %" PRId64,
+                       text, threads,
+                       tilusOpGetThreadGroup(op, NULL, NULL)
+                           ? "thread group's size"
+                           : "kernel's block size",
+                       blockSize);
   // Layouts built by the algebra are valid by construction (every element
   // held, none twice by one thread), so validity needs no check here.
   free(text);

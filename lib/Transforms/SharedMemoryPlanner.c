@@ -17,6 +17,8 @@
 //     tma_load writes (its bytes land when a barrier's phase completes);
 //     the shared tile of a tma_load or tma_store is aligned to
 //     TILUS_TMA_SHARED_ALIGNMENT bytes;
+//   - a tensor (or scratch) used inside a thread group lives throughout the
+//     kernel: groups run concurrently, in no order the program shows;
 //   - tensors whose lifetimes do not overlap may share bytes (the epilogue
 //     of Figure 14 reuses the pipeline's buffers);
 //   - each tensor is placed at the lowest 128-byte aligned offset where it
@@ -198,6 +200,12 @@ static void scanUse(MlirOpOperand use, void *userData) {
   // end; the destination is aligned for the swizzle modes.
   if (tilusOpIs(user, "tilus.tma_load"))
     b->end = scan->w->count - 1;
+  // Thread groups run at the same time, in no order the program's shows: a
+  // tensor one of them uses shares its bytes with nothing.
+  if (tilusOpGetThreadGroup(user, NULL, NULL)) {
+    b->begin = 0;
+    b->end = scan->w->count - 1;
+  }
   // TMA's shared tile (a load's destination, a store's source) is aligned
   // for the swizzle modes. (A store has completed when it returns.)
   intptr_t start, count;
@@ -241,10 +249,14 @@ static bool planKernel(MlirOperation kernel) {
     int64_t scratch = tilusOpGetScratchBytes(w.spans[k].op);
     if (tilusOpIs(w.spans[k].op, "tilus.allocate_shared"))
       buffers[numBuffers++].op = w.spans[k].op;
-    else if (scratch > 0)
-      buffers[numBuffers++] = (Buffer){w.spans[k].op, w.spans[k].begin,
-                                       w.spans[k].begin, scratch, 0,
-                                       ALIGNMENT, false, false, true};
+    else if (scratch > 0) {
+      // In a thread group: alive throughout (see scanUse).
+      bool grouped = tilusOpGetThreadGroup(w.spans[k].op, NULL, NULL);
+      buffers[numBuffers++] = (Buffer){w.spans[k].op,
+                                       grouped ? 0 : w.spans[k].begin,
+                                       grouped ? w.count - 1 : w.spans[k].begin,
+                                       scratch, 0, ALIGNMENT, false, false, true};
+    }
   }
   bool ok = true;
   for (int64_t k = 0; k < numBuffers; ++k) {

@@ -78,6 +78,22 @@ def hopper():
     rt.close()
 
 
+def check_tma_matmul(hopper, art, name, shape, seed):
+    """Runs a TMA example kernel (it takes M, N and K) on small-integer
+    inputs and compares with numpy exactly (the f32 sums are exact)."""
+    m, n, k = shape
+    rng = np.random.default_rng(seed)
+    a = rng.integers(-3, 4, size=(m, k)).astype(np.float16)
+    w = rng.integers(-3, 4, size=(n, k)).astype(np.float16)
+    kernel = hopper.kernel(art, name)
+    da, dw = hopper.to_device(a), hopper.to_device(w)
+    dc = hopper.empty((m, n), np.float16)
+    kernel(da, dw, dc, m, n, k)
+    hopper.synchronize()
+    want = (a.astype(np.float32) @ w.astype(np.float32).T).astype(np.float16)
+    assert np.array_equal(dc.numpy(), want)
+
+
 @requires_compiler
 @pytest.mark.parametrize("config,shape", [
     ((128, 256, 64, 2, 4), (256, 512, 320)),
@@ -113,16 +129,24 @@ def test_wgmma_tma_matmul_on_gpu(hopper, config, shape):
     one mbarrier per stage) against numpy, exactly; K of 1 to 5 tiles, so
     the stages' phases wrap."""
     mod = load_example("matmul_wgmma_f16")
-    m, n, k = shape
-    rng = np.random.default_rng(sum(shape) + 1)
-    a = rng.integers(-3, 4, size=(m, k)).astype(np.float16)
-    w = rng.integers(-3, 4, size=(n, k)).astype(np.float16)
     art = mod.MatmulWgmmaTma(*config).compile(target="sm_90a")
     assert b"tensormap 0 2 2 s3 s5 box" in art.data
-    kernel = hopper.kernel(art, "matmul_wgmma_tma")
-    da, dw = hopper.to_device(a), hopper.to_device(w)
-    dc = hopper.empty((m, n), np.float16)
-    kernel(da, dw, dc, m, n, k)
-    hopper.synchronize()
-    want = (a.astype(np.float32) @ w.astype(np.float32).T).astype(np.float16)
-    assert np.array_equal(dc.numpy(), want)
+    check_tma_matmul(hopper, art, "matmul_wgmma_tma", shape, sum(shape) + 1)
+
+
+@requires_compiler
+@pytest.mark.parametrize("config,shape", [
+    ((128, 256, 64, 2, 4), (256, 512, 640)),
+    ((128, 128, 64, 2, 6), (384, 256, 192)),
+    ((64, 64, 64, 1, 3), (64, 128, 64)),
+    ((64, 128, 64, 1, 4), (64, 256, 8192)),
+], ids=["128x256x64", "128x128x64-6stages", "one-k-tile", "long-k"])
+def test_wgmma_ws_matmul_on_gpu(hopper, config, shape):
+    """The warp-specialized example (a producer thread group issuing TMA, a
+    consumer group on wgmma, mbarriers between) against numpy, exactly;
+    10 k tiles through 4 stages make both barriers' phases wrap. The long K
+    (128 k tiles) hung before the producer synchronized after its waits and
+    before group barriers were convergent (docs/hopper.md, thread groups)."""
+    mod = load_example("matmul_wgmma_f16")
+    art = mod.MatmulWgmmaWS(*config).compile(target="sm_90a")
+    check_tma_matmul(hopper, art, "matmul_wgmma_ws", shape, sum(shape) + 2)

@@ -1,6 +1,7 @@
 //===- Emit.c - Building upstream ops from C ------------------------------===//
 
 #include "Support.h"
+#include "tilus-c/Kernel.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -12,7 +13,9 @@
 TilusEmitter tilusEmitterCreate(struct TilusLowering *lowering,
                                 MlirRewriterBase rewriter, MlirOperation at) {
   TilusEmitter e = {mlirRewriterBaseGetContext(rewriter), rewriter,
-                    mlirOperationGetLocation(at), lowering};
+                    mlirOperationGetLocation(at), lowering, 0, 0};
+  if (!tilusOpGetThreadGroup(at, &e.groupFirst, &e.groupCount))
+    e.groupFirst = e.groupCount = 0;
   return e;
 }
 

@@ -11,6 +11,7 @@
 #include "Support.h"
 
 #include "Utils/Checked.h"
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "tilus-c/DataMovement.h"
 
@@ -57,7 +58,24 @@ MlirValue tilusEmitScratch(TilusEmitter *e, MlirOperation op, int64_t offset) {
 }
 
 void tilusEmitBarrier(TilusEmitter *e) {
-  tilusEmitOp(e, "gpu.barrier", 0, NULL, 0, NULL, 0, NULL);
+  if (!e->groupCount) {
+    tilusEmitOp(e, "gpu.barrier", 0, NULL, 0, NULL, 0, NULL);
+    return;
+  }
+  // Barrier 0 is the block's; a group of whole warpgroups takes one of
+  // 1..8 by its first warpgroup (the verifier checks the alignment). The
+  // barrier is nvvm.barrier, not inline asm: bar.sync is aligned (every
+  // thread of a warp at the same instruction), and only the intrinsic is
+  // convergent, which keeps LLVM from duplicating it into the two sides of
+  // a branch on the thread index (measured: a hang on the H100).
+  MlirType i32 = mlirIntegerTypeGet(e->ctx, 32);
+  MlirValue operands[2] = {
+      tilusEmitIntConstant(e, i32, 1 + e->groupFirst / 128),
+      tilusEmitIntConstant(e, i32, e->groupCount)};
+  int32_t segments[3] = {1, 1, 0};
+  MlirNamedAttribute attr = tilusNamedAttr(
+      e->ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(e->ctx, 3, segments));
+  tilusEmitOp(e, "nvvm.barrier", 2, operands, 0, NULL, 1, &attr);
 }
 
 MlirValue tilusEmitRowMajorAddress(TilusEmitter *e, const TilusLayout *layout,

@@ -31,6 +31,10 @@ typedef struct {
   MlirRewriterBase rewriter;
   MlirLocation loc;
   struct TilusLowering *lowering;
+  // The thread group of the op being lowered (tilus-c/Kernel.h): its first
+  // thread and size; groupCount 0 outside one. tilusEmitThreadIndex and
+  // tilusEmitBarrier are the group's inside one.
+  int64_t groupFirst, groupCount;
 } TilusEmitter;
 
 TilusEmitter tilusEmitterCreate(struct TilusLowering *lowering,
@@ -301,7 +305,8 @@ bool tilusScratchOffset(MlirOperation op, int64_t bytes, int64_t *offset,
                         char *why, size_t size);
 // The !llvm.ptr<3> of the scratch at `offset` in the dynamic shared buffer.
 MlirValue tilusEmitScratch(TilusEmitter *e, MlirOperation op, int64_t offset);
-// gpu.barrier.
+// gpu.barrier; in a thread group, the group's named barrier (bar.sync
+// 1 + first / 128, count).
 void tilusEmitBarrier(TilusEmitter *e);
 // The member mask of shfl.sync for the calling thread's warp in a block of
 // `numThreads` (Warp.c): every lane, or the lanes of a short last warp.

@@ -19,8 +19,14 @@ MlirValue tilusEmitThreadIndex(TilusEmitter *e) {
       e->ctx, "dimension",
       mlirAttributeParseGet(e->ctx,
                             mlirStringRefCreateFromCString("#gpu<dim x>")));
-  return tilusEmitValue(e, "gpu.thread_id", 0, NULL, tilusIndexType(e->ctx), 1,
-                        &dim);
+  MlirValue tid = tilusEmitValue(e, "gpu.thread_id", 0, NULL,
+                                 tilusIndexType(e->ctx), 1, &dim);
+  // In a thread group, thread `first` is the group's thread 0.
+  return e->groupCount ? tilusEmitValue(e, "arith.subi", 2,
+                                        (MlirValue[]){tid, tilusEmitIndex(
+                                                               e, e->groupFirst)},
+                                        tilusIndexType(e->ctx), 0, NULL)
+                       : tid;
 }
 
 bool tilusRegisterLayoutIsSupported(const TilusLayout *layout) {

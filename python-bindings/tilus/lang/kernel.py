@@ -473,6 +473,11 @@ class Kernel:
         return _layout_text(layout)
 
     def _block_threads(self):
+        """The threads a register tensor spans here: the thread group's
+        (thread_group), else the block's."""
+        group = getattr(self, "_group_threads", None)
+        if group:
+            return group
         w = self.attrs.warps
         return None if w is None else 32 * int(w)
 
@@ -1157,6 +1162,29 @@ class Kernel:
             raise
         body, changed = tr.end(snap)
         self._emit_if(cond, where, body, [], [(v, old, v.name) for v, old in changed])
+
+    def in_thread_group(self, first, count):
+        """The i1 condition of a thread group (thread_group is the way to
+        use it)."""
+        return self.op("tilus.in_thread_group", result=_types.boolean,
+                       attrs={"first": int(first), "count": int(count)})
+
+    @contextmanager
+    def thread_group(self, first, count):
+        """`with self.thread_group(first, count):` a thread group (warp
+        specialization): the body runs on threads first .. first + count - 1
+        only, as a block of `count` threads of its own (thread `first` is its
+        thread 0, register layouts span `count` threads, synchronize() waits
+        for the group alone). Whole warpgroups; groups do not nest."""
+        if getattr(self, "_group_threads", None):
+            raise DSLError("thread groups do not nest", _caller())
+        member = self.in_thread_group(first, count)
+        self._group_threads = int(count)
+        try:
+            with self.if_then(member):
+                yield
+        finally:
+            self._group_threads = None
 
     @contextmanager
     def otherwise(self):

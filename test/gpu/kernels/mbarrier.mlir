@@ -52,3 +52,38 @@ func.func @mbarrier_rounds(%px: !tilus.ptr<f32>, %py: !tilus.ptr<f32>, %pz: !til
   "tilus.store_global"(%u, %gz, %c0, %c0) : (!r, !g, index, index) -> ()
   return
 }
+
+// mbarrier_handoff: a producer and a consumer thread group (warp
+// specialization): threads 0..127 store x [4, 32] into shared memory and
+// arrive on the barrier (128 arrivals); threads 128..255 wait for its phase
+// 0, read the tile in another layout and store x + 1 to y. Nothing else
+// orders the two groups.
+!p = !tilus.register<f32, array<i64: 4, 32>, #tilus.layout<"column_spatial(4,32)">>
+!c = !tilus.register<f32, array<i64: 4, 32>, #tilus.layout<"spatial(4,32)">>
+!b1 = !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>
+func.func @mbarrier_handoff(%px: !tilus.ptr<f32>, %py: !tilus.ptr<f32>)
+    attributes {tilus.kernel, tilus.block_size = 256 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %i0 = arith.constant 0 : i32
+  %i128 = arith.constant 128 : i32
+  %one = arith.constant 1.0 : f32
+  %gx = "tilus.view_global"(%px) : (!tilus.ptr<f32>) -> !g
+  %gy = "tilus.view_global"(%py) : (!tilus.ptr<f32>) -> !g
+  %bar = "tilus.allocate_shared"() : () -> !b1
+  %tile = "tilus.allocate_shared"() : () -> !s
+  "tilus.mbarrier_init"(%bar, %c0, %i128) : (!b1, index, i32) -> ()
+  %producer = "tilus.in_thread_group"() {first = 0 : i64, count = 128 : i64} : () -> i1
+  scf.if %producer {
+    %x = "tilus.load_global"(%gx, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!g, index, index) -> !p
+    "tilus.store_shared"(%x, %tile, %c0, %c0) : (!p, !s, index, index) -> ()
+    "tilus.mbarrier_arrive"(%bar, %c0) : (!b1, index) -> ()
+  }
+  %consumer = "tilus.in_thread_group"() {first = 128 : i64, count = 128 : i64} : () -> i1
+  scf.if %consumer {
+    "tilus.mbarrier_wait"(%bar, %c0, %i0) : (!b1, index, i32) -> ()
+    %t = "tilus.load_shared"(%tile, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!s, index, index) -> !c
+    %y = "tilus.add"(%t, %one) : (!c, f32) -> !c
+    "tilus.store_global"(%y, %gy, %c0, %c0) : (!c, !g, index, index) -> ()
+  }
+  return
+}

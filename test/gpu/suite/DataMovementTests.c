@@ -313,6 +313,39 @@ static void testRelayoutU4(Suite *s, const char *target) {
   runCase(s, target, "relayout", "relayout_u4", b, 3);
 }
 
+// test/gpu/kernels/thread_groups.mlir: two groups of 128 threads at once,
+// a Reduce across the warps of one and an exchange through shared memory in
+// the other, each on its own barrier; small integers keep the sums exact.
+static void testThreadGroups(Suite *s, const char *target) {
+  const char *name = "thread_groups";
+  TilusArtifact *artifact = loadArtifact(s, name, target);
+  if (!artifact) {
+    report(s, name, target, 8, 128, false, "no artifact");
+    return;
+  }
+  enum { R = 8, C = 128 };
+  float x[R * C], y0[4], y1[4 * C], want0[4] = {0}, want1[4 * C];
+  uint32_t state = 515u;
+  for (int i = 0; i < R * C; ++i)
+    x[i] = (float)((int)(nextRandom(&state) % 201) - 100);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < C; ++c) {
+      want0[r] += x[r * C + c];
+      want1[r * C + c] = 2 * x[(4 + r) * C + c];
+    }
+  TilusDevicePtr dX = upload(s, x, sizeof x), d0 = upload(s, NULL, sizeof y0),
+                 d1 = upload(s, NULL, sizeof y1);
+  TilusArg args[] = {tilusArgPointer(dX), tilusArgPointer(d0), tilusArgPointer(d1)};
+  bool guard = dX && d0 && d1 && launch(s, artifact, name, args, 3) &&
+               download(s, y0, d0, sizeof y0) && download(s, y1, d1, sizeof y1);
+  reportOutcome(s, name, target, R, C,
+                guard && !memcmp(y0, want0, sizeof y0) && !memcmp(y1, want1, sizeof y1),
+                guard);
+  TilusDevicePtr ptrs[] = {dX, d0, d1};
+  freeAll(s, ptrs, 3);
+  tilusArtifactDestroy(artifact);
+}
+
 void testDataMovement(Suite *s, const char *target) {
   testReduceF32(s, target);
   testReduceF16(s, target);
@@ -324,4 +357,5 @@ void testDataMovement(Suite *s, const char *target) {
   testRelayout(s, target);
   testRelayoutWarps(s, target);
   testRelayoutU4(s, target);
+  testThreadGroups(s, target);
 }

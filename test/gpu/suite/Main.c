@@ -43,10 +43,10 @@ int main(int argc, char **argv) {
                       /* SharedAndDotTests.c: shared_i8 */ 1 +
                       /* AtomicTests.c */ 6 + 2 + 2 + 1 +
                       /* ElementwiseTests.c */ 9 +
-                      /* DataMovementTests.c */ 10 +
+                      /* DataMovementTests.c */ 11 +
                       /* NormTests.c */ 8) +
                  /* QmatmulTests.c, once */ 9 +
-                 /* WgmmaTests.c, sm_90a only */ 8;
+                 /* WgmmaTests.c, sm_90a only */ 9;
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -133,6 +133,7 @@ int main(int argc, char **argv) {
   // wgmma and mbarriers (sm_90a only).
   testWgmma(&s);
   testMbarrier(&s);
+  testMbarrierHandoff(&s);
   testTma(&s);
   testTmaStore(&s);
   tilusRuntimeDestroy(s.rt);

@@ -135,6 +135,7 @@ void testBroadcastMoved(Suite *s, const char *target);
 // WgmmaTests.c (sm_90a only)
 void testWgmma(Suite *s);
 void testMbarrier(Suite *s);
+void testMbarrierHandoff(Suite *s);
 void testTma(Suite *s);
 void testTmaStore(Suite *s);
 

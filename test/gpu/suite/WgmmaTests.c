@@ -202,3 +202,29 @@ void testTmaStore(Suite *s) {
   freeAll(s, ptrs, 3);
   tilusArtifactDestroy(artifact);
 }
+
+// test/gpu/kernels/mbarrier.mlir's mbarrier_handoff: a producer thread group
+// hands a tile to a consumer group through an mbarrier alone.
+void testMbarrierHandoff(Suite *s) {
+  const char *name = "mbarrier.mbarrier_handoff";
+  TilusArtifact *artifact = loadArtifact(s, "mbarrier", "sm_90a");
+  if (!artifact) {
+    report(s, name, "sm_90a", 4, 32, false, "no artifact");
+    return;
+  }
+  enum { N = 128 };
+  float x[N], y[N], want[N];
+  uint32_t state = 78u;
+  for (int i = 0; i < N; ++i) {
+    x[i] = (float)((int)(nextRandom(&state) % 2001) - 1000);
+    want[i] = x[i] + 1;
+  }
+  TilusDevicePtr dX = upload(s, x, sizeof x), dY = upload(s, NULL, sizeof y);
+  TilusArg args[] = {tilusArgPointer(dX), tilusArgPointer(dY)};
+  bool guard = dX && dY && launch(s, artifact, "mbarrier_handoff", args, 2) &&
+               download(s, y, dY, sizeof y);
+  reportOutcome(s, name, "sm_90a", 4, 32, guard && !memcmp(y, want, sizeof y), guard);
+  TilusDevicePtr ptrs[] = {dX, dY};
+  freeAll(s, ptrs, 2);
+  tilusArtifactDestroy(artifact);
+}

@@ -1,9 +1,10 @@
-//===- Control.c - Synchronize, Exit, Print -------------------------------===//
+//===- Control.c - Synchronize, Exit, Print, thread groups ----------------===//
 
 #include "Patterns/Patterns.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "tilus-c/Kernel.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -17,8 +18,35 @@ static MlirLogicalResult lowerSynchronize(TilusLowering *L, MlirOperation op,
   if (L->asyncProxyReadsShared)
     tilusEmitVolatileAsm(&e, "fence.proxy.async.shared::cta;", "~{memory}", 0,
                          NULL, (MlirType){NULL});
-  tilusEmitOp(&e, "gpu.barrier", 0, NULL, 0, NULL, 0, NULL);
+  tilusEmitBarrier(&e);
   mlirRewriterBaseEraseOp(rewriter, op);
+  return mlirLogicalResultSuccess();
+}
+
+// InThreadGroup: whether the thread is one of the group's (first <= tid <
+// first + count); the scf.if it guards is marked as the group's
+// (TILUS_THREAD_GROUP_ATTR), which the lowering of the ops inside reads
+// (group-relative thread index, the group's own barrier).
+static MlirLogicalResult lowerInThreadGroup(TilusLowering *L, MlirOperation op,
+                                            MlirRewriterBase rewriter) {
+  int64_t first, count;
+  if (!tilusOpGetIntAttr(op, "first", &first) ||
+      !tilusOpGetIntAttr(op, "count", &count))
+    return tilusLoweringError(op, "no first or count (run tilus-verify)");
+  MlirValue member = mlirOperationGetResult(op, 0);
+  int64_t bounds[2] = {first, count};
+  for (MlirOpOperand use = mlirValueGetFirstUse(member);
+       !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use))
+    mlirOperationSetDiscardableAttributeByName(
+        mlirOpOperandGetOwner(use),
+        mlirStringRefCreateFromCString(TILUS_THREAD_GROUP_ATTR),
+        mlirDenseI64ArrayGet(mlirOperationGetContext(op), 2, bounds));
+  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  MlirValue tid = tilusEmitThreadIndex(&e);
+  MlirValue in = tilusEmitArith(
+      &e, "andi", tilusEmitCmp(&e, TilusCmpUGE, tid, tilusEmitIndex(&e, first)),
+      tilusEmitCmp(&e, TilusCmpULT, tid, tilusEmitIndex(&e, first + count)));
+  mlirRewriterBaseReplaceOpWithValues(rewriter, op, 1, &in);
   return mlirLogicalResultSuccess();
 }
 
@@ -133,6 +161,7 @@ static const TilusPattern kPatterns[] = {
     {"tilus.print", lowerPrint},
     {"tilus.synchronize", lowerSynchronize},
     {"tilus.exit", lowerExit},
+    {"tilus.in_thread_group", lowerInThreadGroup},
 };
 
 const TilusPattern *tilusGetControlPatterns(size_t *count) {

@@ -105,13 +105,13 @@ static MlirLogicalResult lowerDot(TilusLowering *L, MlirOperation op, MlirRewrit
       &e, scratch, tilusStorageElementType(e.ctx, t[0].elementType),
       tilusEmitIndex(&e, M * K));
   MlirValue tid = tilusEmitThreadIndex(&e);
-  tilusEmitOp(&e, "gpu.barrier", 0, NULL, 0, NULL, 0, NULL);
+  tilusEmitBarrier(&e);
   MlirValue cCoords[2];
   storeOperand(&e, &t[0], va, scratch, tid, K);
   storeOperand(&e, &t[1], vb, scratchB, tid, N);
   tilusEmitThreadCoords(&e, t[2].layout, tid, cCoords);
   {
-    tilusEmitOp(&e, "gpu.barrier", 0, NULL, 0, NULL, 0, NULL);
+    tilusEmitBarrier(&e);
     // for k in [0, K): acc[i] += a[row(i), k] * b[k, col(i)]
     MlirValue lower = tilusEmitIndex(&e, 0), upper = tilusEmitIndex(&e, K),
               step = tilusEmitIndex(&e, 1);

@@ -90,9 +90,7 @@ static bool decodeMemory(TilusLowering *L, MlirOperation op, MlirValue mem,
          tilusLoweredValues(mem, lowered, 1 + TILUS_LAYOUT_MAX_RANK) >= 1;
 }
 
-static void emitBarrier(TilusEmitter *e) {
-  tilusEmitOp(e, "gpu.barrier", 0, NULL, 0, NULL, 0, NULL);
-}
+static void emitBarrier(TilusEmitter *e) { tilusEmitBarrier(e); }
 
 // Whether `op`'s attribute `name` is the string `text`.
 static bool stringAttrIs(MlirOperation op, const char *name, const char *text) {

@@ -294,15 +294,6 @@ static MlirLogicalResult lowerStoreShared(TilusLowering *L, MlirOperation op,
 // CopyAsync
 //===----------------------------------------------------------------------===//
 
-static int64_t blockSize(MlirOperation op) {
-  for (MlirOperation p = mlirOperationGetParentOperation(op);
-       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p)) {
-    int64_t size;
-    if (tilusOpGetIntAttr(p, TILUS_BLOCK_SIZE_ATTR, &size))
-      return size;
-  }
-  return 0;
-}
 
 
 static MlirLogicalResult lowerCopyAsync(TilusLowering *L, MlirOperation op,
@@ -328,7 +319,7 @@ static MlirLogicalResult lowerCopyAsync(TilusLowering *L, MlirOperation op,
     region[d] = mlirDenseI64ArrayGetElement(shapeAttr, d);
     numel *= region[d];
   }
-  int64_t T = blockSize(op);
+  int64_t T = tilusOpGetThreadCount(op); // the block's, or its thread group's
   if (bits % 8 || T <= 0) {
     return tilusLoweringError(op, bits % 8 ? "copy_async of sub-byte element "
                                              "types is not lowered; view the "
