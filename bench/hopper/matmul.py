@@ -1,6 +1,7 @@
 """The Hopper f16 matmul (examples/python/matmul_wgmma_f16.py: wgmma with a
 cp.async pipeline, MatmulWgmma; a TMA one, MatmulWgmmaTma; or a
-warp-specialized TMA one, MatmulWgmmaWS) beside cuBLAS in one run: median of RUNS launches each
+warp-specialized TMA one, MatmulWgmmaWS, or that on a persistent grid,
+MatmulWgmmaPersistent) beside cuBLAS in one run: median of RUNS launches each
 after an L2 flush, CUDA events, random inputs; the result is first checked
 against torch's. cuBLAS is timed on the same product (torch.matmul(a, w.t()),
 W as nn.Linear stores it) and on a W already transposed (torch.matmul(a, b),
@@ -37,6 +38,7 @@ def main():
         name = art.kernels[0].name      # matmul_wgmma, matmul_wgmma_tma or _ws
         kind = name[len("matmul_wgmma"):].lstrip("_")
         kernels.append((f"{bm}x{bn}x{bk} {kind}".strip(), bm, bn, bk, rt.kernel(art, name)))
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
     for m, n, k in SHAPES:
         a = torch.randn(m, k, dtype=torch.float16, device="cuda")
         w = torch.randn(n, k, dtype=torch.float16, device="cuda")
@@ -51,8 +53,11 @@ def main():
             if m % bm or n % bn or k % bk:
                 print(f"{f'{m}x{n}x{k}':22} {name:12} (the tile does not divide the shape)")
                 continue
-            # The cp.async kernel takes tile counts, the TMA ones M, N and K.
+            # The cp.async kernel takes tile counts, the TMA ones M, N and K,
+            # the persistent one also its number of blocks (one per SM).
             counts = (m, n, k) if name.endswith(("tma", "ws")) else (m // bm, n // bn, k // bk)
+            if name.endswith("persistent"):
+                counts = (m, n, k, sms)
             run = lambda: kernel(a, w, c, *counts)
             c.zero_()
             run()

@@ -450,14 +450,16 @@ def test_scalar_arithmetic():
             N = self.index(n)
             a = (N + 3) * 2 - 1
             b = a // 4 + a % 4 + tilus.cdiv(a, 8)
-            f = s * 2.0 / s + 1.0
+            b = self.min(b, N) + self.max(b, 7)
+            f = self.max(s * 2.0 / s + 1.0, s)
             g = self.view_global(x, [b])
             r = self.allocate_register(tilus.float32, [32], "spatial(32)", init=f)
             self.store_global(r, g, [N])
 
     text = S().mlir()
     for op in ("arith.addi", "arith.muli", "arith.subi", "arith.divui", "arith.remui",
-               "arith.ceildivui", "arith.mulf", "arith.divf", "arith.addf"):
+               "arith.ceildivui", "arith.mulf", "arith.divf", "arith.addf", "arith.minui",
+               "arith.maxui", "arith.maximumf"):
         assert op in text, op
     assert text.count("arith.constant 2 : index") == 1     # constants are shared
     S().compile(ptx_only=True)

@@ -78,17 +78,18 @@ def hopper():
     rt.close()
 
 
-def check_tma_matmul(hopper, art, name, shape, seed):
-    """Runs a TMA example kernel (it takes M, N and K) on small-integer
-    inputs and compares with numpy exactly (the f32 sums are exact)."""
+def check_tma_matmul(hopper, art, name, shape, seed, *extra):
+    """Runs a TMA example kernel (it takes M, N and K, then `extra`) on
+    small-integer inputs and compares with numpy exactly (the f32 sums are
+    exact); the output starts as NaN, so every element must be written."""
     m, n, k = shape
     rng = np.random.default_rng(seed)
     a = rng.integers(-3, 4, size=(m, k)).astype(np.float16)
     w = rng.integers(-3, 4, size=(n, k)).astype(np.float16)
     kernel = hopper.kernel(art, name)
     da, dw = hopper.to_device(a), hopper.to_device(w)
-    dc = hopper.empty((m, n), np.float16)
-    kernel(da, dw, dc, m, n, k)
+    dc = hopper.to_device(np.full((m, n), np.nan, np.float16))
+    kernel(da, dw, dc, m, n, k, *extra)
     hopper.synchronize()
     want = (a.astype(np.float32) @ w.astype(np.float32).T).astype(np.float16)
     assert np.array_equal(dc.numpy(), want)
@@ -150,3 +151,18 @@ def test_wgmma_ws_matmul_on_gpu(hopper, config, shape):
     mod = load_example("matmul_wgmma_f16")
     art = mod.MatmulWgmmaWS(*config).compile(target="sm_90a")
     check_tma_matmul(hopper, art, "matmul_wgmma_ws", shape, sum(shape) + 2)
+
+
+@requires_compiler
+@pytest.mark.parametrize("config,shape,blocks", [
+    ((128, 256, 64, 2, 4, 16), (512, 512, 2048), 3),
+    ((128, 128, 64, 2, 4, 2), (640, 384, 320), 4),
+    ((64, 128, 64, 1, 3, 8), (192, 256, 192), 132),
+], ids=["3-blocks-long-k", "uneven-groups", "more-blocks-than-tiles"])
+def test_wgmma_persistent_matmul_on_gpu(hopper, config, shape, blocks):
+    """The persistent example against numpy, exactly: blocks taking several
+    output tiles each (stages and phases running on across tiles), tile
+    groups that do not divide the tile rows, and idle blocks."""
+    mod = load_example("matmul_wgmma_f16")
+    art = mod.MatmulWgmmaPersistent(*config).compile(target="sm_90a")
+    check_tma_matmul(hopper, art, "matmul_wgmma_persistent", shape, sum(shape) + 3, blocks)

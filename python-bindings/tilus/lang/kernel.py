@@ -107,6 +107,8 @@ _ARITH = {
     "div": ("arith.divsi", "arith.divui", "arith.divf"),
     "mod": ("arith.remsi", "arith.remui", "arith.remf"),
     "ceildiv": ("arith.ceildivsi", "arith.ceildivui", None),
+    "min": ("arith.minsi", "arith.minui", "arith.minimumf"),
+    "max": ("arith.maxsi", "arith.maxui", "arith.maximumf"),
 }
 _CMP = {"lt": ("slt", "ult", "olt"), "le": ("sle", "ule", "ole"),
         "gt": ("sgt", "ugt", "ogt"), "ge": ("sge", "uge", "oge"),
@@ -740,9 +742,16 @@ class Kernel:
         return self._binary("mod", lhs, rhs, out, layout)
 
     def max(self, lhs, rhs, *, out=None, layout=None):
+        """The larger of two register tensors (or a tensor and a scalar),
+        or of two scalars (a Scalar and a Scalar or number)."""
+        if isinstance(lhs, Scalar):
+            return self._arith_binary("max", lhs, self._scalar_operand(rhs, lhs.dtype))
         return self._binary("max", lhs, rhs, out, layout)
 
     def min(self, lhs, rhs, *, out=None, layout=None):
+        """As max, the smaller."""
+        if isinstance(lhs, Scalar):
+            return self._arith_binary("min", lhs, self._scalar_operand(rhs, lhs.dtype))
         return self._binary("min", lhs, rhs, out, layout)
 
     def and_(self, lhs, rhs, *, out=None, layout=None):
