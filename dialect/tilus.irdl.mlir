@@ -698,6 +698,18 @@ irdl.dialect @tilus {
     irdl.results(member: %i1)
   }
 
+  // SetMaxRegisters(count, action): the warpgroups that run it give
+  // registers back until each thread has `count` ("dec"), or wait until the
+  // block has enough free to give each thread `count` ("inc"): a producer
+  // group that needs few registers hands them to consumer groups that need
+  // many (sm_90a). Directly in a thread group's body, or in a kernel's body
+  // of whole warpgroups; count a multiple of 8 from 24 to 256.
+  irdl.operation @set_max_registers {
+    %count = irdl.base "#builtin.integer"
+    %action = irdl.base "#builtin.string"
+    irdl.attributes {"count" = %count, "action" = %action}
+  }
+
   // TmaStore(src, dst, src_offsets, dst_offsets, shape): the tile `shape` in
   // the shared tensor's trailing dimensions at `src_offsets` is written to
   // the global tensor at `dst_offsets` by tensor-memory copies, after every

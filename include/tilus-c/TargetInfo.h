@@ -47,6 +47,9 @@ typedef struct {
   /* mbarrier's transaction counts and mbarrier.try_wait (sm_90+); Tilus's
    * mbarrier ops need them. */
   bool hasMbarrierTx;
+  /* setmaxnreg: a warpgroup gives registers back or takes more
+   * (sm_90a only). */
+  bool hasSetmaxnreg;
 } TilusTargetInfo;
 
 /* The entry for `name` (`length` bytes, not NUL-terminated), or NULL when

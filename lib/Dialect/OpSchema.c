@@ -199,6 +199,8 @@ static const TilusOpSchema schemas[] = {
     // Thread groups (warp specialization)
     {"tilus.in_thread_group", NO_GROUPS, GROUPS(SINGLE("member")),
      ATTRIBUTES("first", "count")},
+    {"tilus.set_max_registers", NO_GROUPS, NO_GROUPS,
+     ATTRIBUTES("count", "action")},
     // Tensor-memory copies (Hopper)
     {"tilus.tma_load",
      GROUPS(SINGLE("dst"), SINGLE("src"), SINGLE("bars"), VARIADIC("dst_offsets"),

@@ -20,6 +20,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 //===----------------------------------------------------------------------===//
 // Helpers
@@ -235,6 +236,45 @@ static void verifyInThreadGroup(TilusVerifier *v, MlirOperation op) {
       return;
     }
   }
+}
+
+// SetMaxRegisters: setmaxnreg is executed by whole warpgroups at once
+// (.sync.aligned), so it sits directly in a thread group's body or in the
+// kernel's body when the block is whole warpgroups; the count is what the
+// PTX ISA allows.
+static void verifySetMaxRegisters(TilusVerifier *v, MlirOperation op) {
+  int64_t count = -1;
+  MlirAttribute action = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("action"));
+  if (!tilusOpGetIntAttr(op, "count", &count) || count < 24 || count > 256 ||
+      count % 8) {
+    tilusVerifierError(v, op,
+                       "count must be a multiple of 8 from 24 to 256, not %lld",
+                       (long long)count);
+    return;
+  }
+  MlirStringRef a = mlirStringAttrGetValue(action);
+  if (!((a.length == 3 && !memcmp(a.data, "inc", 3)) ||
+        (a.length == 3 && !memcmp(a.data, "dec", 3)))) {
+    tilusVerifierError(v, op, "action must be \"inc\" or \"dec\", not \"%.*s\"",
+                       (int)a.length, a.data);
+    return;
+  }
+  MlirOperation parent = mlirOperationGetParentOperation(op);
+  MlirOperation kernel = tilusGetEnclosingKernel(op);
+  // Groups do not nest: the op's parent is the group's scf.if exactly when
+  // the op is in a group and the parent is not.
+  bool inGroupBody = tilusOpIs(parent, "scf.if") &&
+                     tilusOpGetThreadGroup(op, NULL, NULL) &&
+                     !tilusOpGetThreadGroup(parent, NULL, NULL);
+  bool inKernelBody = mlirOperationEqual(parent, kernel) &&
+                      tilusKernelGetBlockSize(kernel) % 128 == 0;
+  if (!inGroupBody && !inKernelBody)
+    tilusVerifierError(v, op,
+                       "whole warpgroups run set_max_registers together: it "
+                       "must be directly in a thread group's body, or in the "
+                       "kernel's body when the block size is a multiple of "
+                       "128");
 }
 
 static void verifyCopyAsync(TilusVerifier *v, MlirOperation op) {
@@ -598,6 +638,8 @@ void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
     verifyWaitGroup(v, op);
   else if (tilusOpIs(op, "tilus.in_thread_group"))
     verifyInThreadGroup(v, op);
+  else if (tilusOpIs(op, "tilus.set_max_registers"))
+    verifySetMaxRegisters(v, op);
   else if (tilusVerifyBroadcastOp(v, op))
     ; // binary ops, cmp, where, clamp (VerifyElementwise.c)
   else if (tilusIsUnaryMathOp(op)) {

@@ -5,7 +5,7 @@
 // sm_89, 227 KiB on sm_90; 255 registers per thread on all). Packed atomic
 // adds (PTX ISA, atom/red): .add.noftz.f16x2 needs sm_60, .bf16x2 sm_90
 // (ptxas rejects the latter for sm_80 and sm_89); mbarrier.try_wait and
-// expect_tx need sm_90. PTX 8.0 covers
+// expect_tx need sm_90; setmaxnreg needs sm_90a. PTX 8.0 covers
 // every target here (sm_90a needs it), so all share one feature string.
 //
 //===----------------------------------------------------------------------===//
@@ -16,11 +16,11 @@
 #include <string.h>
 
 static const TilusTargetInfo kTargets[] = {
-    // name     cc  arch   features   ldm   stm    cpa   wgmma  tma    clus   shared  regs  f16x2 bf16x2 fp8cvt mbartx
-    {"sm_80", 80, false, "+ptx80", true, false, true, false, false, false, 166912, 255, true, false, false, false},
-    {"sm_89", 89, false, "+ptx81", true, false, true, false, false, false, 101376, 255, true, false, true, false},
-    {"sm_90", 90, false, "+ptx80", true, true, true, false, true, true, 232448, 255, true, true, true, true},
-    {"sm_90a", 90, true, "+ptx80", true, true, true, true, true, true, 232448, 255, true, true, true, true},
+    // name     cc  arch   features   ldm   stm    cpa   wgmma  tma    clus   shared  regs  f16x2 bf16x2 fp8cvt mbartx maxnreg
+    {"sm_80", 80, false, "+ptx80", true, false, true, false, false, false, 166912, 255, true, false, false, false, false},
+    {"sm_89", 89, false, "+ptx81", true, false, true, false, false, false, 101376, 255, true, false, true, false, false},
+    {"sm_90", 90, false, "+ptx80", true, true, true, false, true, true, 232448, 255, true, true, true, true, false},
+    {"sm_90a", 90, true, "+ptx80", true, true, true, true, true, true, 232448, 255, true, true, true, true, true},
 };
 
 enum { kNumTargets = sizeof(kTargets) / sizeof(kTargets[0]) };

@@ -199,8 +199,10 @@ class Zoo(tilus.Kernel):
         tm = self.allocate_shared(f32, [2, 256], "local(2,256)")
         self.tma_load(tm, gx, mb, [1], [1, 0], [off], [256])
         self.tma_store(tm, go, [1, 0], [off], [256])
-        # A thread group of the block's one warpgroup, with its own barrier.
+        # A thread group of the block's one warpgroup, with its own barrier,
+        # taking more registers.
         with self.thread_group(0, 128):
+            self.set_max_registers(240, "inc")
             self.synchronize()
         with self.if_then(b > 1000):
             self.exit()

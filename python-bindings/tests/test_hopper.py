@@ -158,11 +158,13 @@ def test_wgmma_ws_matmul_on_gpu(hopper, config, shape):
     ((128, 256, 64, 2, 4, 16), (512, 512, 2048), 3),
     ((128, 128, 64, 2, 4, 2), (640, 384, 320), 4),
     ((64, 128, 64, 1, 3, 8), (192, 256, 192), 132),
-], ids=["3-blocks-long-k", "uneven-groups", "more-blocks-than-tiles"])
+    ((128, 256, 64, 2, 4, 16, True), (256, 512, 1024), 2),
+], ids=["3-blocks-long-k", "uneven-groups", "more-blocks-than-tiles", "setmaxnreg"])
 def test_wgmma_persistent_matmul_on_gpu(hopper, config, shape, blocks):
     """The persistent example against numpy, exactly: blocks taking several
     output tiles each (stages and phases running on across tiles), tile
-    groups that do not divide the tile rows, and idle blocks."""
+    groups that do not divide the tile rows, idle blocks, and registers
+    moved from the producer to the consumers (set_max_registers)."""
     mod = load_example("matmul_wgmma_f16")
     art = mod.MatmulWgmmaPersistent(*config).compile(target="sm_90a")
     check_tma_matmul(hopper, art, "matmul_wgmma_persistent", shape, sum(shape) + 3, blocks)

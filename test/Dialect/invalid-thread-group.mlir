@@ -54,3 +54,57 @@ func.func @layout_threads() attributes {tilus.kernel, tilus.block_size = 256 : i
   }
   return
 }
+
+// -----
+
+func.func @registers_count() attributes {tilus.kernel, tilus.block_size = 256 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %in = "tilus.in_thread_group"() {first = 0 : i64, count = 128 : i64} : () -> i1
+  scf.if %in {
+    // expected-error@+1 {{'tilus.set_max_registers' op count must be a multiple of 8 from 24 to 256, not 20}}
+    "tilus.set_max_registers"() {count = 20 : i64, action = "dec"} : () -> ()
+  }
+  return
+}
+
+// -----
+
+func.func @registers_count_multiple() attributes {tilus.kernel, tilus.block_size = 256 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %in = "tilus.in_thread_group"() {first = 0 : i64, count = 128 : i64} : () -> i1
+  scf.if %in {
+    // expected-error@+1 {{'tilus.set_max_registers' op count must be a multiple of 8 from 24 to 256, not 100}}
+    "tilus.set_max_registers"() {count = 100 : i64, action = "inc"} : () -> ()
+  }
+  return
+}
+
+// -----
+
+func.func @registers_action() attributes {tilus.kernel, tilus.block_size = 256 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %in = "tilus.in_thread_group"() {first = 0 : i64, count = 128 : i64} : () -> i1
+  scf.if %in {
+    // expected-error@+1 {{'tilus.set_max_registers' op action must be "inc" or "dec", not "up"}}
+    "tilus.set_max_registers"() {count = 40 : i64, action = "up"} : () -> ()
+  }
+  return
+}
+
+// -----
+
+func.func @registers_in_a_branch(%c: i1) attributes {tilus.kernel, tilus.block_size = 256 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %in = "tilus.in_thread_group"() {first = 0 : i64, count = 128 : i64} : () -> i1
+  scf.if %in {
+    scf.if %c {
+      // expected-error@+1 {{'tilus.set_max_registers' op whole warpgroups run set_max_registers together: it must be directly in a thread group's body, or in the kernel's body when the block size is a multiple of 128}}
+      "tilus.set_max_registers"() {count = 40 : i64, action = "dec"} : () -> ()
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @registers_partial_warpgroup() attributes {tilus.kernel, tilus.block_size = 96 : i64, tilus.grid = affine_map<() -> (1)>} {
+  // expected-error@+1 {{'tilus.set_max_registers' op whole warpgroups run set_max_registers together: it must be directly in a thread group's body, or in the kernel's body when the block size is a multiple of 128}}
+  "tilus.set_max_registers"() {count = 40 : i64, action = "dec"} : () -> ()
+  return
+}

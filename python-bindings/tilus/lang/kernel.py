@@ -1195,6 +1195,14 @@ class Kernel:
         finally:
             self._group_threads = None
 
+    def set_max_registers(self, count, action):
+        """Registers per thread for the warpgroups that run it (setmaxnreg,
+        sm_90a): action "dec" gives registers back down to `count`, "inc"
+        waits until `count` are free. Directly in a thread_group body (or a
+        kernel of whole warpgroups); count a multiple of 8 from 24 to 256."""
+        return self.op("tilus.set_max_registers",
+                       attrs={"count": int(count), "action": str(action)})
+
     @contextmanager
     def otherwise(self):
         """`with self.otherwise():` the else branch of the if_then just

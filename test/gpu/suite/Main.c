@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
                       /* DataMovementTests.c */ 11 +
                       /* NormTests.c */ 8) +
                  /* QmatmulTests.c, once */ 9 +
-                 /* WgmmaTests.c, sm_90a only */ 9;
+                 /* WgmmaTests.c, sm_90a only */ 10;
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -134,6 +134,7 @@ int main(int argc, char **argv) {
   testWgmma(&s);
   testMbarrier(&s);
   testMbarrierHandoff(&s);
+  testSetMaxRegisters(&s);
   testTma(&s);
   testTmaStore(&s);
   tilusRuntimeDestroy(s.rt);

@@ -136,6 +136,7 @@ void testBroadcastMoved(Suite *s, const char *target);
 void testWgmma(Suite *s);
 void testMbarrier(Suite *s);
 void testMbarrierHandoff(Suite *s);
+void testSetMaxRegisters(Suite *s);
 void testTma(Suite *s);
 void testTmaStore(Suite *s);
 

@@ -228,3 +228,37 @@ void testMbarrierHandoff(Suite *s) {
   freeAll(s, ptrs, 2);
   tilusArtifactDestroy(artifact);
 }
+
+// test/gpu/kernels/setmaxnreg.mlir: a group of 128 threads down to 40
+// registers, a group of 256 up to 232 holding a 128-element row each; both
+// outputs against the CPU (small integers: exact).
+void testSetMaxRegisters(Suite *s) {
+  const char *name = "setmaxnreg";
+  TilusArtifact *artifact = loadArtifact(s, name, "sm_90a");
+  if (!artifact) {
+    report(s, name, "sm_90a", 256, 128, false, "no artifact");
+    return;
+  }
+  enum { R = 256, C = 128 };
+  static float x[R * C], y1[R * C], want1[R * C];
+  float y0[128 * 4], want0[128 * 4];
+  uint32_t state = 91u;
+  for (int i = 0; i < R * C; ++i) {
+    x[i] = (float)((int)(nextRandom(&state) % 2001) - 1000);
+    want1[i] = 3 * x[i] + 1;
+  }
+  for (int r = 0; r < 128; ++r)
+    for (int c = 0; c < 4; ++c)
+      want0[r * 4 + c] = 2 * x[r * C + c] + 1;
+  TilusDevicePtr dX = upload(s, x, sizeof x), d0 = upload(s, NULL, sizeof y0),
+                 d1 = upload(s, NULL, sizeof y1);
+  TilusArg args[] = {tilusArgPointer(dX), tilusArgPointer(d0), tilusArgPointer(d1)};
+  bool guard = dX && d0 && d1 && launch(s, artifact, name, args, 3) &&
+               download(s, y0, d0, sizeof y0) && download(s, y1, d1, sizeof y1);
+  reportOutcome(s, name, "sm_90a", R, C,
+                guard && !memcmp(y0, want0, sizeof y0) && !memcmp(y1, want1, sizeof y1),
+                guard);
+  TilusDevicePtr ptrs[] = {dX, d0, d1};
+  freeAll(s, ptrs, 3);
+  tilusArtifactDestroy(artifact);
+}

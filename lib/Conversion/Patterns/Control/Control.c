@@ -1,4 +1,4 @@
-//===- Control.c - Synchronize, Exit, Print, thread groups ----------------===//
+//===- Control.c - Synchronize, Exit, Print, thread groups, registers -----===//
 
 #include "Patterns/Patterns.h"
 
@@ -47,6 +47,41 @@ static MlirLogicalResult lowerInThreadGroup(TilusLowering *L, MlirOperation op,
       &e, "andi", tilusEmitCmp(&e, TilusCmpUGE, tid, tilusEmitIndex(&e, first)),
       tilusEmitCmp(&e, TilusCmpULT, tid, tilusEmitIndex(&e, first + count)));
   mlirRewriterBaseReplaceOpWithValues(rewriter, op, 1, &in);
+  return mlirLogicalResultSuccess();
+}
+
+// SetMaxRegisters: nvvm.setmaxregister, whose intrinsic is convergent (the
+// instruction is .sync.aligned: a warpgroup's warps execute it together).
+static MlirLogicalResult lowerSetMaxRegisters(TilusLowering *L,
+                                              MlirOperation op,
+                                              MlirRewriterBase rewriter) {
+  if (!L->target->hasSetmaxnreg) {
+    char message[160];
+    snprintf(message, sizeof message,
+             "set_max_registers (setmaxnreg) needs the sm_90a target; this "
+             "lowering is for %s",
+             L->target->name);
+    return tilusLoweringError(op, message);
+  }
+  int64_t count;
+  MlirAttribute action = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("action"));
+  if (!tilusOpGetIntAttr(op, "count", &count) ||
+      !mlirAttributeIsAString(action))
+    return tilusLoweringError(op, "no count or action (run tilus-verify)");
+  MlirStringRef a = mlirStringAttrGetValue(action);
+  bool increase = a.length == 3 && !memcmp(a.data, "inc", 3);
+  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  MlirNamedAttribute attrs[2] = {
+      tilusNamedAttr(e.ctx, "regCount",
+                     mlirIntegerAttrGet(mlirIntegerTypeGet(e.ctx, 32), count)),
+      tilusNamedAttr(e.ctx, "action",
+                     mlirAttributeParseGet(
+                         e.ctx, mlirStringRefCreateFromCString(
+                                    increase ? "#nvvm<action increase>"
+                                             : "#nvvm<action decrease>")))};
+  tilusEmitOp(&e, "nvvm.setmaxregister", 0, NULL, 0, NULL, 2, attrs);
+  mlirRewriterBaseEraseOp(rewriter, op);
   return mlirLogicalResultSuccess();
 }
 
@@ -162,6 +197,7 @@ static const TilusPattern kPatterns[] = {
     {"tilus.synchronize", lowerSynchronize},
     {"tilus.exit", lowerExit},
     {"tilus.in_thread_group", lowerInThreadGroup},
+    {"tilus.set_max_registers", lowerSetMaxRegisters},
 };
 
 const TilusPattern *tilusGetControlPatterns(size_t *count) {
