@@ -83,6 +83,20 @@ irdl.dialect @tilus {
     irdl.results(indices: variadic %index)
   }
 
+  // ClusterBlockRank(): the block's rank in its thread-block cluster (0 ..
+  // blocks per cluster - 1), in a kernel with tilus.cluster.
+  irdl.operation @cluster_block_rank {
+    %index = irdl.is index
+    irdl.results(rank: %index)
+  }
+
+  // ClusterSynchronize(): every thread of the cluster's blocks waits for
+  // all the others (barrier.cluster), and their memory operations before
+  // it (shared memory of any block of the cluster included) are visible
+  // after it. Not in a thread group.
+  irdl.operation @cluster_synchronize {
+  }
+
   //===--------------------------------------------------------------------===//
   // Tensor creation
   //===--------------------------------------------------------------------===//

@@ -16,6 +16,7 @@
 //     param i32                      i1 i8 i16 i32 i64 (si*/ui* too), index,
 //     param index                    f16 bf16 f32 f64
 //     tensormap 0 2 2 s2 s3 box 64 64 swizzle 128   a TMA descriptor (below)
+//     cluster 2 1 1                  blocks per cluster (default 1 1 1)
 //   end
 //   ptx:                             the PTX follows verbatim until the end
 //   .version 8.5 ...
@@ -36,6 +37,11 @@
 // x_rank-1 * b is a multiple of 16, and at most the swizzle when there is one.
 // The kernel takes the maps, 128 bytes each, after its own parameters and
 // before the workspace pointer.
+//
+// `cluster x y z` (sm_90+) says the kernel runs in thread-block clusters of
+// that shape, at most 8 blocks (the portable size); the shape is compiled
+// into the image (.reqnctapercluster), so the launch is a plain one, but
+// every grid dimension must be a multiple of the cluster's.
 //
 // Parsing is strict: every malformed line is an error that names its line,
 // because an artifact is machine-written and a lenient reader would hide
@@ -71,7 +77,7 @@ typedef struct {
   int lineNumber;
   TilusArtifact *artifact;
   TilusKernel *kernel; // the kernel block being read, or NULL
-  bool seenBlock, seenGrid, seenShared, seenWorkspace;
+  bool seenBlock, seenGrid, seenShared, seenWorkspace, seenCluster;
   // The line of each tensor map of the kernel being read, for the checks at
   // `end` (parameter references).
   int tensorMapLine[TILUS_MAX_KERNEL_TENSOR_MAPS];
@@ -584,6 +590,8 @@ static TilusStatus startKernel(Reader *r, const Line *line) {
     return tilusSetError(r->err, TilusStatusOutOfMemory, "out of memory");
   r->kernel = k;
   r->seenBlock = r->seenGrid = r->seenShared = r->seenWorkspace = false;
+  r->seenCluster = false;
+  k->cluster[0] = k->cluster[1] = k->cluster[2] = 1;
   return TilusStatusSuccess;
 }
 
@@ -594,6 +602,20 @@ static TilusStatus once(Reader *r, bool *seen, const char *what) {
                      "duplicate '%s' line in kernel '%s'", what,
                      r->kernel->name);
   *seen = true;
+  return TilusStatusSuccess;
+}
+
+// `cluster x y z`: each 1..8, at most 8 blocks in all.
+static TilusStatus readCluster(Reader *r, const Line *line) {
+  uint64_t v[3] = {0, 0, 0};
+  if (line->numWords != 4 || !parseNumber(line, 1, 8, &v[0]) ||
+      !parseNumber(line, 2, 8, &v[1]) || !parseNumber(line, 3, 8, &v[2]) ||
+      !v[0] || !v[1] || !v[2] || v[0] * v[1] * v[2] > 8)
+    return lineError(r, TilusStatusParseError,
+                     "expected 'cluster <x> <y> <z>' with at most 8 blocks "
+                     "in all (each at least 1)");
+  for (int d = 0; d < 3; d++)
+    r->kernel->cluster[d] = (uint32_t)v[d];
   return TilusStatusSuccess;
 }
 
@@ -640,13 +662,18 @@ static TilusStatus readKernelLine(Reader *r, const Line *line) {
     return readParam(r, line);
   if (wordIs(line, 0, "tensormap"))
     return readTensorMap(r, line);
+  if (wordIs(line, 0, "cluster")) {
+    if ((s = once(r, &r->seenCluster, "cluster")) != TilusStatusSuccess)
+      return s;
+    return readCluster(r, line);
+  }
   if (wordIs(line, 0, "kernel") || wordIs(line, 0, "ptx:") ||
       wordIs(line, 0, "cubin:"))
     return lineError(r, TilusStatusParseError,
                      "kernel '%s' is missing its 'end' line", k->name);
   return lineError(r, TilusStatusParseError,
                    "unknown line '%.*s' in kernel '%s' (expected block, grid, "
-                   "shared, workspace, param, tensormap or end)",
+                   "shared, workspace, param, tensormap, cluster or end)",
                    (int)(line->wordLength[0] > 32 ? 32 : line->wordLength[0]),
                    line->word[0], k->name);
 }
@@ -1087,6 +1114,11 @@ uint32_t tilusKernelGetSharedBytes(const TilusArtifact *a, int k) {
 uint64_t tilusKernelGetWorkspaceBytes(const TilusArtifact *a, int k) {
   const TilusKernel *kernel = kernelAt(a, k);
   return kernel ? kernel->workspaceBytes : 0;
+}
+
+uint32_t tilusKernelGetClusterDim(const TilusArtifact *a, int k, int dim) {
+  const TilusKernel *kernel = kernelAt(a, k);
+  return kernel && dim >= 0 && dim < 3 ? kernel->cluster[dim] : 1;
 }
 
 int tilusKernelGetNumParams(const TilusArtifact *a, int k) {

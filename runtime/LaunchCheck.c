@@ -276,6 +276,14 @@ static TilusStatus evaluateGrid(const TilusKernel *k, const TilusArg *args,
                            (long long)limit[d]);
     grid[d] = (uint32_t)v;
   }
+  for (int d = 0; d < 3; d++)
+    if (grid[d] % k->cluster[d])
+      return tilusSetError(err, TilusStatusGridError,
+                           "kernel '%s' runs in clusters of %u x %u x %u "
+                           "blocks: grid dimension %c is %u, not a multiple "
+                           "of %u",
+                           k->name, k->cluster[0], k->cluster[1],
+                           k->cluster[2], dimName[d], grid[d], k->cluster[d]);
   return TilusStatusSuccess;
 }
 

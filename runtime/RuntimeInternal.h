@@ -116,6 +116,10 @@ typedef struct {
   TilusGridExpr *grid[3];
   uint32_t sharedBytes;
   uint64_t workspaceBytes;
+  // Blocks per cluster (a `cluster` line; 1 1 1 without one). The cluster
+  // shape is compiled into the kernel (.reqnctapercluster), so a plain
+  // launch runs it; the grid must be a multiple of it.
+  uint32_t cluster[3];
   int numParams;
   TilusParam *params;
   // In manifest order, which is the order of the hidden parameters; at most

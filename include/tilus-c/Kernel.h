@@ -26,6 +26,10 @@ extern "C" {
 #define TILUS_BLOCK_SIZE_ATTR "tilus.block_size"
 #define TILUS_GRID_ATTR "tilus.grid"
 #define TILUS_FP_CONTRACT_ATTR "tilus.fp_contract"
+/* Thread-block clusters (sm_90+): array<i64: x[, y[, z]]>, blocks per
+ * cluster in each grid dimension, at most 8 in all; the grid must be a
+ * multiple of it. */
+#define TILUS_CLUSTER_ATTR "tilus.cluster"
 
 /* Whether `op` is a func.func marked tilus.kernel. */
 bool tilusOperationIsAKernel(MlirOperation op);
@@ -35,6 +39,11 @@ int64_t tilusKernelGetBlockSize(MlirOperation kernel);
 
 /* The kernel's grid map, or a null map if missing or not an affine map. */
 MlirAffineMap tilusKernelGetGrid(MlirOperation kernel);
+
+/* Whether `kernel` (a Tilus kernel, or the gpu.func lowered from one) runs
+ * in clusters (TILUS_CLUSTER_ATTR, well formed); fills dims[0..2] with its
+ * shape (1 in missing dimensions) when `dims` is not NULL. */
+bool tilusKernelGetCluster(MlirOperation kernel, int64_t dims[3]);
 
 /* Whether `kernel` (a Tilus kernel, or the gpu.func lowered from one)
  * allows float contraction (TILUS_FP_CONTRACT_ATTR). */

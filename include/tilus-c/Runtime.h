@@ -131,6 +131,11 @@ uint32_t tilusKernelGetSharedBytes(const TilusArtifact *artifact, int k);
  * extra last kernel parameter, after the tensor maps (the runtime's own
  * buffer, or the caller's with tilusRuntimeLaunchKernelWithWorkspace). */
 uint64_t tilusKernelGetWorkspaceBytes(const TilusArtifact *artifact, int k);
+/* Blocks per thread-block cluster in dimension `dim` (0..2): 1 unless the
+ * kernel runs in clusters (a `cluster` line); the grid is then a multiple
+ * of the cluster in every dimension (checked at launch). */
+uint32_t tilusKernelGetClusterDim(const TilusArtifact *artifact, int k,
+                                  int dim);
 
 typedef enum {
   TilusParamPointer, /* `ptr <dtype>`: a device address, 8 bytes */

@@ -215,6 +215,20 @@ MlirLogicalResult tilusConvertKernelToGPU(MlirOperation module,
         ctx, TILUS_FP_CONTRACT_ATTR, mlirUnitAttrGet(ctx));
     mlirOperationStateAddAttributes(&state, 1, &contract);
   }
+  // Clusters: known_cluster_size becomes nvvm.cluster_dim and the PTX's
+  // .reqnctapercluster (so a plain launch runs clusters); the Tilus
+  // attribute stays for the manifest's `cluster` line.
+  int64_t cluster[3];
+  if (tilusKernelGetCluster(kernel, cluster)) {
+    int32_t cluster32[3] = {(int32_t)cluster[0], (int32_t)cluster[1],
+                            (int32_t)cluster[2]};
+    MlirNamedAttribute clusterAttrs[2] = {
+        tilusNamedAttr(ctx, "known_cluster_size",
+                       mlirDenseI32ArrayGet(ctx, 3, cluster32)),
+        tilusNamedAttr(ctx, TILUS_CLUSTER_ATTR,
+                       mlirDenseI64ArrayGet(ctx, 3, cluster))};
+    mlirOperationStateAddAttributes(&state, 2, clusterAttrs);
+  }
   MlirRegion body = mlirRegionCreate();
   mlirOperationStateAddOwnedRegions(&state, 1, &body);
   MlirOperation gpuFunc = mlirOperationCreate(&state);

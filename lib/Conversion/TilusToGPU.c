@@ -52,7 +52,8 @@ static bool buildTable(PatternTable *table, MlirContext ctx) {
       tilusGetIndexingPatterns,     tilusGetGlobalMemoryPatterns,
       tilusGetSharedMemoryPatterns, tilusGetRegisterPatterns,
       tilusGetElementwisePatterns,
-      tilusGetControlPatterns,      tilusGetDotPatterns,
+      tilusGetControlPatterns,      tilusGetClusterPatterns,
+      tilusGetDotPatterns,
       tilusGetAtomicPatterns,       tilusGetReducePatterns,
       tilusGetTmaPatterns,
       tilusGetRelayoutPatterns,     tilusGetWgmmaPatterns};
@@ -197,9 +198,20 @@ static void run(MlirOperation module, MlirExternalPass pass, void *userData) {
   if (!ok)
     mlirEmitError(mlirOperationGetLocation(module),
                   "tilus-to-gpu ran out of memory");
-  for (size_t k = 0; ok && k < kernels.size; ++k)
+  for (size_t k = 0; ok && k < kernels.size; ++k) {
+    if (tilusKernelGetCluster(kernels.ops[k], NULL) && !target->hasClusters) {
+      char message[160];
+      snprintf(message, sizeof message,
+               "thread-block clusters (" TILUS_CLUSTER_ATTR ") need sm_90 or "
+               "newer; this lowering is for %s",
+               target->name);
+      mlirEmitError(mlirOperationGetLocation(kernels.ops[k]), message);
+      ok = false;
+      break;
+    }
     ok = mlirLogicalResultIsSuccess(
         tilusConvertKernelToGPU(module, kernels.ops[k]));
+  }
   tilusOpListRelease(&kernels);
   ok = ok && markTarget(module, target);
 

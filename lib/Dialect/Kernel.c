@@ -29,6 +29,30 @@ MlirAffineMap tilusKernelGetGrid(MlirOperation kernel) {
   return mlirAffineMapAttrGetValue(attr);
 }
 
+bool tilusKernelGetCluster(MlirOperation kernel, int64_t dims[3]) {
+  if (mlirOperationIsNull(kernel))
+    return false;
+  MlirAttribute attr = getAttr(kernel, TILUS_CLUSTER_ATTR);
+  if (mlirAttributeIsNull(attr) || !mlirAttributeIsADenseI64Array(attr))
+    return false;
+  intptr_t n = mlirDenseArrayGetNumElements(attr);
+  if (n < 1 || n > 3)
+    return false;
+  int64_t d[3] = {1, 1, 1}, total = 1;
+  for (intptr_t k = 0; k < n; ++k) {
+    d[k] = mlirDenseI64ArrayGetElement(attr, k);
+    if (d[k] < 1 || d[k] > 8)
+      return false;
+    total *= d[k];
+  }
+  if (total > 8)
+    return false;
+  if (dims)
+    for (int k = 0; k < 3; ++k)
+      dims[k] = d[k];
+  return true;
+}
+
 bool tilusKernelAllowsContraction(MlirOperation kernel) {
   if (mlirOperationIsNull(kernel))
     return false;

@@ -47,6 +47,9 @@
 // IRDL's order.
 static const TilusOpSchema schemas[] = {
     // Indexing
+    {"tilus.cluster_block_rank", NO_GROUPS, GROUPS(SINGLE("rank")),
+     NO_ATTRIBUTES},
+    {"tilus.cluster_synchronize", NO_GROUPS, NO_GROUPS, NO_ATTRIBUTES},
     {"tilus.block_indices", NO_GROUPS, GROUPS(VARIADIC("indices")),
      NO_ATTRIBUTES},
     // Tensor creation

@@ -111,6 +111,18 @@ void tilusVerifyKernel(TilusVerifier *v, MlirOperation kernel) {
                        "'" TILUS_FP_CONTRACT_ATTR "' is a unit attribute (present "
                        "or absent), not a value");
 
+  MlirAttribute cluster = mlirOperationGetDiscardableAttributeByName(
+      kernel, mlirStringRefCreateFromCString(TILUS_CLUSTER_ATTR));
+  int64_t clusterDims[3] = {1, 1, 1};
+  if (!mlirAttributeIsNull(cluster) &&
+      !tilusKernelGetCluster(kernel, clusterDims)) {
+    tilusVerifierError(v, kernel,
+                       "'" TILUS_CLUSTER_ATTR "' is the blocks per cluster "
+                       "in 1 to 3 dimensions, at most 8 in all, e.g. "
+                       "array<i64: 2, 1, 1>");
+    clusterDims[0] = clusterDims[1] = clusterDims[2] = 1;
+  }
+
   MlirAffineMap grid = tilusKernelGetGrid(kernel);
   if (mlirAffineMapIsNull(grid)) {
     tilusVerifierError(v, kernel,
@@ -146,7 +158,20 @@ void tilusVerifyKernel(TilusVerifier *v, MlirOperation kernel) {
                          "grid dimension %" PRIdPTR " is %" PRId64
                          "; it must be positive",
                          r, mlirAffineConstantExprGetValue(expr));
+    else if (r < 3 && mlirAffineExprIsAConstant(expr) &&
+             mlirAffineConstantExprGetValue(expr) % clusterDims[r])
+      tilusVerifierError(v, kernel,
+                         "grid dimension %" PRIdPTR " is %" PRId64
+                         ", not a multiple of the cluster's %" PRId64,
+                         r, mlirAffineConstantExprGetValue(expr),
+                         clusterDims[r]);
   }
+  for (intptr_t r = numResults; r < 3; ++r)
+    if (numResults >= 1 && clusterDims[r] > 1)
+      tilusVerifierError(v, kernel,
+                         "the cluster has %" PRId64 " blocks in dimension %"
+                         PRIdPTR ", which the grid does not have",
+                         clusterDims[r], r);
 }
 
 //===----------------------------------------------------------------------===//

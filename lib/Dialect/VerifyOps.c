@@ -277,6 +277,22 @@ static void verifySetMaxRegisters(TilusVerifier *v, MlirOperation op) {
                        "128");
 }
 
+// Cluster ops: only in a kernel that runs in clusters; the cluster barrier
+// waits for every thread of the cluster, so not in a thread group.
+static void verifyClusterOp(TilusVerifier *v, MlirOperation op) {
+  if (!tilusKernelGetCluster(tilusGetEnclosingKernel(op), NULL)) {
+    tilusVerifierError(v, op,
+                       "needs a kernel that runs in thread-block clusters "
+                       "(a '" TILUS_CLUSTER_ATTR "' attribute)");
+    return;
+  }
+  if (tilusOpIs(op, "tilus.cluster_synchronize") &&
+      tilusOpGetThreadGroup(op, NULL, NULL))
+    tilusVerifierError(v, op,
+                       "waits for every thread of the cluster, so it cannot "
+                       "be in a thread group");
+}
+
 static void verifyCopyAsync(TilusVerifier *v, MlirOperation op) {
   MlirAttribute shapeAttr = mlirOperationGetDiscardableAttributeByName(
       op, mlirStringRefCreateFromCString("shape"));
@@ -640,6 +656,9 @@ void tilusVerifyOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
     verifyInThreadGroup(v, op);
   else if (tilusOpIs(op, "tilus.set_max_registers"))
     verifySetMaxRegisters(v, op);
+  else if (tilusOpIs(op, "tilus.cluster_block_rank") ||
+           tilusOpIs(op, "tilus.cluster_synchronize"))
+    verifyClusterOp(v, op);
   else if (tilusVerifyBroadcastOp(v, op))
     ; // binary ops, cmp, where, clamp (VerifyElementwise.c)
   else if (tilusIsUnaryMathOp(op)) {

@@ -107,6 +107,13 @@ static void writeKernel(MlirOperation func, MlirStringCallback callback,
     callback(mlirStringAttrGetValue(mlirArrayAttrGetElement(maps, k)), userData);
     emit(callback, userData, "\n");
   }
+  int64_t cluster[3];
+  if (tilusKernelGetCluster(func, cluster)) {
+    snprintf(line, sizeof(line), "  cluster %lld %lld %lld\n",
+             (long long)cluster[0], (long long)cluster[1],
+             (long long)cluster[2]);
+    emit(callback, userData, line);
+  }
   emit(callback, userData, "end\n");
 }
 

@@ -115,9 +115,11 @@ class Zoo(tilus.Kernel):
                  n: tilus.int32):
         self.attrs.blocks = [tilus.cdiv(n, 256)]
         self.attrs.warps = 4
+        self.attrs.cluster = [1]        # clusters of one block: any grid
         f32, i32 = tilus.float32, tilus.int32
         N = self.index(n)
-        b = self.block_indices()
+        b = self.block_indices() + self.cluster_block_rank()
+        self.cluster_synchronize()
         gx = self.view_global(x, [N])
         go = self.view_global(o, [N])
         gq = self.view_global(q, [N])
@@ -935,3 +937,21 @@ def test_parameters_from_the_configuration():
             return [("x", int)]
     with pytest.raises(DSLError, match="parameter 'x' needs an annotation"):
         Bad(False).mlir()
+
+
+def test_cluster_attribute():
+    class Pairs(tilus.Kernel):
+        def __init__(self, cluster):
+            super().__init__()
+            self.cluster = cluster
+
+        def __call__(self, n: tilus.int32):
+            self.attrs.blocks = [n]
+            self.attrs.warps = 1
+            self.attrs.cluster = self.cluster
+            self.cluster_synchronize()
+
+    assert "tilus.cluster = array<i64: 2>" in Pairs([2]).mlir()
+    for bad in ([0], [2, 2, 2, 2], 2, [1.5]):
+        with pytest.raises(tilus.DSLError, match="attrs.cluster is 1 to 3 positive ints"):
+            Pairs(bad).mlir()

@@ -24,6 +24,7 @@ const TilusPattern *tilusGetSharedMemoryPatterns(size_t *count);
 const TilusPattern *tilusGetRegisterPatterns(size_t *count);
 const TilusPattern *tilusGetElementwisePatterns(size_t *count);
 const TilusPattern *tilusGetControlPatterns(size_t *count);
+const TilusPattern *tilusGetClusterPatterns(size_t *count);
 const TilusPattern *tilusGetDotPatterns(size_t *count);
 const TilusPattern *tilusGetWgmmaPatterns(size_t *count);
 const TilusPattern *tilusGetAtomicPatterns(size_t *count);

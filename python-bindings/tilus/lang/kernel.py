@@ -85,13 +85,16 @@ class _Attrs:
     """self.attrs: `blocks` (grid: ints or Exprs of int parameters, 1 to 3),
     `warps` (block size 32 * warps), `name` (the kernel's symbol),
     `fp_contract` (True: a float multiplication whose result feeds an add or
-    sub may fuse with it, one rounding instead of two: tilus.fp_contract)."""
+    sub may fuse with it, one rounding instead of two: tilus.fp_contract),
+    `cluster` (blocks per thread-block cluster, a list of 1 to 3 ints, at
+    most 8 in all: tilus.cluster, sm_90+)."""
 
     def __init__(self):
         self.blocks = None
         self.warps = None
         self.name = None
         self.fp_contract = False
+        self.cluster = None
 
 
 def _snake(name):
@@ -231,7 +234,8 @@ class Kernel:
                    f"func.func @{kname}({', '.join(decls)})",
                    f"    attributes {{tilus.kernel, tilus.block_size = {block_size} : i64, "
                    f"tilus.grid = {grid}"
-                   f"{', tilus.fp_contract' if a.fp_contract else ''}}} {{"]
+                   f"{', tilus.fp_contract' if a.fp_contract else ''}"
+                   f"{self._cluster_attr(a.cluster, fwhere)}}} {{"]
             out += tr.regions[0].lines
             out.append("} " + _loc_text(fwhere))
             return "\n".join(out) + "\n"
@@ -1194,6 +1198,26 @@ class Kernel:
                 yield
         finally:
             self._group_threads = None
+
+    @staticmethod
+    def _cluster_attr(cluster, where):
+        if cluster is None:
+            return ""
+        if not isinstance(cluster, (list, tuple)) or not 1 <= len(cluster) <= 3 or \
+                not all(isinstance(c, int) and c >= 1 for c in cluster):
+            raise DSLError(f"attrs.cluster is 1 to 3 positive ints, not {cluster!r}", where)
+        return f", tilus.cluster = array<i64: {', '.join(str(c) for c in cluster)}>"
+
+    def cluster_block_rank(self):
+        """The block's rank in its thread-block cluster (an index Scalar);
+        the kernel needs attrs.cluster."""
+        return self.op("tilus.cluster_block_rank", result=_types.index)
+
+    def cluster_synchronize(self):
+        """Every thread of the cluster's blocks waits for all the others;
+        memory operations before it are visible after it (not in a thread
+        group)."""
+        return self.op("tilus.cluster_synchronize")
 
     def set_max_registers(self, count, action):
         """Registers per thread for the warpgroups that run it (setmaxnreg,

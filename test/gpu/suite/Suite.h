@@ -137,6 +137,7 @@ void testWgmma(Suite *s);
 void testMbarrier(Suite *s);
 void testMbarrierHandoff(Suite *s);
 void testSetMaxRegisters(Suite *s);
+void testClusterRanks(Suite *s);
 void testTma(Suite *s);
 void testTmaStore(Suite *s);
 

@@ -262,3 +262,29 @@ void testSetMaxRegisters(Suite *s) {
   freeAll(s, ptrs, 3);
   tilusArtifactDestroy(artifact);
 }
+
+// test/gpu/kernels/cluster.mlir: six blocks in clusters of two; each adds
+// 1000 x its rank in the cluster (block b: b mod 2) to its 32 elements.
+void testClusterRanks(Suite *s) {
+  const char *name = "cluster";
+  TilusArtifact *artifact = loadArtifact(s, name, "sm_90a");
+  if (!artifact) {
+    report(s, name, "sm_90a", 6, 32, false, "no artifact");
+    return;
+  }
+  enum { B = 6, N = 32 * B };
+  int32_t x[N], y[N], want[N];
+  uint32_t state = 17u;
+  for (int i = 0; i < N; ++i) {
+    x[i] = (int32_t)(nextRandom(&state) % 100000) - 50000;
+    want[i] = x[i] + 1000 * ((i / 32) % 2);
+  }
+  TilusDevicePtr dX = upload(s, x, sizeof x), dY = upload(s, NULL, sizeof y);
+  TilusArg args[] = {tilusArgPointer(dX), tilusArgPointer(dY), tilusArgInteger(B)};
+  bool guard = dX && dY && launch(s, artifact, "cluster_ranks", args, 3) &&
+               download(s, y, dY, sizeof y);
+  reportOutcome(s, name, "sm_90a", B, 32, guard && !memcmp(y, want, sizeof y), guard);
+  TilusDevicePtr ptrs[] = {dX, dY};
+  freeAll(s, ptrs, 2);
+  tilusArtifactDestroy(artifact);
+}

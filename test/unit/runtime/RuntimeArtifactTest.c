@@ -159,7 +159,18 @@ void testParseErrors(void) {
        "line 4: expected 'param <type>' or 'param ptr <element type>'"},
       {HEAD "kernel k\nthreads 4\n",
        "line 4: unknown line 'threads' in kernel 'k' (expected block, grid, "
-       "shared, workspace, param, tensormap or end)"},
+       "shared, workspace, param, tensormap, cluster or end)"},
+      {HEAD "kernel k\ncluster 2 2 4\n",
+       "line 4: expected 'cluster <x> <y> <z>' with at most 8 blocks in all "
+       "(each at least 1)"},
+      {HEAD "kernel k\ncluster 0 1 1\n",
+       "line 4: expected 'cluster <x> <y> <z>' with at most 8 blocks in all "
+       "(each at least 1)"},
+      {HEAD "kernel k\ncluster 2 1\n",
+       "line 4: expected 'cluster <x> <y> <z>' with at most 8 blocks in all "
+       "(each at least 1)"},
+      {HEAD "kernel k\ncluster 2 1 1\ncluster 2 1 1\n",
+       "line 5: duplicate 'cluster' line in kernel 'k'"},
       {HEAD "block 1 1 1\n", "line 3: 'block' outside a kernel block"},
       {HEAD "frobnicate\n",
        "line 3: unknown line 'frobnicate' (expected target, kernel, ptx: or "
@@ -270,6 +281,7 @@ void testParseTensorMaps(void) {
            "  tensormap 2 1 5 2 3 4 5 s4 box 1 1 1 2 64 swizzle 64\n"
            "  tensormap 1 8 1 4294967296 box 2 swizzle 0\n"
            "  workspace 512\n"
+           "  cluster 2 1 1\n"
            "end\n"
            "kernel plain\nblock 1 1 1\ngrid 1\nend\n"
            "ptx:\n.visible .entry tma() {}\n.visible .entry plain() {}\n";
@@ -284,6 +296,10 @@ void testParseTensorMaps(void) {
   CHECK(tilusKernelGetNumTensorMaps(a, 0) == 4);
   CHECK(tilusKernelGetNumTensorMaps(a, 1) == 0);
   CHECK(tilusKernelGetWorkspaceBytes(a, 0) == 512);
+  CHECK(tilusKernelGetClusterDim(a, 0, 0) == 2 &&
+        tilusKernelGetClusterDim(a, 0, 1) == 1 &&
+        tilusKernelGetClusterDim(a, 0, 2) == 1);
+  CHECK(tilusKernelGetClusterDim(a, 1, 0) == 1);
 
   TilusTensorMapInfo m = tilusKernelGetTensorMap(a, 0, 0);
   CHECK(m.pointerParam == 0 && m.elementBytes == 2 && m.rank == 2);

@@ -302,6 +302,40 @@ void testCheckTensorMapArguments(void) {
   tilusArtifactDestroy(a);
 }
 
+// A kernel in clusters of 2 x 1 x 1: its grid must be a multiple of them.
+void testCheckClusterGrid(void) {
+  static const char *const text =
+      "tilus-artifact 1\ntarget sm_90a\n"
+      "kernel pairs\n  block 128 1 1\n  grid s0 ; 3\n  param i32\n"
+      "  cluster 2 1 1\nend\n"
+      "kernel columns\n  block 128 1 1\n  grid s0\n  param i32\n"
+      "  cluster 1 2 1\nend\n"
+      "ptx:\n.visible .entry pairs() {}\n.visible .entry columns() {}\n";
+  TilusRuntimeError err;
+  TilusArtifact *a = parse(text, &err);
+  CHECK(a != NULL);
+  if (!a)
+    return;
+  TilusArg args[1] = {tilusArgInteger(4)};
+  TilusLaunchConfig c;
+  CHECK(tilusArtifactCheckLaunch(a, "pairs", args, 1, &c, &err) ==
+        TilusStatusSuccess);
+  CHECK(c.grid[0] == 4 && c.grid[1] == 3);
+  args[0] = tilusArgInteger(5);
+  CHECK(tilusArtifactCheckLaunch(a, "pairs", args, 1, &c, &err) ==
+        TilusStatusGridError);
+  CHECK_ERROR(err, TilusStatusGridError,
+              "kernel 'pairs' runs in clusters of 2 x 1 x 1 blocks: grid "
+              "dimension x is 5, not a multiple of 2");
+  // A cluster dimension the grid does not have is a grid of 1 there.
+  CHECK(tilusArtifactCheckLaunch(a, "columns", args, 1, &c, &err) ==
+        TilusStatusGridError);
+  CHECK_ERROR(err, TilusStatusGridError,
+              "kernel 'columns' runs in clusters of 1 x 2 x 1 blocks: grid "
+              "dimension y is 1, not a multiple of 2");
+  tilusArtifactDestroy(a);
+}
+
 //===----------------------------------------------------------------------===//
 // No driver
 //===----------------------------------------------------------------------===//

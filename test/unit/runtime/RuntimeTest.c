@@ -27,6 +27,7 @@ int main(void) {
   testHalfConversionExhaustive(5, 10, tilusF16FromDouble);
   testHalfConversionExhaustive(8, 7, tilusBF16FromDouble);
   testCheckLaunch();
+  testCheckClusterGrid();
   testNoDriver();
   testFakeCreate();
   testFakeLaunch();

@@ -203,6 +203,7 @@ void testHalfConversion(void);
 void testHalfConversionExhaustive(int expBits, int mantBits,
                                   uint16_t (*convert)(double));
 void testCheckLaunch(void);
+void testCheckClusterGrid(void);
 void testNoDriver(void);
 void testFakeCreate(void);
 void testFakeLaunch(void);
