@@ -671,6 +671,16 @@ irdl.dialect @tilus {
     irdl.operands(bars: %shared, offsets: variadic %index, bytes: %i32)
   }
 
+  // MbarrierArriveRemote(bars, offsets, cta): every thread arrives once on
+  // the barrier at the same place in the shared memory of block `cta` of
+  // its cluster (its rank; its own included), with the arrival's default
+  // ordering (release at CTA scope). In a kernel with tilus.cluster.
+  irdl.operation @mbarrier_arrive_remote {
+    %shared = irdl.base @tilus::@shared
+    %index = irdl.is index
+    irdl.operands(bars: %shared, offsets: variadic %index, cta: %index)
+  }
+
   // MbarrierWait(bars, offsets, phase): every thread waits until the phase
   // of parity `phase` (0 or 1) of the barrier has completed.
   irdl.operation @mbarrier_wait {
@@ -685,7 +695,12 @@ irdl.dialect @tilus {
   // tile's bytes and starts a tensor-memory copy (cp.async.bulk.tensor) of
   // the tile `shape` of the global tensor at `src_offsets` into the shared
   // tensor's trailing dimensions at `dst_offsets`; its bytes complete on the
-  // barrier. Elements past the global tensor's edge arrive as zeros.
+  // barrier. Elements past the global tensor's edge arrive as zeros. With
+  // the unit attribute `multicast` (a kernel with tilus.cluster) the tile
+  // is written to the same place in every block of the cluster, its bytes
+  // completing on each block's barrier; every block of the cluster is
+  // expected to issue a copy of the same size for the same barrier phase,
+  // so the barrier expects the tile's bytes times the cluster's size.
   irdl.operation @tma_load {
     %shared = irdl.base @tilus::@shared
     %barriers = irdl.base @tilus::@shared

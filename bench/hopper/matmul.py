@@ -1,7 +1,8 @@
 """The Hopper f16 matmul (examples/python/matmul_wgmma_f16.py: wgmma with a
 cp.async pipeline, MatmulWgmma; a TMA one, MatmulWgmmaTma; or a
 warp-specialized TMA one, MatmulWgmmaWS, or that on a persistent grid,
-MatmulWgmmaPersistent) beside cuBLAS in one run: median of RUNS launches each
+MatmulWgmmaPersistent, also in clusters of two sharing W by TMA multicast,
+MatmulWgmmaCluster) beside cuBLAS in one run: median of RUNS launches each
 after an L2 flush, CUDA events, random inputs; the result is first checked
 against torch's. cuBLAS is timed on the same product (torch.matmul(a, w.t()),
 W as nn.Linear stores it) and on a W already transposed (torch.matmul(a, b),
@@ -56,8 +57,8 @@ def main():
             # The cp.async kernel takes tile counts, the TMA ones M, N and K,
             # the persistent one also its number of blocks (one per SM).
             counts = (m, n, k) if name.endswith(("tma", "ws")) else (m // bm, n // bn, k // bk)
-            if name.endswith("persistent"):
-                counts = (m, n, k, sms)
+            if name.endswith(("persistent", "cluster")):
+                counts = (m, n, k, sms // 2 * 2)        # clusters of two: even
             run = lambda: kernel(a, w, c, *counts)
             c.zero_()
             run()

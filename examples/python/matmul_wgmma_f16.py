@@ -109,14 +109,14 @@ class MatmulWgmmaTma(MatmulWgmma):
         super().__init__(block_m, block_n, block_k, warpgroups, stages)
         self.group_m = group_m
 
-    def tile_origin(self, pid, M, N):
+    def tile_origin(self, pid, M, N, bm=None):
         """The row and column of C where output tile `pid` starts. Tiles are
         numbered in launch order (x fastest) and swept over groups of
         group_m tile rows, column by column within a group: the blocks
         resident at once then share a few rows of A and columns of W in the
         L2 instead of all of A (measured at 8192^3: DRAM throughput 60 % of
         peak in launch order, 24 % in groups of 16)."""
-        bm, bn, G = self.bm, self.bn, self.group_m
+        bm, bn, G = bm or self.bm, self.bn, self.group_m
         tn = tilus.cdiv(N, bn)
         per_group = tn * G
         first = pid // per_group * G
@@ -198,6 +198,7 @@ class MatmulWgmmaWS(MatmulWgmmaTma):
                  group_m=16, set_registers=False):
         super().__init__(block_m, block_n, block_k, warpgroups, stages, group_m)
         self.consumers = warpgroups
+        self.cluster_blocks = 1         # MatmulWgmmaCluster: 2
         # set_registers: the producer needs few registers, so it gives them
         # back (40 each) for the consumers to take as many as the block's
         # 64 K allow (a multiple of 8, at most 232). Off by default: with
@@ -215,14 +216,23 @@ class MatmulWgmmaWS(MatmulWgmmaTma):
             self.set_max_registers(self.registers[1], "inc")
 
     def stage_barriers(self):
-        """full[s] and empty[s] for each stage, initialized."""
+        """full[s] and empty[s] for each stage, initialized: empty[s] counts
+        every consumer thread of every block that reads the stage."""
         S = self.stages
         full = self.allocate_shared(tilus.int64, [S], f"local({S})")
         empty = self.allocate_shared(tilus.int64, [S], f"local({S})")
         for s in range(S):
             self.mbarrier_init(full, [s], 1)
-            self.mbarrier_init(empty, [s], 128 * self.consumers)
+            self.mbarrier_init(empty, [s], 128 * self.consumers * self.cluster_blocks)
         return full, empty
+
+    def load_w(self, t, stage, on, ok):
+        """W's tile of the stage: here the whole of it (see MatmulWgmmaCluster)."""
+        self.tma_load(t.sW, t.gW, t.full, [stage], [stage, 0, 0], [on, ok], [self.bn, self.bk])
+
+    def release(self, t, stage):
+        """The consumers no longer read `stage`."""
+        self.mbarrier_arrive(t.empty, [stage])
 
     def produce(self, t, it, kb, om, on):
         """The producer's k tile kb of the output tile at (om, on), the
@@ -239,7 +249,7 @@ class MatmulWgmmaWS(MatmulWgmmaTma):
         self.synchronize()
         ok = kb * bk
         self.tma_load(t.sA, t.gA, t.full, [stage], [stage, 0, 0], [om, ok], [bm, bk])
-        self.tma_load(t.sW, t.gW, t.full, [stage], [stage, 0, 0], [on, ok], [bn, bk])
+        self.load_w(t, stage, on, ok)
         self.mbarrier_arrive_expect_tx(t.full, [stage], 0)
 
     def consume(self, t, it, kb, acc):
@@ -254,7 +264,7 @@ class MatmulWgmmaWS(MatmulWgmmaTma):
         self.wgmma_commit_group()
         self.wgmma_wait_group(1)
         with self.if_then(kb >= 1):
-            self.mbarrier_arrive(t.empty, [(it + S - 1) % S])
+            self.release(t, (it + S - 1) % S)
 
     def __call__(self, a: tilus.pointer(tilus.float16), w: tilus.pointer(tilus.float16),
                  c: tilus.pointer(tilus.float16), m: tilus.int32, n: tilus.int32,
@@ -292,17 +302,23 @@ class MatmulWgmmaPersistent(MatmulWgmmaWS):
     def __call__(self, a: tilus.pointer(tilus.float16), w: tilus.pointer(tilus.float16),
                  c: tilus.pointer(tilus.float16), m: tilus.int32, n: tilus.int32,
                  k: tilus.int32, blocks: tilus.int32):
-        bm, bn, bk, S, G = self.bm, self.bn, self.bk, self.stages, self.consumers
-        self.attrs.name = "matmul_wgmma_persistent"
+        bm, bn, bk, S, G, C = (self.bm, self.bn, self.bk, self.stages, self.consumers,
+                               self.cluster_blocks)
+        self.attrs.name = "matmul_wgmma_cluster" if C > 1 else "matmul_wgmma_persistent"
         self.attrs.blocks = [blocks]
         self.attrs.warps = 4 * (G + 1)
+        if C > 1:
+            self.attrs.cluster = [C]
         f16 = tilus.float16
 
         M, N, K = self.index(m), self.index(n), self.index(k)
-        B = self.index(blocks)
         KT = K // bk
-        tiles = tilus.cdiv(M, bm) * tilus.cdiv(N, bn)
-        bid = self.block_indices()
+        # A unit of work: the (C bm) x bn tile of C a cluster (or a block)
+        # computes, this block its rows rank bm ...
+        workers, wid, rank = self.index(blocks), self.block_indices(), 0
+        if C > 1:
+            workers, wid, rank = workers // C, wid // C, self.cluster_block_rank()
+        units = tilus.cdiv(M, C * bm) * tilus.cdiv(N, bn)
         t = types.SimpleNamespace()
         t.gA = self.view_global(a, [M, K])
         t.gW = self.view_global(w, [N, K])
@@ -311,26 +327,67 @@ class MatmulWgmmaPersistent(MatmulWgmmaWS):
         t.sW = self.allocate_shared(f16, [S, bn, bk], self.shared_w)
         t.sB = self.transpose_shared(t.sW)
         t.full, t.empty = self.stage_barriers()
+        t.rank = rank
+        if C > 1:
+            self.cluster_synchronize()      # every block's barriers are set
+
+        def work(unit):
+            om, on = self.tile_origin(unit, M, N, C * bm)
+            if C > 1:
+                om = om + rank * bm
+            return om, on, (unit - wid) // workers * KT     # k tiles so far
 
         with self.thread_group(0, 128):                 # the producer
             self.producer_registers()
-            for tile in self.range(bid, tiles, B):
-                om, on = self.tile_origin(tile, M, N)
-                base = (tile - bid) // B * KT           # the block's k tiles so far
+            for unit in self.range(wid, units, workers):
+                om, on, base = work(unit)
                 for kb in self.range(KT):
                     self.produce(t, base + kb, kb, om, on)
         with self.thread_group(128, 128 * G):           # the consumers
             self.consumer_registers()
-            for tile in self.range(bid, tiles, B):
-                om, on = self.tile_origin(tile, M, N)
-                base = (tile - bid) // B * KT
+            for unit in self.range(wid, units, workers):
+                om, on, base = work(unit)
                 acc = self.allocate_register(tilus.float32, [bm, bn], self.reg_c, init=0.0)
                 for kb in self.range(KT):
                     self.consume(t, base + kb, kb, acc)
                 done = self.wgmma_wait_group(0, acc)
-                self.mbarrier_arrive(t.empty, [(base + KT - 1) % S])
+                self.release(t, (base + KT - 1) % S)
                 self.store_global(done.to(f16), gC, [om, on])
+        if C > 1:
+            self.cluster_synchronize()      # no block leaves while written to
 
+
+class MatmulWgmmaCluster(MatmulWgmmaPersistent):
+    """MatmulWgmmaPersistent in clusters of two blocks (sm_90) that share
+    their W tiles: a cluster computes a (2 block_m) x block_n tile of C, its
+    rank-r block the rows r block_m ..; each block loads its own A tile and
+    half of the W tile, which TMA multicast writes into both blocks, so W
+    crosses the L2 once per cluster instead of once per block. The
+    consumers of both blocks release a stage on both blocks' empty barriers
+    (remote arrivals), since either block's producer writes into both. A
+    cluster barrier after the barriers are set, and another before the
+    blocks leave (no block may exit while its partner can still write to
+    it). Takes M (a multiple of 2 block_m), N, K and the number of blocks
+    (even)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.cluster_blocks = 2
+
+    def load_w(self, t, stage, on, ok):
+        """This block's half of the W tile, into both blocks."""
+        half, bk = self.bn // 2, self.bk
+        with self.if_then(t.rank.eq(0)):
+            self.tma_load(t.sW, t.gW, t.full, [stage], [stage, 0, 0], [on, ok], [half, bk],
+                          multicast=True)
+        with self.otherwise():
+            self.tma_load(t.sW, t.gW, t.full, [stage], [stage, half, 0], [on + half, ok],
+                          [half, bk], multicast=True)
+
+    def release(self, t, stage):
+        """On both blocks' barriers: both producers write into this block."""
+        for r in range(self.cluster_blocks):
+            self.mbarrier_arrive_remote(t.empty, [stage], r)
 
 if __name__ == "__main__":
     import os

@@ -141,11 +141,14 @@ int64_t tilusOpGetScratchBytes(MlirOperation op);
 /* How a tilus.tma_load or tilus.tma_store is carried out: one tensor map
  * over the global tensor (rank `rank`, the tile addressing its last
  * dimensions, box extents 1 before them), and `numBoxes` copies of one box
- * each, placed one after another in shared memory (`boxBytes` apart) and
- * `box[rank - 1]` elements apart along the global tensor's last dimension.
- * A swizzled shared tensor (one of tilusLayoutCreateMmaShared's layouts
- * with kDim 1, TMA's swizzle modes of the same name) splits its rows into
- * swizzle-wide boxes; a row-major one is one box. */
+ * each (`boxBytes` each), placed `boxStride` bytes apart in shared memory
+ * and `box[rank - 1]` elements apart along the global tensor's last
+ * dimension. A swizzled shared tensor (one of tilusLayoutCreateMmaShared's
+ * layouts with kDim 1, TMA's swizzle modes of the same name) splits its
+ * rows into swizzle-wide boxes; a row-major one is one box. The tile may
+ * be a range of the shared tensor's rows (its second-to-last dimension) at
+ * a constant offset: a multiple of 8 rows in a swizzled layout (a whole
+ * swizzle pattern), of 128 bytes in a row-major one. */
 typedef struct {
   int64_t elementBytes;
   int64_t rank;
@@ -156,7 +159,7 @@ typedef struct {
   int64_t dimArg[TILUS_TMA_MAX_RANK], dim[TILUS_TMA_MAX_RANK];
   int64_t box[TILUS_TMA_MAX_RANK]; /* outermost first */
   int64_t swizzleBytes;            /* 0, 32, 64 or 128 */
-  int64_t numBoxes, boxBytes;
+  int64_t numBoxes, boxBytes, boxStride;
   /* The alignment each box's shared address needs. */
   int64_t sharedAlignment;
 } TilusTmaPlan;

@@ -45,6 +45,10 @@ MlirAffineMap tilusKernelGetGrid(MlirOperation kernel);
  * shape (1 in missing dimensions) when `dims` is not NULL. */
 bool tilusKernelGetCluster(MlirOperation kernel, int64_t dims[3]);
 
+/* The blocks per cluster of the kernel (or gpu.func) enclosing `op`, or 0
+ * when it does not run in clusters. */
+int64_t tilusOpGetClusterSize(MlirOperation op);
+
 /* Whether `kernel` (a Tilus kernel, or the gpu.func lowered from one)
  * allows float contraction (TILUS_FP_CONTRACT_ATTR). */
 bool tilusKernelAllowsContraction(MlirOperation kernel);

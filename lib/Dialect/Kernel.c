@@ -53,6 +53,15 @@ bool tilusKernelGetCluster(MlirOperation kernel, int64_t dims[3]) {
   return true;
 }
 
+int64_t tilusOpGetClusterSize(MlirOperation op) {
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op))
+    if (tilusOperationIsAKernel(op) || tilusOpIs(op, "gpu.func")) {
+      int64_t d[3];
+      return tilusKernelGetCluster(op, d) ? d[0] * d[1] * d[2] : 0;
+    }
+  return 0;
+}
+
 bool tilusKernelAllowsContraction(MlirOperation kernel) {
   if (mlirOperationIsNull(kernel))
     return false;

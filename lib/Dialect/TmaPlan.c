@@ -154,16 +154,22 @@ static bool planShared(MlirOperation op, const TilusTensorType *shared,
   if (!tilusOpGetOperandGroup(op, sharedOffsetsGroup(op), &start, &count) ||
       count != shared->rank)
     return fail(why, size, "the shared tensor needs one offset per dimension");
+  // The tile fills the trailing dimensions, except that a 2-D tile may be a
+  // range of the rows at a constant offset, checked below.
+  int64_t rowOffset = 0;
   for (intptr_t d = 0; d < r; ++d) {
     int64_t offset = -1;
-    if (shared->shape[lead + d] != shape[d] ||
-        !constantIndex(mlirOperationGetOperand(op, start + lead + d), &offset) ||
-        offset != 0)
+    bool rows = r == 2 && d == 0;
+    if (!constantIndex(mlirOperationGetOperand(op, start + lead + d), &offset) ||
+        (rows ? offset < 0 || offset + shape[d] > shared->shape[lead + d]
+              : offset != 0 || shared->shape[lead + d] != shape[d]))
       return fail(why, size,
                   "the tile must fill the shared tensor's last %" PRIdPTR
-                  " dimensions (offsets 0 there; the leading offsets pick "
-                  "the stage)",
+                  " dimensions (a 2-D tile may be a range of its rows at a "
+                  "constant offset; the leading offsets pick the stage)",
                   r);
+    if (rows)
+      rowOffset = offset;
   }
   int64_t eb = plan->elementBytes, bits = 8 * eb;
   TilusLayoutError err;
@@ -180,8 +186,15 @@ static bool planShared(MlirOperation op, const TilusTensorType *shared,
     }
     plan->swizzleBytes = 0;
     plan->numBoxes = 1;
-    plan->boxBytes = bytes;
+    plan->boxBytes = plan->boxStride = bytes;
     plan->sharedAlignment = 128;
+    if (r == 2 && rowOffset * (bytes / shape[0]) % 128)
+      return fail(why, size,
+                  "a range of rows of a row-major tile must start on a "
+                  "multiple of 128 bytes (TMA's alignment); row %lld starts "
+                  "at byte %lld",
+                  (long long)rowOffset,
+                  (long long)(rowOffset * (bytes / shape[0])));
   } else {
     TilusMmaSharedOperand m;
     if (r != 2 || !tilusLayoutMatchMmaShared(shared->layout, 1, bits, &m) ||
@@ -198,7 +211,14 @@ static bool planShared(MlirOperation op, const TilusTensorType *shared,
     plan->swizzleBytes = w;
     plan->numBoxes = shape[1] * eb / w;
     plan->boxBytes = shape[0] * w;
+    plan->boxStride = shared->shape[lead] * w; // the layout's rows
     plan->sharedAlignment = 8 * w > 128 ? 8 * w : 128;
+    if (rowOffset % 8)
+      return fail(why, size,
+                  "a range of rows of a swizzled tile must start on a "
+                  "multiple of 8 rows (a whole swizzle pattern), not row "
+                  "%lld",
+                  (long long)rowOffset);
   }
   for (intptr_t d = 0; d < r; ++d)
     if (box[d] > TILUS_TMA_MAX_BOX)
@@ -213,12 +233,12 @@ static bool planShared(MlirOperation op, const TilusTensorType *shared,
                 (long long)(box[r - 1] * eb));
   // Each stage (a leading index) starts a whole number of tiles from the
   // tensor's aligned base.
-  if (lead > 0 && plan->numBoxes * plan->boxBytes % plan->sharedAlignment)
+  if (lead > 0 && plan->numBoxes * plan->boxStride % plan->sharedAlignment)
     return fail(why, size,
                 "each stage of the shared tensor must start on a multiple of "
                 "%lld bytes (TMA's alignment for this box); a tile has %lld",
                 (long long)plan->sharedAlignment,
-                (long long)(plan->numBoxes * plan->boxBytes));
+                (long long)(plan->numBoxes * plan->boxStride));
   return true;
 }
 

@@ -12,6 +12,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "tilus-c/Kernel.h"
 #include "tilus-c/Ops.h"
 
 #include <stdio.h>
@@ -45,6 +46,7 @@ static void verifyConstantValue(TilusVerifier *v, MlirOperation op) {
 bool tilusVerifyMbarrierOp(TilusVerifier *v, MlirOperation op) {
   if (!tilusOpIs(op, "tilus.mbarrier_init") &&
       !tilusOpIs(op, "tilus.mbarrier_arrive") &&
+      !tilusOpIs(op, "tilus.mbarrier_arrive_remote") &&
       !tilusOpIs(op, "tilus.mbarrier_arrive_expect_tx") &&
       !tilusOpIs(op, "tilus.mbarrier_wait"))
     return false;
@@ -69,6 +71,11 @@ bool tilusVerifyMbarrierOp(TilusVerifier *v, MlirOperation op) {
                                           TilusMbarrierOffsets)) {
     verifyConstantValue(v, op);
   }
+  if (tilusOpIs(op, "tilus.mbarrier_arrive_remote") &&
+      !tilusOpGetClusterSize(op))
+    tilusVerifierError(v, op,
+                       "needs a kernel that runs in thread-block clusters "
+                       "(a 'tilus.cluster' attribute)");
   tilusTensorTypeRelease(&bars);
   return true;
 }

@@ -15,6 +15,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "tilus-c/DataMovement.h"
+#include "tilus-c/Kernel.h"
 #include "tilus-c/Ops.h"
 
 #include <stdlib.h>
@@ -95,6 +96,17 @@ bool tilusVerifyTmaOp(TilusVerifier *v, MlirOperation op) {
                      load ? "source" : "destination", &global)) {
     tilusTensorTypeRelease(&shared);
     return true;
+  }
+  MlirAttribute multicast = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("multicast"));
+  if (!mlirAttributeIsNull(multicast)) {
+    if (!load || !mlirAttributeIsAUnit(multicast))
+      tilusVerifierError(v, op,
+                         "'multicast' is a unit attribute of tma_load");
+    else if (!tilusOpGetClusterSize(op))
+      tilusVerifierError(v, op,
+                         "multicast needs a kernel that runs in thread-block "
+                         "clusters (a 'tilus.cluster' attribute)");
   }
   if (!load) {
     checkPlan(v, op, &shared, &global);

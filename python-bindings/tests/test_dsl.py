@@ -193,6 +193,7 @@ class Zoo(tilus.Kernel):
         mb = self.allocate_shared(tilus.int64, [2], "local(2)")
         self.mbarrier_init(mb, [0], 128)
         self.mbarrier_arrive(mb, [0])
+        self.mbarrier_arrive_remote(mb, [0], 0)     # block 0 of the cluster
         self.mbarrier_arrive_expect_tx(mb, [1], 0)
         self.mbarrier_wait(mb, [0], 0)
         # A tensor-memory copy of x's 256 elements into stage 1 of a row-major
@@ -200,6 +201,7 @@ class Zoo(tilus.Kernel):
         # the kernel's parameters).
         tm = self.allocate_shared(f32, [2, 256], "local(2,256)")
         self.tma_load(tm, gx, mb, [1], [1, 0], [off], [256])
+        self.tma_load(tm, gx, mb, [1], [0, 0], [off], [256], multicast=True)
         self.tma_store(tm, go, [1, 0], [off], [256])
         # A thread group of the block's one warpgroup, with its own barrier,
         # taking more registers.

@@ -168,3 +168,19 @@ def test_wgmma_persistent_matmul_on_gpu(hopper, config, shape, blocks):
     mod = load_example("matmul_wgmma_f16")
     art = mod.MatmulWgmmaPersistent(*config).compile(target="sm_90a")
     check_tma_matmul(hopper, art, "matmul_wgmma_persistent", shape, sum(shape) + 3, blocks)
+
+
+@requires_compiler
+@pytest.mark.parametrize("config,shape,blocks", [
+    ((128, 256, 64, 2, 4, 16), (512, 512, 2048), 4),
+    ((128, 128, 64, 2, 4, 2), (768, 384, 320), 6),
+    ((64, 128, 64, 1, 3, 8), (256, 256, 192), 132),
+], ids=["2-clusters-long-k", "uneven-groups", "more-clusters-than-tiles"])
+def test_wgmma_cluster_matmul_on_gpu(hopper, config, shape, blocks):
+    """The cluster example against numpy, exactly: W tiles shared by TMA
+    multicast between the two blocks of a cluster, stages released on both
+    blocks' barriers, several output tiles per cluster, idle clusters."""
+    mod = load_example("matmul_wgmma_f16")
+    art = mod.MatmulWgmmaCluster(*config).compile(target="sm_90a")
+    assert b"cluster 2 1 1" in art.data
+    check_tma_matmul(hopper, art, "matmul_wgmma_cluster", shape, sum(shape) + 4, blocks)

@@ -45,3 +45,46 @@ func.func @cluster_barrier_in_group() attributes {tilus.kernel, tilus.block_size
   }
   return
 }
+
+// -----
+
+!b = !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>
+func.func @remote_arrive_without_cluster() attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (4)>} {
+  %c0 = arith.constant 0 : index
+  %bars = "tilus.allocate_shared"() : () -> !b
+  // expected-error@+1 {{'tilus.mbarrier_arrive_remote' op needs a kernel that runs in thread-block clusters (a 'tilus.cluster' attribute)}}
+  "tilus.mbarrier_arrive_remote"(%bars, %c0, %c0) : (!b, index, index) -> ()
+  return
+}
+
+// -----
+
+!b = !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>
+!s = !tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"local(16,64)">>
+!g = !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
+func.func @multicast_without_cluster(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %bars = "tilus.allocate_shared"() : () -> !b
+  %s = "tilus.allocate_shared"() : () -> !s
+  %m0 = arith.index_cast %m : i32 to index
+  %k0 = arith.index_cast %k : i32 to index
+  %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !g
+  // expected-error@+1 {{'tilus.tma_load' op multicast needs a kernel that runs in thread-block clusters (a 'tilus.cluster' attribute)}}
+  "tilus.tma_load"(%s, %g, %bars, %c0, %c0, %c0, %c0, %c0) {multicast, operandSegmentSizes = array<i32: 1, 1, 1, 2, 2, 1>, shape = array<i64: 16, 64>} : (!s, !g, !b, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+!s = !tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"local(16,64)">>
+!g = !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
+func.func @multicast_store(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.cluster = array<i64: 2>, tilus.grid = affine_map<() -> (2)>} {
+  %c0 = arith.constant 0 : index
+  %s = "tilus.allocate_shared"() : () -> !s
+  %m0 = arith.index_cast %m : i32 to index
+  %k0 = arith.index_cast %k : i32 to index
+  %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !g
+  // expected-error@+1 {{'tilus.tma_store' op 'multicast' is a unit attribute of tma_load}}
+  "tilus.tma_store"(%s, %g, %c0, %c0, %c0, %c0) {multicast, operandSegmentSizes = array<i32: 1, 1, 2, 2>, shape = array<i64: 16, 64>} : (!s, !g, index, index, index, index) -> ()
+  return
+}

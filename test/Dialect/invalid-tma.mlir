@@ -62,8 +62,38 @@ func.func @partial_tile(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {tilus
   %m0 = arith.index_cast %m : i32 to index
   %k0 = arith.index_cast %k : i32 to index
   %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
-  // expected-error@+1 {{'tilus.tma_load' op the tile must fill the shared tensor's last 2 dimensions (offsets 0 there; the leading offsets pick the stage)}}
-  "tilus.tma_load"(%s, %g, %bars, %c0, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 1, 2, 2, 1>, shape = array<i64: 8, 64>} : (!tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"local(16,64)">>, !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>, !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>, index, index, index, index, index) -> ()
+  // expected-error@+1 {{'tilus.tma_load' op the tile must fill the shared tensor's last 2 dimensions (a 2-D tile may be a range of its rows at a constant offset; the leading offsets pick the stage)}}
+  "tilus.tma_load"(%s, %g, %bars, %c0, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 1, 2, 2, 1>, shape = array<i64: 16, 32>} : (!tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"local(16,64)">>, !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>, !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @rows_past_the_end(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c12 = arith.constant 12 : index
+  %bars = "tilus.allocate_shared"() : () -> !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>
+  %s = "tilus.allocate_shared"() : () -> !tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"local(16,64)">>
+  %m0 = arith.index_cast %m : i32 to index
+  %k0 = arith.index_cast %k : i32 to index
+  %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
+  // expected-error@+1 {{'tilus.tma_load' op offset 12 with tile extent 8 is out of bounds in dimension 0 of the destination tensor (size 16)}}
+  "tilus.tma_load"(%s, %g, %bars, %c12, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 1, 2, 2, 1>, shape = array<i64: 8, 64>} : (!tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"local(16,64)">>, !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>, !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @rows_unaligned(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %bars = "tilus.allocate_shared"() : () -> !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>
+  %s = "tilus.allocate_shared"() : () -> !tilus.shared<f16, array<i64: 16, 32>, #tilus.layout<"local(16,32)">>
+  %m0 = arith.index_cast %m : i32 to index
+  %k0 = arith.index_cast %k : i32 to index
+  %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
+  // expected-error@+1 {{'tilus.tma_load' op a range of rows of a row-major tile must start on a multiple of 128 bytes (TMA's alignment); row 1 starts at byte 64}}
+  "tilus.tma_load"(%s, %g, %bars, %c1, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 1, 2, 2, 1>, shape = array<i64: 8, 32>} : (!tilus.shared<f16, array<i64: 16, 32>, #tilus.layout<"local(16,32)">>, !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>, !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>, index, index, index, index, index) -> ()
   return
 }
 
@@ -163,5 +193,22 @@ func.func @store_layout(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {tilus
   %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
   // expected-error@+1 {{'tilus.tma_store' op TMA writes its box row-major or in a swizzled K-major wgmma operand layout (tilus.mma_shared with a 32, 64 or 128-byte swizzle); the shared tensor's layout is neither}}
   "tilus.tma_store"(%s, %g, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 2>, shape = array<i64: 16, 64>} : (!tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"column_local(16,64)">>, !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+// A swizzled tile's rows start on a whole swizzle pattern (8 rows).
+!sw = !tilus.shared<f16, array<i64: 64, 64>, #tilus.layout<"swizzle(local(64,8),dim=1,log_step=0).local(1,8)">>
+func.func @swizzled_rows_unaligned(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %bars = "tilus.allocate_shared"() : () -> !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>
+  %s = "tilus.allocate_shared"() : () -> !sw
+  %m0 = arith.index_cast %m : i32 to index
+  %k0 = arith.index_cast %k : i32 to index
+  %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
+  // expected-error@+1 {{'tilus.tma_load' op a range of rows of a swizzled tile must start on a multiple of 8 rows (a whole swizzle pattern), not row 4}}
+  "tilus.tma_load"(%s, %g, %bars, %c4, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 1, 2, 2, 1>, shape = array<i64: 32, 64>} : (!sw, !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>, !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>, index, index, index, index, index) -> ()
   return
 }

@@ -994,6 +994,13 @@ class Kernel:
         """Every thread of the block arrives once."""
         return self.op("tilus.mbarrier_arrive", bars, self._indices(offsets))
 
+    def mbarrier_arrive_remote(self, bars, offsets, cta):
+        """Every thread arrives once on the barrier at the same place in
+        block `cta` (its rank) of the cluster, releasing at cluster scope
+        (attrs.cluster)."""
+        return self.op("tilus.mbarrier_arrive_remote", bars, self._indices(offsets),
+                       self.index(cta))
+
     def mbarrier_arrive_expect_tx(self, bars, offsets, nbytes):
         """Thread 0 arrives once, expecting `nbytes` more transaction bytes."""
         return self.op("tilus.mbarrier_arrive_expect_tx", bars, self._indices(offsets),
@@ -1004,21 +1011,28 @@ class Kernel:
         return self.op("tilus.mbarrier_wait", bars, self._indices(offsets),
                        self._scalar_operand(phase, _types.int32))
 
-    def tma_load(self, dst, src, bars, bar_offsets, dst_offsets, src_offsets, shape):
+    def tma_load(self, dst, src, bars, bar_offsets, dst_offsets, src_offsets, shape, *,
+                 multicast=False):
         """Tensor-memory copy (sm_90+) of the tile `shape` of global `src` at
         `src_offsets` into the trailing dimensions of shared `dst` at
-        `dst_offsets` (the trailing ones 0): thread 0 adds the tile's bytes to
-        the barrier's expected count and starts the copy, whose bytes
-        complete the barrier's phase. `src` must be a view of kernel
-        arguments; `dst` row-major or a swizzled mma_shared layout
-        (docs/hopper.md)."""
+        `dst_offsets` (the trailing ones 0, except that a 2-D tile may start
+        at a constant row): thread 0 adds the tile's bytes to the barrier's
+        expected count and starts the copy, whose bytes complete the
+        barrier's phase. `src` must be a view of kernel arguments; `dst`
+        row-major or a swizzled mma_shared layout (docs/hopper.md).
+        multicast=True (attrs.cluster): the tile lands in every block of the
+        cluster, each of which issues a copy of the same size for the phase
+        (the barrier expects the tile's bytes times the cluster's size)."""
         if not isinstance(dst, SharedTensor) or not isinstance(src, GlobalTensor) \
                 or not isinstance(bars, SharedTensor):
             raise DSLError("tma_load copies from a global tensor (src) to a shared one (dst), "
                            "completing on a shared mbarrier tensor (bars)")
+        attrs = {"shape": list(shape)}
+        if multicast:
+            attrs["multicast"] = Attr("unit")
         return self.op("tilus.tma_load", dst, src, bars, self._indices(dst_offsets),
                        self._indices(src_offsets), self._indices(bar_offsets),
-                       attrs={"shape": list(shape)})
+                       attrs=attrs)
 
     def tma_store(self, src, dst, src_offsets, dst_offsets, shape):
         """Tensor-memory copy (sm_90+) of the tile `shape` in the trailing

@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
                       /* DataMovementTests.c */ 11 +
                       /* NormTests.c */ 8) +
                  /* QmatmulTests.c, once */ 9 +
-                 /* WgmmaTests.c, sm_90a only */ 11;
+                 /* WgmmaTests.c, sm_90a only */ 12;
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);
@@ -136,6 +136,7 @@ int main(int argc, char **argv) {
   testMbarrierHandoff(&s);
   testSetMaxRegisters(&s);
   testClusterRanks(&s);
+  testTmaMulticast(&s);
   testTma(&s);
   testTmaStore(&s);
   tilusRuntimeDestroy(s.rt);

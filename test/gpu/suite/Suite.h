@@ -138,6 +138,7 @@ void testMbarrier(Suite *s);
 void testMbarrierHandoff(Suite *s);
 void testSetMaxRegisters(Suite *s);
 void testClusterRanks(Suite *s);
+void testTmaMulticast(Suite *s);
 void testTma(Suite *s);
 void testTmaStore(Suite *s);
 

@@ -288,3 +288,33 @@ void testClusterRanks(Suite *s) {
   freeAll(s, ptrs, 2);
   tilusArtifactDestroy(artifact);
 }
+
+// test/gpu/kernels/tma_multicast.mlir: two clusters of two blocks; each
+// block of cluster c receives rows 32c .. 32c + 31 of x, half of them from
+// its own multicast copy and half from its partner's, and stores them to
+// its 32 rows of y; remote arrivals gate the end.
+void testTmaMulticast(Suite *s) {
+  const char *name = "tma_multicast";
+  TilusArtifact *artifact = loadArtifact(s, name, "sm_90a");
+  if (!artifact) {
+    report(s, name, "sm_90a", 4, 32, false, "no artifact");
+    return;
+  }
+  enum { Blocks = 4, M = 32 * Blocks / 2, K = 64 };
+  uint16_t x[M * K], y[32 * Blocks * K], want[32 * Blocks * K];
+  uint32_t state = 313u;
+  for (int i = 0; i < M * K; ++i) // finite f16 values of both signs
+    x[i] = (uint16_t)(nextRandom(&state) % 0x7C00u | (nextRandom(&state) & 1u) << 15);
+  for (int b = 0; b < Blocks; ++b)
+    memcpy(want + b * 32 * K, x + (b / 2) * 32 * K, 32 * K * sizeof(uint16_t));
+  TilusDevicePtr dX = upload(s, x, sizeof x), dY = upload(s, NULL, sizeof y);
+  TilusArg args[] = {tilusArgPointer(dX), tilusArgPointer(dY), tilusArgInteger(M),
+                     tilusArgInteger(Blocks)};
+  bool guard = dX && dY && launch(s, artifact, name, args, 4) &&
+               download(s, y, dY, sizeof y);
+  reportOutcome(s, name, "sm_90a", Blocks, 32, guard && !memcmp(y, want, sizeof y),
+                guard);
+  TilusDevicePtr ptrs[] = {dX, dY};
+  freeAll(s, ptrs, 2);
+  tilusArtifactDestroy(artifact);
+}

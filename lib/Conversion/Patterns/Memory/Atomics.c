@@ -37,6 +37,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "tilus-c/Kernel.h"
 
 #include <stdio.h>
 
@@ -337,11 +338,20 @@ static MlirLogicalResult lowerMbarrier(TilusLowering *L, MlirOperation op,
 static MlirLogicalResult lowerMbarrierInit(TilusLowering *L, MlirOperation op,
                                            MlirRewriterBase rewriter) {
   // The fence makes the initialized barrier visible to the async proxy,
-  // whose tensor-memory copies complete bytes on it (tilus.tma_load).
+  // whose tensor-memory copies complete bytes on it (tilus.tma_load); in a
+  // cluster, fence.mbarrier_init also releases it to the other blocks
+  // (remote arrivals, multicast copies), which see it after a cluster
+  // barrier.
   static const MbarrierForm form = {"mbarrier.init.shared::cta.b64 [$0], $1;\n"
                                     "fence.proxy.async.shared::cta;",
                                     "l,r,~{memory}", true, true, true};
-  return lowerMbarrier(L, op, rewriter, &form);
+  static const MbarrierForm clusterForm = {
+      "mbarrier.init.shared::cta.b64 [$0], $1;\n"
+      "fence.proxy.async.shared::cta;\n"
+      "fence.mbarrier_init.release.cluster;",
+      "l,r,~{memory}", true, true, true};
+  return lowerMbarrier(L, op, rewriter,
+                       tilusOpGetClusterSize(op) ? &clusterForm : &form);
 }
 
 static MlirLogicalResult lowerMbarrierArrive(TilusLowering *L, MlirOperation op,
@@ -349,6 +359,31 @@ static MlirLogicalResult lowerMbarrierArrive(TilusLowering *L, MlirOperation op,
   static const MbarrierForm form = {"mbarrier.arrive.shared::cta.b64 _, [$0];",
                                     "l,~{memory}", false, false, false};
   return lowerMbarrier(L, op, rewriter, &form);
+}
+
+// The barrier of block `cta` of the cluster: mapa maps this block's shared
+// address to that block's. The arrival has the default semantics (release
+// at CTA scope), enough to order the thread's earlier shared-memory reads
+// before the copies the waiting producer then issues; .release.cluster
+// made the matmul example twice as slow on the H100 (a cluster-wide fence
+// per arrival).
+static MlirLogicalResult lowerMbarrierArriveRemote(TilusLowering *L,
+                                                   MlirOperation op,
+                                                   MlirRewriterBase rewriter) {
+  if (mlirLogicalResultIsFailure(checkMbarrier(L, op)))
+    return mlirLogicalResultFailure();
+  TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
+  MlirValue cta = tilusOpGetGroupOperand(op, TilusMbarrierValue, 0);
+  MlirValue operands[2] = {
+      mbarrierAddress(L, &e, op),
+      tilusEmitValue(&e, "arith.index_cast", 1, &cta,
+                     mlirIntegerTypeGet(e.ctx, 32), 0, NULL)};
+  tilusEmitInlineAsm(&e,
+                     "{\n.reg .b64 ra;\nmapa.shared::cluster.u64 ra, $0, $1;\n"
+                     "mbarrier.arrive.shared::cluster.b64 _, [ra];\n}",
+                     "l,r,~{memory}", 2, operands, (MlirType){NULL});
+  mlirRewriterBaseEraseOp(rewriter, op);
+  return mlirLogicalResultSuccess();
 }
 
 static MlirLogicalResult lowerMbarrierArriveExpectTx(TilusLowering *L,
@@ -379,6 +414,7 @@ static const TilusPattern kPatterns[] = {
     {"tilus.semaphore_signal", lowerSemaphoreSignal},
     {"tilus.mbarrier_init", lowerMbarrierInit},
     {"tilus.mbarrier_arrive", lowerMbarrierArrive},
+    {"tilus.mbarrier_arrive_remote", lowerMbarrierArriveRemote},
     {"tilus.mbarrier_arrive_expect_tx", lowerMbarrierArriveExpectTx},
     {"tilus.mbarrier_wait", lowerMbarrierWait},
 };

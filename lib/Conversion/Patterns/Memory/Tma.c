@@ -19,6 +19,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "tilus-c/DataMovement.h"
+#include "tilus-c/Kernel.h"
 
 #include <stdio.h>
 
@@ -111,12 +112,14 @@ static MlirLogicalResult prepare(TilusLowering *L, MlirOperation op,
 
 // One cp.async.bulk.tensor per box, `form` with $0 the shared address, $1
 // the map, $2 the barrier (a load's) and the coordinates after it (at $2
-// for a store).
+// for a store); with `mask` (a multicast load's 16-bit block mask), that
+// last.
 static void emitBoxes(TilusEmitter *e, const TmaCopy *c, const char *form,
-                      MlirValue bar) {
+                      MlirValue bar, MlirValue mask) {
   const TilusTmaPlan *plan = &c->plan;
   int64_t first = mlirValueIsNull(bar) ? 2 : 3;
-  char text[256], constraints[64];
+  bool multicast = !mlirValueIsNull(mask);
+  char text[320], constraints[64];
   int n = snprintf(text, sizeof text, form, (long long)plan->rank);
   int k = snprintf(constraints, sizeof constraints, first == 3 ? "l,l,l" : "l,l");
   for (int64_t d = 0; d < plan->rank; ++d) {
@@ -124,14 +127,20 @@ static void emitBoxes(TilusEmitter *e, const TmaCopy *c, const char *form,
                   (long long)(first + d));
     k += snprintf(constraints + k, sizeof constraints - (size_t)k, ",r");
   }
-  snprintf(text + n, sizeof text - (size_t)n,
-           first == 3 ? "}], [$2];" : "}], [$0];");
+  if (multicast) {
+    snprintf(text + n, sizeof text - (size_t)n, "}], [$2], $%lld;",
+             (long long)(first + plan->rank));
+    k += snprintf(constraints + k, sizeof constraints - (size_t)k, ",h");
+  } else {
+    snprintf(text + n, sizeof text - (size_t)n,
+             first == 3 ? "}], [$2];" : "}], [$0];");
+  }
   snprintf(constraints + k, sizeof constraints - (size_t)k, ",~{memory}");
   MlirType i8 = mlirIntegerTypeGet(e->ctx, 8), i32 = mlirIntegerTypeGet(e->ctx, 32);
   for (int64_t b = 0; b < plan->numBoxes; ++b) {
-    MlirValue operands[3 + TILUS_TMA_MAX_RANK];
+    MlirValue operands[4 + TILUS_TMA_MAX_RANK];
     operands[0] = tilusEmitElementPointer(e, c->tile, i8,
-                                          tilusEmitIndex(e, b * plan->boxBytes));
+                                          tilusEmitIndex(e, b * plan->boxStride));
     operands[1] = c->map;
     if (first == 3)
       operands[2] = bar;
@@ -141,7 +150,10 @@ static void emitBoxes(TilusEmitter *e, const TmaCopy *c, const char *form,
       operands[first] = tilusEmitArith(
           e, "addi", c->coords[0],
           tilusEmitIntConstant(e, i32, b * plan->box[plan->rank - 1]));
-    tilusEmitInlineAsm(e, text, constraints, first + plan->rank, operands,
+    if (multicast)
+      operands[first + plan->rank] = mask;
+    tilusEmitInlineAsm(e, text, constraints,
+                       first + plan->rank + (multicast ? 1 : 0), operands,
                        (MlirType){NULL});
   }
 }
@@ -164,16 +176,30 @@ static MlirLogicalResult lowerTmaLoad(TilusLowering *L, MlirOperation op,
   if (mlirLogicalResultIsFailure(prepare(L, op, &e, false, &c)))
     return mlirLogicalResultFailure();
   MlirValue bar = sharedElement(&e, op, barsValue, bars, TilusTmaBarOffsets);
+  // Multicast: to every block of the cluster, each of which issues a copy
+  // of the same size for this phase, so the barrier gets that many tiles.
+  bool multicast = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("multicast")));
+  int64_t blocks = multicast ? tilusOpGetClusterSize(op) : 1;
+  if (multicast && (blocks < 1 || blocks > 16))
+    return tilusLoweringError(op, "multicast needs a kernel that runs in "
+                                  "thread-block clusters (run tilus-verify)");
   MlirOperation ifOp = tilusEmitBeginLeader(&e);
   MlirValue expect[2] = {
       bar, tilusEmitIntConstant(&e, mlirIntegerTypeGet(e.ctx, 32),
-                                c.plan.numBoxes * c.plan.boxBytes)};
+                                blocks * c.plan.numBoxes * c.plan.boxBytes)};
   tilusEmitInlineAsm(&e, "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [$0], $1;",
                      "l,r,~{memory}", 2, expect, (MlirType){NULL});
+  MlirValue mask = multicast ? tilusEmitIntConstant(&e, mlirIntegerTypeGet(e.ctx, 16),
+                                                    (1 << blocks) - 1)
+                             : (MlirValue){NULL};
   emitBoxes(&e, &c,
-            "cp.async.bulk.tensor.%lldd.shared::cluster.global.tile."
-            "mbarrier::complete_tx::bytes [$0], [$1, {",
-            bar);
+            multicast ? "cp.async.bulk.tensor.%lldd.shared::cluster.global.tile."
+                        "mbarrier::complete_tx::bytes.multicast::cluster "
+                        "[$0], [$1, {"
+                      : "cp.async.bulk.tensor.%lldd.shared::cluster.global.tile."
+                        "mbarrier::complete_tx::bytes [$0], [$1, {",
+            bar, mask);
   tilusEmitEndLeader(&e, ifOp);
   mlirRewriterBaseEraseOp(rewriter, op);
   return mlirLogicalResultSuccess();
@@ -196,7 +222,7 @@ static MlirLogicalResult lowerTmaStore(TilusLowering *L, MlirOperation op,
   emitBoxes(&e, &c,
             "cp.async.bulk.tensor.%lldd.global.shared::cta.tile.bulk_group "
             "[$1, {",
-            (MlirValue){NULL});
+            (MlirValue){NULL}, (MlirValue){NULL});
   tilusEmitInlineAsm(&e,
                      "cp.async.bulk.commit_group;\n"
                      "cp.async.bulk.wait_group 0;",
