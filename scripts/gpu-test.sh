@@ -77,6 +77,12 @@ planted tma 'mbarrier.try_wait.parity\|TILUS_MBAR_WAIT' 'tma\.tma_tiles' \
   'TMA without the barrier wait'
 planted tma 'mbarrier.expect_tx' 'tma\.tma_tiles' \
   'TMA without its expected bytes'
+# Multicast: half of each block's tile comes from its partner's copy; read
+# without waiting for the barrier, the tile is not all there. (Removing the
+# expected bytes instead could hang: a partner's bytes landing before the
+# arrival leave the count negative.)
+planted tma_multicast 'mbarrier.try_wait.parity\|TILUS_MBAR_WAIT' 'tma_multicast' \
+  'TMA multicast without the barrier wait'
 sanitizer=${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer
 if [ $status -eq 0 ] && [ -x "$sanitizer" ]; then
   for tool in ${SANITIZERS-memcheck racecheck synccheck}; do
