@@ -46,10 +46,11 @@ class MatmulWgmma(tilus.Kernel):
         swizzle = 64 if block_k == 32 else 128
         self.shared_a = tilus.mma_shared(block_m, block_k, 16, swizzle=swizzle, stages=S)
         self.shared_w = tilus.mma_shared(block_n, block_k, 16, swizzle=swizzle, stages=S)
-        # wgmma's accumulator: warp w of warpgroup g holds rows 64 * (slab) +
-        # 16 * w .. in 16 x 8 mma.sync tiles across block_n.
-        self.reg_c = (f"spatial({4 * G},1).local({block_m // (64 * G)},{block_n // 8})"
-                      f".local(2,1).spatial(8,4).local(1,2)")
+        # wgmma's accumulator: warpgroup g holds rows g block_m / G .., in
+        # 64-row slabs; warp w of it rows 16 w .. of each slab, in 16 x 8
+        # mma.sync tiles across block_n.
+        self.reg_c = (f"spatial({G},1).local({block_m // (64 * G)},{block_n // 8})"
+                      f".spatial(4,1).local(2,1).spatial(8,4).local(1,2)")
 
     def __call__(self, a: tilus.pointer(tilus.float16), w: tilus.pointer(tilus.float16),
                  c: tilus.pointer(tilus.float16), mt: tilus.int32, nt: tilus.int32,
