@@ -38,12 +38,16 @@ static MlirType operandType(MlirOperation op, intptr_t group) {
   return mlirValueGetType(tilusOpGetGroupOperand(op, group, 0));
 }
 
-// Whether wgmma accumulates products of `operand` in `acc`: f32 for f16 and
-// bf16, i32 for 8-bit integers. (Its FP8 forms are not mapped from the
-// dialect's !tilus.float<4,3> and <5,2> yet.)
+// Whether wgmma accumulates products of `operand` in `acc`: f32 for f16,
+// bf16 and FP8 (the dialect's float<4,3> and <5,2> are OCP's E4M3FN and
+// E5M2, docs/types.md, which are wgmma's e4m3 and e5m2), i32 for 8-bit
+// integers.
 static bool accumulatorFits(MlirType operand, MlirType acc) {
+  int64_t e, m;
   if (mlirTypeIsAF16(operand) || mlirTypeIsABF16(operand))
     return mlirTypeIsAF32(acc);
+  if (tilusFloatTypeGetFormat(operand, &e, &m))
+    return ((e == 4 && m == 3) || (e == 5 && m == 2)) && mlirTypeIsAF32(acc);
   if (mlirTypeIsAInteger(operand) && mlirIntegerTypeGetWidth(operand) == 8)
     return mlirTypeIsAInteger(acc) && mlirIntegerTypeGetWidth(acc) == 32;
   return false;
@@ -142,8 +146,9 @@ static void verifyDecodedMma(TilusVerifier *v, MlirOperation op,
   }
   if (!accumulatorFits(a->elementType, d->elementType)) {
     tilusVerifierError(v, op,
-                       "wgmma multiplies f16 or bf16 (into f32) or 8-bit "
-                       "integers (into i32), not '%s' into '%s'",
+                       "wgmma multiplies f16 or bf16, or FP8 e4m3 or e5m2 "
+                       "(!tilus.float<4,3> or <5,2>), into f32, or 8-bit "
+                       "integers into i32, not '%s' into '%s'",
                        ta, td);
     return;
   }

@@ -31,6 +31,15 @@
 // CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %p{{[0-9]+}};
 // CHECK-NOT: wgmma.mma_async
 
+// FP8 (the dialect's float<4,3> and <5,2>): K of 32, f32 accumulators,
+// scale-a and scale-b but no transposes (K-major only).
+// CHECK-LABEL: .entry ss_e4m3(
+// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {%r{{[0-9]+(, %r[0-9]+){31,31}[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %p{{[0-9]+}}, 1, 1;
+// CHECK-NOT: wgmma.mma_async
+// CHECK-LABEL: .entry ss_e5m2(
+// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2 {%r{{[0-9]+(, %r[0-9]+){31,31}[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %p{{[0-9]+}}, 1, 1;
+// CHECK-NOT: wgmma.mma_async
+
 // CHECK-LABEL: .entry loop_f16_2wg(
 // CHECK: wgmma.fence.sync.aligned;
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16

@@ -65,7 +65,7 @@ func.func @f32_operands() attributes {tilus.kernel, tilus.block_size = 128 : i64
   %zero = arith.constant 0.0 : f32
   %a = "tilus.allocate_shared"() : () -> !sa
   %d0 = "tilus.allocate_register"(%zero) : (f32) -> !acc
-  // expected-error@+1 {{'tilus.wgmma_mma' op wgmma multiplies f16 or bf16 (into f32) or 8-bit integers (into i32), not 'f32' into 'f32'}}
+  // expected-error@+1 {{'tilus.wgmma_mma' op wgmma multiplies f16 or bf16, or FP8 e4m3 or e5m2 (!tilus.float<4,3> or <5,2>), into f32, or 8-bit integers into i32, not 'f32' into 'f32'}}
   %d = "tilus.wgmma_mma"(%a, %a, %d0) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (!sa, !sa, !acc) -> !acc
   %r = "tilus.wgmma_wait_group"(%d) {n = 0 : i64} : (!acc) -> !acc
   return

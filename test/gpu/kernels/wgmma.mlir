@@ -131,7 +131,73 @@ func.func @ss_s8(%pa: !tilus.ptr<i8>, %pw: !tilus.ptr<i8>, %pc: !tilus.ptr<i32>)
   return
 }
 
-// 5. f16, two warpgroups over N, K = 128 in a loop of two 64-wide k tiles
+// 5. FP8 e4m3 (!tilus.float<4,3>, OCP) into f32, 64 x 64 x 64, 64-byte swizzle.
+!a5f = !tilus.shared<!tilus.float<4,3>, array<i64: 64, 64>, #tilus.layout<"swizzle(local(64,4),dim=1,log_step=1).local(1,16)">>
+!b5f = !tilus.shared<!tilus.float<4,3>, array<i64: 64, 64>, #tilus.layout<"swizzle(column_local(4,64),dim=0,log_step=1).local(16,1)">>
+!t5f = !tilus.register<!tilus.float<4,3>, array<i64: 64, 64>, #tilus.layout<"spatial(16,8).local(4,8)">>
+!d5f = !tilus.register<f32, array<i64: 64, 64>, #tilus.layout<"spatial(4,1).local(1,8).local(2,1).spatial(8,4).local(1,2)">>
+!ga5f = !tilus.global<!tilus.float<4,3>, array<i64: 64, 64>, #tilus.row_major>
+!gb5f = !tilus.global<!tilus.float<4,3>, array<i64: 64, 64>, #tilus.row_major>
+!p5f = !tilus.register<!tilus.float<4,3>, array<i64: 64, 64>, #tilus.layout<"column_spatial(8,16).column_local(8,4)">>
+!gc5f = !tilus.global<f32, array<i64: 64, 64>, #tilus.row_major>
+func.func @ss_e4m3(%pa: !tilus.ptr<!tilus.float<4,3>>, %pw: !tilus.ptr<!tilus.float<4,3>>, %pc: !tilus.ptr<f32>)
+    attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %ga = "tilus.view_global"(%pa) : (!tilus.ptr<!tilus.float<4,3>>) -> !ga5f
+  %gb = "tilus.view_global"(%pw) : (!tilus.ptr<!tilus.float<4,3>>) -> !gb5f
+  %gc = "tilus.view_global"(%pc) : (!tilus.ptr<f32>) -> !gc5f
+  %sa = "tilus.allocate_shared"() : () -> !a5f
+  %sb = "tilus.allocate_shared"() : () -> !b5f
+  %ta = "tilus.load_global"(%ga, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!ga5f, index, index) -> !t5f
+  %tw = "tilus.load_global"(%gb, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!gb5f, index, index) -> !t5f
+  %tb = "tilus.permute"(%tw) {dims = array<i64: 1, 0>} : (!t5f) -> !p5f
+  "tilus.store_shared"(%ta, %sa, %c0, %c0) : (!t5f, !a5f, index, index) -> ()
+  "tilus.store_shared"(%tb, %sb, %c0, %c0) : (!p5f, !b5f, index, index) -> ()
+  "tilus.synchronize"() : () -> ()
+  %d0 = "tilus.allocate_register"(%zero) : (f32) -> !d5f
+  "tilus.wgmma_fence"() : () -> ()
+  %d = "tilus.wgmma_mma"(%sa, %sb, %d0) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (!a5f, !b5f, !d5f) -> !d5f
+  "tilus.wgmma_commit_group"() : () -> ()
+  %r = "tilus.wgmma_wait_group"(%d) {n = 0 : i64} : (!d5f) -> !d5f
+  "tilus.store_global"(%r, %gc, %c0, %c0) : (!d5f, !gc5f, index, index) -> ()
+  return
+}
+
+// 6. FP8 e5m2 (!tilus.float<5,2>, OCP) into f32, 64 x 64 x 64, 64-byte swizzle.
+!a6f = !tilus.shared<!tilus.float<5,2>, array<i64: 64, 64>, #tilus.layout<"swizzle(local(64,4),dim=1,log_step=1).local(1,16)">>
+!b6f = !tilus.shared<!tilus.float<5,2>, array<i64: 64, 64>, #tilus.layout<"swizzle(column_local(4,64),dim=0,log_step=1).local(16,1)">>
+!t6f = !tilus.register<!tilus.float<5,2>, array<i64: 64, 64>, #tilus.layout<"spatial(16,8).local(4,8)">>
+!d6f = !tilus.register<f32, array<i64: 64, 64>, #tilus.layout<"spatial(4,1).local(1,8).local(2,1).spatial(8,4).local(1,2)">>
+!ga6f = !tilus.global<!tilus.float<5,2>, array<i64: 64, 64>, #tilus.row_major>
+!gb6f = !tilus.global<!tilus.float<5,2>, array<i64: 64, 64>, #tilus.row_major>
+!p6f = !tilus.register<!tilus.float<5,2>, array<i64: 64, 64>, #tilus.layout<"column_spatial(8,16).column_local(8,4)">>
+!gc6f = !tilus.global<f32, array<i64: 64, 64>, #tilus.row_major>
+func.func @ss_e5m2(%pa: !tilus.ptr<!tilus.float<5,2>>, %pw: !tilus.ptr<!tilus.float<5,2>>, %pc: !tilus.ptr<f32>)
+    attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %ga = "tilus.view_global"(%pa) : (!tilus.ptr<!tilus.float<5,2>>) -> !ga6f
+  %gb = "tilus.view_global"(%pw) : (!tilus.ptr<!tilus.float<5,2>>) -> !gb6f
+  %gc = "tilus.view_global"(%pc) : (!tilus.ptr<f32>) -> !gc6f
+  %sa = "tilus.allocate_shared"() : () -> !a6f
+  %sb = "tilus.allocate_shared"() : () -> !b6f
+  %ta = "tilus.load_global"(%ga, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!ga6f, index, index) -> !t6f
+  %tw = "tilus.load_global"(%gb, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!gb6f, index, index) -> !t6f
+  %tb = "tilus.permute"(%tw) {dims = array<i64: 1, 0>} : (!t6f) -> !p6f
+  "tilus.store_shared"(%ta, %sa, %c0, %c0) : (!t6f, !a6f, index, index) -> ()
+  "tilus.store_shared"(%tb, %sb, %c0, %c0) : (!p6f, !b6f, index, index) -> ()
+  "tilus.synchronize"() : () -> ()
+  %d0 = "tilus.allocate_register"(%zero) : (f32) -> !d6f
+  "tilus.wgmma_fence"() : () -> ()
+  %d = "tilus.wgmma_mma"(%sa, %sb, %d0) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (!a6f, !b6f, !d6f) -> !d6f
+  "tilus.wgmma_commit_group"() : () -> ()
+  %r = "tilus.wgmma_wait_group"(%d) {n = 0 : i64} : (!d6f) -> !d6f
+  "tilus.store_global"(%r, %gc, %c0, %c0) : (!d6f, !gc6f, index, index) -> ()
+  return
+}
+
+// 7. f16, two warpgroups over N, K = 128 in a loop of two 64-wide k tiles
 //    through two-stage buffers (A without a swizzle; W's tiles stored as
 //    [N, K] with a 64-byte swizzle and read as B [K, N] through
 //    transpose_shared); the accumulator is carried through scf.for

@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
                       /* DataMovementTests.c */ 11 +
                       /* NormTests.c */ 8) +
                  /* QmatmulTests.c, once */ 9 +
-                 /* WgmmaTests.c, sm_90a only */ 12;
+                 /* WgmmaTests.c, sm_90a only */ 14;
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
     printf("gpu tests: 0 passed, 0 failed, %d skipped\n", numTests);

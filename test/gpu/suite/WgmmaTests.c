@@ -3,18 +3,21 @@
 // The kernels of kernels/wgmma.mlir (sm_90a only): C = A x W^T for
 // row-major A [M, K] and W [N, K] of small random integers, so every f32
 // sum is exact and the comparison is bit for bit; int8 takes the whole
-// signed range into i32. kernels/mbarrier.mlir: two rounds through shared
+// signed range into i32; FP8 (e4m3, e5m2) encodes the same small integers
+// (tilusFloatFormatEncode: OCP's formats). kernels/mbarrier.mlir: two rounds through shared
 // memory ordered by mbarriers, against the CPU.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Suite.h"
 
+#include "tilus-c/FloatFormat.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { F16, BF16, S8 } Kind;
+typedef enum { F16, BF16, S8, E4M3, E5M2 } Kind;
 
 static void runCase(Suite *s, const char *kernel, Kind kind, int64_t M,
                     int64_t N, int64_t K) {
@@ -25,7 +28,9 @@ static void runCase(Suite *s, const char *kernel, Kind kind, int64_t M,
     report(s, name, "sm_90a", M, N, false, "no artifact");
     return;
   }
-  size_t elementBytes = kind == S8 ? 1 : 2;
+  bool fp8 = kind == E4M3 || kind == E5M2;
+  TilusFloatFormat format = {kind == E4M3 ? 4 : 5, kind == E4M3 ? 3 : 2};
+  size_t elementBytes = kind == S8 || fp8 ? 1 : 2;
   int *a = malloc(sizeof(int) * (size_t)(M * K));
   int *w = malloc(sizeof(int) * (size_t)(N * K));
   void *ha = malloc(elementBytes * (size_t)(M * K));
@@ -41,6 +46,8 @@ static void runCase(Suite *s, const char *kernel, Kind kind, int64_t M,
     void *h = isA ? ha : hw;
     if (kind == S8)
       ((int8_t *)h)[j] = (int8_t)v;
+    else if (fp8)
+      ((uint8_t *)h)[j] = (uint8_t)tilusFloatFormatEncode(format, v);
     else
       ((uint16_t *)h)[j] = kind == F16 ? halfBits((float)v) : bf16Bits((float)v);
   }
@@ -85,6 +92,8 @@ void testWgmma(Suite *s) {
   runCase(s, "rs_f16", F16, 64, 64, 64);
   runCase(s, "ss_bf16_2wg", BF16, 128, 128, 128);
   runCase(s, "ss_s8", S8, 64, 64, 64);
+  runCase(s, "ss_e4m3", E4M3, 64, 64, 64);
+  runCase(s, "ss_e5m2", E5M2, 64, 64, 64);
   runCase(s, "loop_f16_2wg", F16, 64, 128, 128);
 }
 

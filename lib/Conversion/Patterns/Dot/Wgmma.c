@@ -58,12 +58,23 @@ static bool kindOf(MlirType t, WgmmaKind *out) {
                                 &tilusFragmentA8, 4};
   static const WgmmaKind kU8 = {".s32.u8.u8", 32, true, "", "",
                                 &tilusFragmentA8, 4};
+  // FP8 (OCP E4M3FN and E5M2, the dialect's float<4,3> and <5,2>): K-major
+  // only, so scale-a and scale-b but no transposes.
+  static const WgmmaKind kE4M3 = {".f32.e4m3.e4m3", 32, false, ", 1, 1",
+                                  ", 1, 1", &tilusFragmentA8, 4};
+  static const WgmmaKind kE5M2 = {".f32.e5m2.e5m2", 32, false, ", 1, 1",
+                                  ", 1, 1", &tilusFragmentA8, 4};
+  int64_t e, m;
   if (mlirTypeIsAF16(t))
     *out = kF16;
   else if (mlirTypeIsABF16(t))
     *out = kBF16;
   else if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 8)
     *out = tilusElementIsUnsigned(t) ? kU8 : kS8;
+  else if (tilusFloatTypeGetFormat(t, &e, &m) && e == 4 && m == 3)
+    *out = kE4M3;
+  else if (tilusFloatTypeGetFormat(t, &e, &m) && e == 5 && m == 2)
+    *out = kE5M2;
   else
     return false;
   return true;
@@ -377,7 +388,7 @@ static bool planMma(TilusLowering *L, MlirOperation op,
                     size_t size) {
   memset(m, 0, sizeof(*m));
   if (!kindOf(ta->elementType, &m->kind)) {
-    snprintf(why, size, "wgmma multiplies f16, bf16 or 8-bit integers");
+    snprintf(why, size, "wgmma multiplies f16, bf16, FP8 (e4m3, e5m2) or 8-bit integers");
     return false;
   }
   m->aShared = ta->scope == TilusMemoryShared;
