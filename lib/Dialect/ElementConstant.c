@@ -10,29 +10,16 @@
 #include "tilus-c/FloatFormat.h"
 #include "tilus-c/Types.h"
 
+#include "Utils/Why.h"
+
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static bool
-refuse(char *why, size_t size, const char *format, ...) {
-  if (why && size) {
-    va_list args;
-    va_start(args, format);
-    vsnprintf(why, size, format, args);
-    va_end(args);
-  }
-  return false;
-}
 
 // The attribute as a double: float attributes, and integer ones (exact up to
 // 2^53, which covers every integer a low-precision float can hold).
@@ -68,9 +55,9 @@ static bool readInteger(MlirType elementType, MlirAttribute attr,
   // Widths Tilus has no tensors of (the type verifier reports them): the
   // ranges below are computed by shifts of 1 to 64 bits.
   if (n < 1 || n > 64)
-    return refuse(why, size, "the element type is not an integer of 1 to 64 bits");
+    return tilusWhy(why, size, "the element type is not an integer of 1 to 64 bits");
   if (!mlirAttributeIsAInteger(attr))
-    return refuse(why, size,
+    return tilusWhy(why, size,
                   "needs an integer attribute for an integer "
                   "element type");
   MlirType at = mlirAttributeGetType(attr);
@@ -90,12 +77,12 @@ static bool readInteger(MlirType elementType, MlirAttribute attr,
                        : magnitude <= (isSigned ? half - 1 : umax);
   if (!fits) {
     if (negative)
-      return refuse(why, size, "-%" PRIu64 " does not fit in %s%u", magnitude,
+      return tilusWhy(why, size, "-%" PRIu64 " does not fit in %s%u", magnitude,
                     isSigned     ? "si"
                     : isUnsigned ? "ui"
                                  : "i",
                     n);
-    return refuse(why, size, "%" PRIu64 " does not fit in %s%u", magnitude,
+    return tilusWhy(why, size, "%" PRIu64 " does not fit in %s%u", magnitude,
                   isSigned     ? "si"
                   : isUnsigned ? "ui"
                                : "i",
@@ -112,14 +99,14 @@ bool tilusElementConstantGet(MlirType elementType, MlirAttribute attr,
                              size_t whySize) {
   memset(out, 0, sizeof(*out));
   if (mlirAttributeIsNull(attr))
-    return refuse(why, whySize, "no attribute");
+    return tilusWhy(why, whySize, "no attribute");
   if (mlirTypeIsAInteger(elementType))
     return readInteger(elementType, attr, out, why, whySize);
   if (mlirTypeIsAIndex(elementType))
-    return refuse(why, whySize, "index tensors take no constant attribute");
+    return tilusWhy(why, whySize, "index tensors take no constant attribute");
   double v;
   if (!asDouble(attr, &v))
-    return refuse(why, whySize,
+    return tilusWhy(why, whySize,
                   "needs a float or integer attribute for a float element "
                   "type");
   int64_t e, m;
@@ -128,11 +115,11 @@ bool tilusElementConstantGet(MlirType elementType, MlirAttribute attr,
     // An invalid format (the type verifier reports it) has no values: its
     // fields would also make the decoding below shift by a negative amount.
     if (e < 1 || m < 0 || e + m > 7 || !tilusFloatFormatIsValid(format))
-      return refuse(why, whySize, "the element type is not a valid float format");
+      return tilusWhy(why, whySize, "the element type is not a valid float format");
     if (isnan(v) && !tilusFloatFormatHasNaN(format))
-      return refuse(why, whySize, "the format has no NaN");
+      return tilusWhy(why, whySize, "the format has no NaN");
     if (isinf(v) && !tilusFloatFormatHasInfinity(format))
-      return refuse(why, whySize, "the format has no infinity");
+      return tilusWhy(why, whySize, "the format has no infinity");
     // The largest finite value: the format has at most 256 codes.
     double largest = 0;
     for (uint32_t code = 0; code < (1u << (1 + e + m)); ++code) {
@@ -141,7 +128,7 @@ bool tilusElementConstantGet(MlirType elementType, MlirAttribute attr,
         largest = d;
     }
     if (isfinite(v) && fabs(v) > largest)
-      return refuse(why, whySize,
+      return tilusWhy(why, whySize,
                     "%g is past the format's largest finite value %g", v,
                     largest);
     out->isFloat = false;
@@ -150,9 +137,9 @@ bool tilusElementConstantGet(MlirType elementType, MlirAttribute attr,
     return true;
   }
   if (!mlirTypeIsAFloat(elementType))
-    return refuse(why, whySize, "the element type takes no constant");
+    return tilusWhy(why, whySize, "the element type takes no constant");
   if (isfinite(v) && fabs(v) > standardMax(elementType))
-    return refuse(why, whySize, "%g is past the type's largest finite value",
+    return tilusWhy(why, whySize, "%g is past the type's largest finite value",
                   v);
   out->isFloat = true;
   out->value = v;

@@ -16,29 +16,13 @@
 
 #include "tilus-c/DataMovement.h"
 
+#include "Utils/Why.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "tilus-c/Ops.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
-
-static bool fail(char *why, size_t size, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static bool fail(char *why, size_t size, const char *format, ...) {
-  if (why && size) {
-    va_list args;
-    va_start(args, format);
-    vsnprintf(why, size, format, args);
-    va_end(args);
-  }
-  return false;
-}
 
 // The value `v` came from, through the casts that lowerings insert
 // (tilus-to-gpu retypes kernel arguments behind unrealized casts) and
@@ -102,33 +86,33 @@ static bool planGlobal(MlirOperation op, const TilusTensorType *global,
       mlirValueIsAOpResult(value) ? mlirOpResultGetOwner(value)
                                   : (MlirOperation){NULL};
   if (mlirOperationIsNull(view) || !tilusOpIs(view, "tilus.view_global"))
-    return fail(why, size,
+    return tilusWhy(why, size,
                 "the global tensor must be a tilus.view_global of a kernel argument "
                 "(the runtime builds the tensor map from the kernel's "
                 "arguments at launch)");
   plan->ptrArg = kernelArgument(
       throughCasts(tilusOpGetGroupOperand(view, TilusViewGlobalPtr, 0)));
   if (plan->ptrArg < 0)
-    return fail(why, size,
+    return tilusWhy(why, size,
                 "the global tensor's pointer must be an argument of the kernel (the "
                 "runtime builds the tensor map from it at launch)");
   intptr_t start, count, next = 0;
   if (!tilusOpGetOperandGroup(view, TilusViewGlobalSizes, &start, &count))
-    return fail(why, size, "the global tensor's view has no sizes");
+    return tilusWhy(why, size, "the global tensor's view has no sizes");
   for (intptr_t d = 0; d < global->rank; ++d) {
     plan->dimArg[d] = -1;
     plan->dim[d] = global->shape[d];
     if (global->shape[d] != TILUS_DYNAMIC_DIM)
       continue;
     if (next >= count)
-      return fail(why, size, "the global tensor's view has too few sizes");
+      return tilusWhy(why, size, "the global tensor's view has too few sizes");
     MlirValue s = throughCasts(mlirOperationGetOperand(view, start + next++));
     if (constantIndex(s, &plan->dim[d]))
       continue;
     plan->dimArg[d] = kernelArgument(s);
     if (plan->dimArg[d] < 0 ||
         !mlirTypeIsAInteger(mlirValueGetType(s)))
-      return fail(why, size,
+      return tilusWhy(why, size,
                   "the global tensor's size %" PRIdPTR " must be an integer argument "
                   "of the kernel or a constant (the runtime builds the tensor "
                   "map from the kernel's arguments at launch); it is computed "
@@ -137,7 +121,7 @@ static bool planGlobal(MlirOperation op, const TilusTensorType *global,
   }
   for (intptr_t d = 0; d < global->rank; ++d)
     if (plan->dimArg[d] < 0 && plan->dim[d] < 1)
-      return fail(why, size,
+      return tilusWhy(why, size,
                   "the global tensor's dimension %" PRIdPTR " is %lld; TMA needs "
                   "positive extents",
                   d, (long long)plan->dim[d]);
@@ -153,7 +137,7 @@ static bool planShared(MlirOperation op, const TilusTensorType *shared,
   intptr_t start, count;
   if (!tilusOpGetOperandGroup(op, sharedOffsetsGroup(op), &start, &count) ||
       count != shared->rank)
-    return fail(why, size, "the shared tensor needs one offset per dimension");
+    return tilusWhy(why, size, "the shared tensor needs one offset per dimension");
   // The tile fills the trailing dimensions, except that a 2-D tile may be a
   // range of the rows at a constant offset, checked below.
   int64_t rowOffset = 0;
@@ -163,7 +147,7 @@ static bool planShared(MlirOperation op, const TilusTensorType *shared,
     if (!constantIndex(mlirOperationGetOperand(op, start + lead + d), &offset) ||
         (rows ? offset < 0 || offset + shape[d] > shared->shape[lead + d]
               : offset != 0 || shared->shape[lead + d] != shape[d]))
-      return fail(why, size,
+      return tilusWhy(why, size,
                   "the tile must fill the shared tensor's last %" PRIdPTR
                   " dimensions (a 2-D tile may be a range of its rows at a "
                   "constant offset; the leading offsets pick the stage)",
@@ -189,7 +173,7 @@ static bool planShared(MlirOperation op, const TilusTensorType *shared,
     plan->boxBytes = plan->boxStride = bytes;
     plan->sharedAlignment = 128;
     if (r == 2 && rowOffset * (bytes / shape[0]) % 128)
-      return fail(why, size,
+      return tilusWhy(why, size,
                   "a range of rows of a row-major tile must start on a "
                   "multiple of 128 bytes (TMA's alignment); row %lld starts "
                   "at byte %lld",
@@ -199,7 +183,7 @@ static bool planShared(MlirOperation op, const TilusTensorType *shared,
     TilusMmaSharedOperand m;
     if (r != 2 || !tilusLayoutMatchMmaShared(shared->layout, 1, bits, &m) ||
         m.swizzle == TilusMmaSwizzleNone)
-      return fail(why, size,
+      return tilusWhy(why, size,
                   "TMA writes its box row-major or in a swizzled K-major "
                   "wgmma operand layout (tilus.mma_shared with a 32, 64 or "
                   "128-byte swizzle); the shared tensor's layout is neither");
@@ -214,7 +198,7 @@ static bool planShared(MlirOperation op, const TilusTensorType *shared,
     plan->boxStride = shared->shape[lead] * w; // the layout's rows
     plan->sharedAlignment = 8 * w > 128 ? 8 * w : 128;
     if (rowOffset % 8)
-      return fail(why, size,
+      return tilusWhy(why, size,
                   "a range of rows of a swizzled tile must start on a "
                   "multiple of 8 rows (a whole swizzle pattern), not row "
                   "%lld",
@@ -222,19 +206,19 @@ static bool planShared(MlirOperation op, const TilusTensorType *shared,
   }
   for (intptr_t d = 0; d < r; ++d)
     if (box[d] > TILUS_TMA_MAX_BOX)
-      return fail(why, size,
+      return tilusWhy(why, size,
                   "a TMA box has at most %d elements per dimension; the "
                   "tile's dimension %" PRIdPTR " needs %lld",
                   TILUS_TMA_MAX_BOX, d, (long long)box[d]);
   if (box[r - 1] * eb % 16)
-    return fail(why, size,
+    return tilusWhy(why, size,
                 "TMA copies rows of whole 16-byte chunks; the tile's rows "
                 "have %lld bytes",
                 (long long)(box[r - 1] * eb));
   // Each stage (a leading index) starts a whole number of tiles from the
   // tensor's aligned base.
   if (lead > 0 && plan->numBoxes * plan->boxStride % plan->sharedAlignment)
-    return fail(why, size,
+    return tilusWhy(why, size,
                 "each stage of the shared tensor must start on a multiple of "
                 "%lld bytes (TMA's alignment for this box); a tile has %lld",
                 (long long)plan->sharedAlignment,
@@ -249,10 +233,10 @@ bool tilusTmaPlanGetBoxes(MlirOperation op, const TilusTensorType *shared,
   MlirAttribute shapeAttr = mlirOperationGetDiscardableAttributeByName(
       op, mlirStringRefCreateFromCString("shape"));
   if (mlirAttributeIsNull(shapeAttr) || !mlirAttributeIsADenseI64Array(shapeAttr))
-    return fail(why, whySize, "the 'shape' attribute must be array<i64: ...>");
+    return tilusWhy(why, whySize, "the 'shape' attribute must be array<i64: ...>");
   intptr_t r = mlirDenseArrayGetNumElements(shapeAttr);
   if (r < 1 || r > global->rank || r > shared->rank || global->rank > TILUS_TMA_MAX_RANK)
-    return fail(why, whySize,
+    return tilusWhy(why, whySize,
                 "the tile's rank (%" PRIdPTR ") must be from 1 to the ranks "
                 "of the global tensor (%" PRIdPTR ", at most %d for TMA) and of "
                 "the shared one (%" PRIdPTR ")",
@@ -261,12 +245,12 @@ bool tilusTmaPlanGetBoxes(MlirOperation op, const TilusTensorType *shared,
   for (intptr_t d = 0; d < r; ++d) {
     shape[d] = mlirDenseI64ArrayGetElement(shapeAttr, d);
     if (shape[d] < 1)
-      return fail(why, whySize, "the tile's dimension %" PRIdPTR " is %lld",
+      return tilusWhy(why, whySize, "the tile's dimension %" PRIdPTR " is %lld",
                   d, (long long)shape[d]);
   }
   int64_t bits = tilusElementTypeGetBitWidth(global->elementType);
   if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
-    return fail(why, whySize,
+    return tilusWhy(why, whySize,
                 "TMA copies elements of 8, 16, 32 or 64 bits, not %lld (view "
                 "packed narrower elements as bytes)",
                 (long long)bits);
@@ -281,7 +265,7 @@ bool tilusTmaPlanGetBoxes(MlirOperation op, const TilusTensorType *shared,
       count == global->rank &&
       constantIndex(mlirOperationGetOperand(op, start + count - 1), &first) &&
       first * plan->elementBytes % 16)
-    return fail(why, whySize,
+    return tilusWhy(why, whySize,
                 "TMA starts a box on a 16-byte boundary of the global tensor's rows: "
                 "the innermost offset must be a multiple of %lld elements, not "
                 "%lld",
