@@ -113,6 +113,15 @@ MlirLogicalResult tilusLoweringError(MlirOperation op, const char *message) {
   return mlirLogicalResultFailure();
 }
 
+MlirLogicalResult tilusLoweringNeedsTarget(const TilusLowering *L,
+                                           MlirOperation op,
+                                           const char *requirement) {
+  char message[256];
+  snprintf(message, sizeof message, "%s; this lowering is for %s",
+           requirement, L->target->name);
+  return tilusLoweringError(op, message);
+}
+
 bool tilusGetGlobalView(TilusEmitter *e, MlirValue global,
                         TilusGlobalView *view) {
   MlirValue inputs[1 + TILUS_LAYOUT_MAX_RANK];

@@ -92,6 +92,13 @@ void tilusLoweringRemark(TilusLowering *L, MlirOperation op, const char *format,
 // calls it before it emits anything.
 MlirLogicalResult tilusLoweringError(MlirOperation op, const char *message);
 
+// tilusLoweringError for an instruction the target lacks: "<requirement>;
+// this lowering is for <target>", e.g. requirement "wgmma needs the sm_90a
+// target".
+MlirLogicalResult tilusLoweringNeedsTarget(const TilusLowering *L,
+                                           MlirOperation op,
+                                           const char *requirement);
+
 // A lowered global tensor: its pointer and its sizes as index values.
 typedef struct {
   MlirValue ptr;

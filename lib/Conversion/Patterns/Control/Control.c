@@ -55,14 +55,9 @@ static MlirLogicalResult lowerInThreadGroup(TilusLowering *L, MlirOperation op,
 static MlirLogicalResult lowerSetMaxRegisters(TilusLowering *L,
                                               MlirOperation op,
                                               MlirRewriterBase rewriter) {
-  if (!L->target->hasSetmaxnreg) {
-    char message[160];
-    snprintf(message, sizeof message,
-             "set_max_registers (setmaxnreg) needs the sm_90a target; this "
-             "lowering is for %s",
-             L->target->name);
-    return tilusLoweringError(op, message);
-  }
+  if (!L->target->hasSetmaxnreg)
+    return tilusLoweringNeedsTarget(
+        L, op, "set_max_registers (setmaxnreg) needs the sm_90a target");
   int64_t count;
   MlirAttribute action = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("action"));

@@ -301,11 +301,7 @@ static void appendf(TilusStringBuffer *b, const char *format, long long x) {
 
 // The error of every wgmma op on a target without it.
 static MlirLogicalResult noWgmma(TilusLowering *L, MlirOperation op) {
-  char message[160];
-  snprintf(message, sizeof message,
-           "wgmma needs the sm_90a target; this lowering is for %s",
-           L->target->name);
-  return tilusLoweringError(op, message);
+  return tilusLoweringNeedsTarget(L, op, "wgmma needs the sm_90a target");
 }
 
 // The fragment group of the register a for each (instruction, k step)

@@ -281,14 +281,9 @@ static MlirValue mbarrierAddress(TilusLowering *L, TilusEmitter *e,
 // Checks before emitting: the target has the instructions, the barrier
 // tensor is lowered.
 static MlirLogicalResult checkMbarrier(TilusLowering *L, MlirOperation op) {
-  if (!L->target->hasMbarrierTx) {
-    char message[160];
-    snprintf(message, sizeof message,
-             "mbarriers need sm_90 or newer (try_wait, expect_tx); this "
-             "lowering is for %s",
-             L->target->name);
-    return tilusLoweringError(op, message);
-  }
+  if (!L->target->hasMbarrierTx)
+    return tilusLoweringNeedsTarget(
+        L, op, "mbarriers need sm_90 or newer (try_wait, expect_tx)");
   // Unverified IR (tilus-verify off) may bring anything.
   MlirValue bars = tilusOpGetGroupOperand(op, TilusMbarrierBars, 0);
   const TilusTensorType *t = tilusLoweringTensorType(L, mlirValueGetType(bars));

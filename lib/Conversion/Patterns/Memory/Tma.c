@@ -65,13 +65,10 @@ typedef struct {
 static MlirLogicalResult prepare(TilusLowering *L, MlirOperation op,
                                  TilusEmitter *e, bool store, TmaCopy *c) {
   char why[320];
-  if (!L->target->hasTma) {
-    snprintf(why, sizeof why,
-             "tensor-memory copies need sm_90 or newer "
-             "(cp.async.bulk.tensor); this lowering is for %s",
-             L->target->name);
-    return tilusLoweringError(op, why);
-  }
+  if (!L->target->hasTma)
+    return tilusLoweringNeedsTarget(L, op,
+                                    "tensor-memory copies need sm_90 or newer "
+                                    "(cp.async.bulk.tensor)");
   intptr_t sharedOffsets = store ? TilusTmaStoreSharedOffsets : TilusTmaDstOffsets;
   intptr_t globalOffsets = store ? TilusTmaStoreGlobalOffsets : TilusTmaSrcOffsets;
   MlirValue sharedValue = tilusOpGetGroupOperand(op, TilusTmaShared, 0);
