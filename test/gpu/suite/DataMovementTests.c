@@ -14,59 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-// One kernel argument: an input (`host`, `want` NULL) or an output compared
-// with `want` after the launch.
-typedef struct {
-  const void *host;
-  const void *want;
-  size_t bytes;
-  const char *name;
-} Buffer;
-
-enum { MAX_BUFFERS = 10 };
-
+// A kernel of artifact `stem` whose arguments are all buffers, reported as
+// "stem.kernel".
 static void runCase(Suite *s, const char *target, const char *stem,
                     const char *kernel, Buffer *buffers, int n) {
   char name[96];
   snprintf(name, sizeof(name), "%s.%s", stem, kernel);
-  TilusArtifact *artifact = loadArtifact(s, stem, target);
-  if (!artifact) {
-    report(s, name, target, 0, 0, false, "no artifact");
-    return;
-  }
-  TilusDevicePtr device[MAX_BUFFERS] = {0};
-  TilusArg args[MAX_BUFFERS];
-  bool ok = n <= MAX_BUFFERS;
-  for (int k = 0; ok && k < n; ++k) {
-    device[k] = upload(s, buffers[k].host, buffers[k].bytes);
-    ok = device[k] != 0;
-    args[k] = tilusArgPointer(device[k]);
-  }
-  bool guard = ok && launch(s, artifact, kernel, args, n);
-  char why[160] = "";
-  for (int k = 0; guard && k < n; ++k) {
-    if (!buffers[k].want)
-      continue;
-    unsigned char *got = malloc(buffers[k].bytes);
-    guard = got && download(s, got, device[k], buffers[k].bytes);
-    if (guard && !why[0] && memcmp(got, buffers[k].want, buffers[k].bytes)) {
-      size_t at = 0;
-      while (got[at] == ((const unsigned char *)buffers[k].want)[at])
-        ++at;
-      snprintf(why, sizeof(why), "%s differs from byte %zu", buffers[k].name,
-               at);
-    }
-    free(got);
-  }
-  report(s, name, target, 0, 0, guard && !why[0],
-         !guard   ? "guard written or launch failed"
-         : why[0] ? why
-                  : NULL);
-  TilusRuntimeError err;
-  for (int k = 0; k < n; ++k)
-    if (device[k])
-      tilusRuntimeFree(s->rt, device[k], &err);
-  tilusArtifactDestroy(artifact);
+  runBuffers(s, target, stem, kernel, name, buffers, n, NULL, 0);
 }
 
 // The f16 bits of an integer |v| <= 2048 (exact in f16).
@@ -317,14 +271,8 @@ static void testRelayoutU4(Suite *s, const char *target) {
 // a Reduce across the warps of one and an exchange through shared memory in
 // the other, each on its own barrier; small integers keep the sums exact.
 static void testThreadGroups(Suite *s, const char *target) {
-  const char *name = "thread_groups";
-  TilusArtifact *artifact = loadArtifact(s, name, target);
-  if (!artifact) {
-    report(s, name, target, 8, 128, false, "no artifact");
-    return;
-  }
   enum { R = 8, C = 128 };
-  float x[R * C], y0[4], y1[4 * C], want0[4] = {0}, want1[4 * C];
+  float x[R * C], want0[4] = {0}, want1[4 * C];
   uint32_t state = 515u;
   for (int i = 0; i < R * C; ++i)
     x[i] = (float)((int)(nextRandom(&state) % 201) - 100);
@@ -333,17 +281,10 @@ static void testThreadGroups(Suite *s, const char *target) {
       want0[r] += x[r * C + c];
       want1[r * C + c] = 2 * x[(4 + r) * C + c];
     }
-  TilusDevicePtr dX = upload(s, x, sizeof x), d0 = upload(s, NULL, sizeof y0),
-                 d1 = upload(s, NULL, sizeof y1);
-  TilusArg args[] = {tilusArgPointer(dX), tilusArgPointer(d0), tilusArgPointer(d1)};
-  bool guard = dX && d0 && d1 && launch(s, artifact, name, args, 3) &&
-               download(s, y0, d0, sizeof y0) && download(s, y1, d1, sizeof y1);
-  reportOutcome(s, name, target, R, C,
-                guard && !memcmp(y0, want0, sizeof y0) && !memcmp(y1, want1, sizeof y1),
-                guard);
-  TilusDevicePtr ptrs[] = {dX, d0, d1};
-  freeAll(s, ptrs, 3);
-  tilusArtifactDestroy(artifact);
+  Buffer b[] = {{x, NULL, sizeof x, "x"},
+                {NULL, want0, sizeof want0, "y0"},
+                {NULL, want1, sizeof want1, "y1"}};
+  runBuffers(s, target, "thread_groups", "thread_groups", "thread_groups", b, 3, NULL, 0);
 }
 
 void testDataMovement(Suite *s, const char *target) {

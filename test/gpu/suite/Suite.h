@@ -78,6 +78,25 @@ uint16_t halfBits(float value);
 void freeAll(Suite *s, TilusDevicePtr *ptrs, int n);
 // Bit-equal, or both NaN.
 bool sameFloat(float a, float b);
+
+// One buffer argument of a kernel: an input (`host`, `want` NULL), or an
+// output (`host` NULL: filled with the sentinel) compared with `want` after
+// the launch, bit for bit; `name` says which in a failure.
+typedef struct {
+  const void *host;
+  const void *want;
+  size_t bytes;
+  const char *name;
+} Buffer;
+
+enum { MAX_BUFFERS = 10 };
+
+// Launches `kernel` of the artifact <stem>.<target> with one pointer per
+// buffer and then the `numScalars` scalars, checks each output and its
+// guard, and reports the test as `name`.
+void runBuffers(Suite *s, const char *target, const char *stem,
+                const char *kernel, const char *name, const Buffer *buffers,
+                int n, const TilusArg *scalars, int numScalars);
 // The width of a type named uN, iN or eXmY.
 int typeBits(const char *type);
 

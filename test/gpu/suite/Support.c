@@ -156,3 +156,48 @@ void freeAll(Suite *s, TilusDevicePtr *ptrs, int n) {
     if (ptrs[k])
       tilusRuntimeFree(s->rt, ptrs[k], &ignored);
 }
+
+void runBuffers(Suite *s, const char *target, const char *stem,
+                const char *kernel, const char *name, const Buffer *buffers,
+                int n, const TilusArg *scalars, int numScalars) {
+  TilusArtifact *artifact = loadArtifact(s, stem, target);
+  if (!artifact) {
+    report(s, name, target, 0, 0, false, "no artifact");
+    return;
+  }
+  TilusDevicePtr device[MAX_BUFFERS] = {0};
+  TilusArg args[2 * MAX_BUFFERS];
+  bool ok = n <= MAX_BUFFERS && numScalars <= MAX_BUFFERS;
+  for (int k = 0; ok && k < n; ++k) {
+    device[k] = upload(s, buffers[k].host, buffers[k].bytes);
+    ok = device[k] != 0;
+    args[k] = tilusArgPointer(device[k]);
+  }
+  for (int k = 0; ok && k < numScalars; ++k)
+    args[n + k] = scalars[k];
+  bool guard = ok && launch(s, artifact, kernel, args, n + numScalars);
+  char why[160] = "";
+  for (int k = 0; guard && k < n; ++k) {
+    if (!buffers[k].want)
+      continue;
+    unsigned char *got = malloc(buffers[k].bytes);
+    guard = got && download(s, got, device[k], buffers[k].bytes);
+    if (guard && !why[0] && memcmp(got, buffers[k].want, buffers[k].bytes)) {
+      size_t at = 0;
+      while (got[at] == ((const unsigned char *)buffers[k].want)[at])
+        ++at;
+      snprintf(why, sizeof(why), "%s differs from byte %zu", buffers[k].name,
+               at);
+    }
+    free(got);
+  }
+  report(s, name, target, 0, 0, guard && !why[0],
+         !guard   ? "guard written or launch failed"
+         : why[0] ? why
+                  : NULL);
+  TilusRuntimeError err;
+  for (int k = 0; k < n; ++k)
+    if (device[k])
+      tilusRuntimeFree(s->rt, device[k], &err);
+  tilusArtifactDestroy(artifact);
+}

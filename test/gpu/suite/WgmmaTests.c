@@ -100,31 +100,19 @@ void testWgmma(Suite *s) {
 // mbarrier_rounds: y = 2 x + 1 and z = 2 x ([4, 32] f32), each element
 // written to shared memory by one thread and read back by another.
 void testMbarrier(Suite *s) {
-  const char *name = "mbarrier.mbarrier_rounds";
-  TilusArtifact *artifact = loadArtifact(s, "mbarrier", "sm_90a");
-  if (!artifact) {
-    report(s, name, "sm_90a", 4, 32, false, "no artifact");
-    return;
-  }
   enum { N = 128 };
-  float x[N], y[N], z[N], wantY[N], wantZ[N];
+  float x[N], wantY[N], wantZ[N];
   uint32_t state = 77u;
   for (int i = 0; i < N; ++i) {
     x[i] = (float)((int)(nextRandom(&state) % 2001) - 1000);
     wantY[i] = 2 * x[i] + 1;
     wantZ[i] = 2 * x[i];
   }
-  TilusDevicePtr dX = upload(s, x, sizeof x), dY = upload(s, NULL, sizeof y),
-                 dZ = upload(s, NULL, sizeof z);
-  TilusArg args[] = {tilusArgPointer(dX), tilusArgPointer(dY), tilusArgPointer(dZ)};
-  bool guard = dX && dY && dZ && launch(s, artifact, "mbarrier_rounds", args, 3) &&
-               download(s, y, dY, sizeof y) && download(s, z, dZ, sizeof z);
-  reportOutcome(s, name, "sm_90a", 4, 32,
-                guard && !memcmp(y, wantY, sizeof y) && !memcmp(z, wantZ, sizeof z),
-                guard);
-  TilusDevicePtr ptrs[] = {dX, dY, dZ};
-  freeAll(s, ptrs, 3);
-  tilusArtifactDestroy(artifact);
+  Buffer b[] = {{x, NULL, sizeof x, "x"},
+                {NULL, wantY, sizeof wantY, "y"},
+                {NULL, wantZ, sizeof wantZ, "z"}};
+  runBuffers(s, "sm_90a", "mbarrier", "mbarrier_rounds", "mbarrier.mbarrier_rounds", b, 3,
+             NULL, 0);
 }
 
 // test/gpu/kernels/tma.mlir: three tensor-memory copies per block (128- and
@@ -132,15 +120,8 @@ void testMbarrier(Suite *s) {
 // through their layouts; every element is compared bit for bit with the
 // source (zeros past its edges).
 void testTma(Suite *s) {
-  const char *name = "tma.tma_tiles";
-  TilusArtifact *artifact = loadArtifact(s, "tma", "sm_90a");
-  if (!artifact) {
-    report(s, name, "sm_90a", 150, 128, false, "no artifact");
-    return;
-  }
   enum { M = 150, K = 128, Blocks = (M + 63) / 64 };
-  uint16_t a[M * K], y1[192 * 128], y2[96 * 64], y3[48 * 32];
-  uint16_t w1[192 * 128], w2[96 * 64], w3[48 * 32];
+  static uint16_t a[M * K], w1[192 * 128], w2[96 * 64], w3[48 * 32];
   uint32_t state = 991u;
   for (int i = 0; i < M * K; ++i) // finite f16 values of both signs
     a[i] = (uint16_t)(nextRandom(&state) % 0x7C00u | (nextRandom(&state) & 1u) << 15);
@@ -160,35 +141,20 @@ void testTma(Suite *s) {
               gr < M && gc < K ? a[gr * K + gc] : 0;
         }
   }
-  TilusDevicePtr dA = upload(s, a, sizeof a), d1 = upload(s, NULL, sizeof y1),
-                 d2 = upload(s, NULL, sizeof y2), d3 = upload(s, NULL, sizeof y3);
-  TilusArg args[] = {tilusArgPointer(dA), tilusArgPointer(d1),
-                     tilusArgPointer(d2), tilusArgPointer(d3),
-                     tilusArgInteger(M),  tilusArgInteger(K)};
-  bool guard = dA && d1 && d2 && d3 && launch(s, artifact, "tma_tiles", args, 6) &&
-               download(s, y1, d1, sizeof y1) && download(s, y2, d2, sizeof y2) &&
-               download(s, y3, d3, sizeof y3);
-  reportOutcome(s, name, "sm_90a", M, K,
-                guard && !memcmp(y1, w1, sizeof y1) && !memcmp(y2, w2, sizeof y2) &&
-                    !memcmp(y3, w3, sizeof y3),
-                guard);
-  TilusDevicePtr ptrs[] = {dA, d1, d2, d3};
-  freeAll(s, ptrs, 4);
-  tilusArtifactDestroy(artifact);
+  Buffer b[] = {{a, NULL, sizeof a, "a"},
+                {NULL, w1, sizeof w1, "y1"},
+                {NULL, w2, sizeof w2, "y2"},
+                {NULL, w3, sizeof w3, "y3"}};
+  TilusArg sizes[] = {tilusArgInteger(M), tilusArgInteger(K)};
+  runBuffers(s, "sm_90a", "tma", "tma_tiles", "tma.tma_tiles", b, 4, sizes, 2);
 }
 
 // test/gpu/kernels/tma.mlir's tma_store_tiles: y gets all of a [150, 128]
 // through 128-byte swizzled tiles, z the [16, 32] tiles at rows 64b + 3,
 // columns 104 on (clipped at the edges); the rest of z keeps its values.
 void testTmaStore(Suite *s) {
-  const char *name = "tma.tma_store_tiles";
-  TilusArtifact *artifact = loadArtifact(s, "tma", "sm_90a");
-  if (!artifact) {
-    report(s, name, "sm_90a", 150, 128, false, "no artifact");
-    return;
-  }
   enum { M = 150, K = 128, Blocks = (M + 63) / 64 };
-  uint16_t a[M * K], y[M * K], z[M * K], wantZ[M * K];
+  static uint16_t a[M * K], z[M * K], wantZ[M * K];
   uint32_t state = 4242u;
   for (int i = 0; i < M * K; ++i) {
     a[i] = (uint16_t)(nextRandom(&state) % 0x7C00u | (nextRandom(&state) & 1u) << 15);
@@ -198,59 +164,35 @@ void testTmaStore(Suite *s) {
     for (int r = 64 * b + 3; r < 64 * b + 19 && r < M; ++r)
       for (int c = 104; c < 136 && c < K; ++c)
         wantZ[r * K + c] = a[r * K + c];
-  TilusDevicePtr dA = upload(s, a, sizeof a), dY = upload(s, NULL, sizeof y),
-                 dZ = upload(s, z, sizeof z);
-  TilusArg args[] = {tilusArgPointer(dA), tilusArgPointer(dY), tilusArgPointer(dZ),
-                     tilusArgInteger(M), tilusArgInteger(K)};
-  bool guard = dA && dY && dZ && launch(s, artifact, "tma_store_tiles", args, 5) &&
-               download(s, y, dY, sizeof y) && download(s, z, dZ, sizeof z);
-  reportOutcome(s, name, "sm_90a", M, K,
-                guard && !memcmp(y, a, sizeof y) && !memcmp(z, wantZ, sizeof z),
-                guard);
-  TilusDevicePtr ptrs[] = {dA, dY, dZ};
-  freeAll(s, ptrs, 3);
-  tilusArtifactDestroy(artifact);
+  Buffer b[] = {{a, NULL, sizeof a, "a"},
+                {NULL, a, sizeof a, "y"},
+                {z, wantZ, sizeof z, "z"}};
+  TilusArg sizes[] = {tilusArgInteger(M), tilusArgInteger(K)};
+  runBuffers(s, "sm_90a", "tma", "tma_store_tiles", "tma.tma_store_tiles", b, 3, sizes, 2);
 }
 
 // test/gpu/kernels/mbarrier.mlir's mbarrier_handoff: a producer thread group
 // hands a tile to a consumer group through an mbarrier alone.
 void testMbarrierHandoff(Suite *s) {
-  const char *name = "mbarrier.mbarrier_handoff";
-  TilusArtifact *artifact = loadArtifact(s, "mbarrier", "sm_90a");
-  if (!artifact) {
-    report(s, name, "sm_90a", 4, 32, false, "no artifact");
-    return;
-  }
   enum { N = 128 };
-  float x[N], y[N], want[N];
+  float x[N], want[N];
   uint32_t state = 78u;
   for (int i = 0; i < N; ++i) {
     x[i] = (float)((int)(nextRandom(&state) % 2001) - 1000);
     want[i] = x[i] + 1;
   }
-  TilusDevicePtr dX = upload(s, x, sizeof x), dY = upload(s, NULL, sizeof y);
-  TilusArg args[] = {tilusArgPointer(dX), tilusArgPointer(dY)};
-  bool guard = dX && dY && launch(s, artifact, "mbarrier_handoff", args, 2) &&
-               download(s, y, dY, sizeof y);
-  reportOutcome(s, name, "sm_90a", 4, 32, guard && !memcmp(y, want, sizeof y), guard);
-  TilusDevicePtr ptrs[] = {dX, dY};
-  freeAll(s, ptrs, 2);
-  tilusArtifactDestroy(artifact);
+  Buffer b[] = {{x, NULL, sizeof x, "x"}, {NULL, want, sizeof want, "y"}};
+  runBuffers(s, "sm_90a", "mbarrier", "mbarrier_handoff", "mbarrier.mbarrier_handoff", b, 2,
+             NULL, 0);
 }
 
 // test/gpu/kernels/setmaxnreg.mlir: a group of 128 threads down to 40
 // registers, a group of 256 up to 232 holding a 128-element row each; both
 // outputs against the CPU (small integers: exact).
 void testSetMaxRegisters(Suite *s) {
-  const char *name = "setmaxnreg";
-  TilusArtifact *artifact = loadArtifact(s, name, "sm_90a");
-  if (!artifact) {
-    report(s, name, "sm_90a", 256, 128, false, "no artifact");
-    return;
-  }
   enum { R = 256, C = 128 };
-  static float x[R * C], y1[R * C], want1[R * C];
-  float y0[128 * 4], want0[128 * 4];
+  static float x[R * C], want1[R * C];
+  float want0[128 * 4];
   uint32_t state = 91u;
   for (int i = 0; i < R * C; ++i) {
     x[i] = (float)((int)(nextRandom(&state) % 2001) - 1000);
@@ -259,43 +201,25 @@ void testSetMaxRegisters(Suite *s) {
   for (int r = 0; r < 128; ++r)
     for (int c = 0; c < 4; ++c)
       want0[r * 4 + c] = 2 * x[r * C + c] + 1;
-  TilusDevicePtr dX = upload(s, x, sizeof x), d0 = upload(s, NULL, sizeof y0),
-                 d1 = upload(s, NULL, sizeof y1);
-  TilusArg args[] = {tilusArgPointer(dX), tilusArgPointer(d0), tilusArgPointer(d1)};
-  bool guard = dX && d0 && d1 && launch(s, artifact, name, args, 3) &&
-               download(s, y0, d0, sizeof y0) && download(s, y1, d1, sizeof y1);
-  reportOutcome(s, name, "sm_90a", R, C,
-                guard && !memcmp(y0, want0, sizeof y0) && !memcmp(y1, want1, sizeof y1),
-                guard);
-  TilusDevicePtr ptrs[] = {dX, d0, d1};
-  freeAll(s, ptrs, 3);
-  tilusArtifactDestroy(artifact);
+  Buffer b[] = {{x, NULL, sizeof x, "x"},
+                {NULL, want0, sizeof want0, "y0"},
+                {NULL, want1, sizeof want1, "y1"}};
+  runBuffers(s, "sm_90a", "setmaxnreg", "setmaxnreg", "setmaxnreg", b, 3, NULL, 0);
 }
 
 // test/gpu/kernels/cluster.mlir: six blocks in clusters of two; each adds
 // 1000 x its rank in the cluster (block b: b mod 2) to its 32 elements.
 void testClusterRanks(Suite *s) {
-  const char *name = "cluster";
-  TilusArtifact *artifact = loadArtifact(s, name, "sm_90a");
-  if (!artifact) {
-    report(s, name, "sm_90a", 6, 32, false, "no artifact");
-    return;
-  }
   enum { B = 6, N = 32 * B };
-  int32_t x[N], y[N], want[N];
+  int32_t x[N], want[N];
   uint32_t state = 17u;
   for (int i = 0; i < N; ++i) {
     x[i] = (int32_t)(nextRandom(&state) % 100000) - 50000;
     want[i] = x[i] + 1000 * ((i / 32) % 2);
   }
-  TilusDevicePtr dX = upload(s, x, sizeof x), dY = upload(s, NULL, sizeof y);
-  TilusArg args[] = {tilusArgPointer(dX), tilusArgPointer(dY), tilusArgInteger(B)};
-  bool guard = dX && dY && launch(s, artifact, "cluster_ranks", args, 3) &&
-               download(s, y, dY, sizeof y);
-  reportOutcome(s, name, "sm_90a", B, 32, guard && !memcmp(y, want, sizeof y), guard);
-  TilusDevicePtr ptrs[] = {dX, dY};
-  freeAll(s, ptrs, 2);
-  tilusArtifactDestroy(artifact);
+  Buffer b[] = {{x, NULL, sizeof x, "x"}, {NULL, want, sizeof want, "y"}};
+  TilusArg blocks = tilusArgInteger(B);
+  runBuffers(s, "sm_90a", "cluster", "cluster_ranks", "cluster", b, 2, &blocks, 1);
 }
 
 // test/gpu/kernels/tma_multicast.mlir: two clusters of two blocks; each
@@ -303,27 +227,14 @@ void testClusterRanks(Suite *s) {
 // its own multicast copy and half from its partner's, and stores them to
 // its 32 rows of y; remote arrivals gate the end.
 void testTmaMulticast(Suite *s) {
-  const char *name = "tma_multicast";
-  TilusArtifact *artifact = loadArtifact(s, name, "sm_90a");
-  if (!artifact) {
-    report(s, name, "sm_90a", 4, 32, false, "no artifact");
-    return;
-  }
   enum { Blocks = 4, M = 32 * Blocks / 2, K = 64 };
-  uint16_t x[M * K], y[32 * Blocks * K], want[32 * Blocks * K];
+  uint16_t x[M * K], want[32 * Blocks * K];
   uint32_t state = 313u;
   for (int i = 0; i < M * K; ++i) // finite f16 values of both signs
     x[i] = (uint16_t)(nextRandom(&state) % 0x7C00u | (nextRandom(&state) & 1u) << 15);
   for (int b = 0; b < Blocks; ++b)
     memcpy(want + b * 32 * K, x + (b / 2) * 32 * K, 32 * K * sizeof(uint16_t));
-  TilusDevicePtr dX = upload(s, x, sizeof x), dY = upload(s, NULL, sizeof y);
-  TilusArg args[] = {tilusArgPointer(dX), tilusArgPointer(dY), tilusArgInteger(M),
-                     tilusArgInteger(Blocks)};
-  bool guard = dX && dY && launch(s, artifact, name, args, 4) &&
-               download(s, y, dY, sizeof y);
-  reportOutcome(s, name, "sm_90a", Blocks, 32, guard && !memcmp(y, want, sizeof y),
-                guard);
-  TilusDevicePtr ptrs[] = {dX, dY};
-  freeAll(s, ptrs, 2);
-  tilusArtifactDestroy(artifact);
+  Buffer b[] = {{x, NULL, sizeof x, "x"}, {NULL, want, sizeof want, "y"}};
+  TilusArg sizes[] = {tilusArgInteger(M), tilusArgInteger(Blocks)};
+  runBuffers(s, "sm_90a", "tma_multicast", "tma_multicast", "tma_multicast", b, 2, sizes, 2);
 }
