@@ -104,11 +104,26 @@ void testParseCubin(void) {
 }
 
 // A header prefix and a kernel body, to build malformed artifacts compactly.
+// An artifact text and the parse error it must give.
+typedef struct {
+  const char *text;
+  const char *message;
+} ParseErrorCase;
+
+// Each case's text is refused with its message (TilusStatusParseError).
+static void checkParseErrors(const ParseErrorCase *cases, int n) {
+  for (int i = 0; i < n; i++) {
+    TilusRuntimeError err;
+    memset(&err, 0, sizeof(err));
+    TilusArtifact *a = parse(cases[i].text, &err);
+    CHECK(a == NULL);
+    tilusArtifactDestroy(a);
+    CHECK_ERROR(err, TilusStatusParseError, cases[i].message);
+  }
+}
+
 void testParseErrors(void) {
-  static const struct {
-    const char *text;
-    const char *message;
-  } cases[] = {
+  static const ParseErrorCase cases[] = {
       {"", "not a Tilus artifact: the input is empty"},
       {"# only a comment\n", "not a Tilus artifact: the input is empty"},
       {"hello\n", "line 1: not a Tilus artifact: the first line must be "
@@ -211,15 +226,7 @@ void testParseErrors(void) {
       {HEAD "kernel k\nblock 1 1 1\ngrid 1\nend x\n",
        "line 6: 'end' takes no operands"},
   };
-  int n = (int)(sizeof(cases) / sizeof(cases[0]));
-  for (int i = 0; i < n; i++) {
-    TilusRuntimeError err;
-    memset(&err, 0, sizeof(err));
-    TilusArtifact *a = parse(cases[i].text, &err);
-    CHECK(a == NULL);
-    tilusArtifactDestroy(a);
-    CHECK_ERROR(err, TilusStatusParseError, cases[i].message);
-  }
+  checkParseErrors(cases, (int)(sizeof(cases) / sizeof(cases[0])));
   // A NULL error pointer is allowed everywhere.
   CHECK(parse("garbage", NULL) == NULL);
 }
@@ -356,10 +363,7 @@ void testParseTensorMaps(void) {
   HEAD "kernel k\nblock 1 1 1\ngrid 1\nparam ptr f16\nparam i32\n"
 
 void testParseTensorMapErrors(void) {
-  static const struct {
-    const char *text;
-    const char *message;
-  } cases[] = {
+  static const ParseErrorCase cases[] = {
       {TM_KERNEL "tensormap 0 2\n",
        "line 8: expected 'tensormap <param> <element bytes> <rank> <extents> "
        "box <sizes> swizzle <bytes>' in kernel 'k'"},
@@ -461,15 +465,7 @@ void testParseTensorMapErrors(void) {
       {TM_KERNEL "tensormap 0 1 5 1 1 1 1 16 box 1 1 1 1 16 swizzle 0 0\n",
        "line 8: too many words on a line"},
   };
-  int n = (int)(sizeof(cases) / sizeof(cases[0]));
-  for (int i = 0; i < n; i++) {
-    TilusRuntimeError err;
-    memset(&err, 0, sizeof(err));
-    TilusArtifact *a = parse(cases[i].text, &err);
-    CHECK(a == NULL);
-    tilusArtifactDestroy(a);
-    CHECK_ERROR(err, TilusStatusParseError, cases[i].message);
-  }
+  checkParseErrors(cases, (int)(sizeof(cases) / sizeof(cases[0])));
 
   // One map more than TILUS_MAX_KERNEL_TENSOR_MAPS: refused at its line.
   char many[4096];
