@@ -125,14 +125,10 @@ class MatmulWgmmaTma(MatmulWgmma):
         within = pid % per_group
         return (first + within % rows) * bm, within // rows * bn
 
-    def tma_operands(self, a, w, c, m, n, k):
-        """The views and stage buffers both TMA kernels share: the number of
-        k tiles, the block's tile, the global A, W and C, the stages of A
-        and W (W's read as B through transpose_shared)."""
+    def tma_buffers(self, a, w, c, M, N, K):
+        """The views and stage buffers every TMA kernel uses: the global A,
+        W and C, the stages of A and W, and W's read as B (transpose_shared)."""
         bm, bn, bk, S, f16 = self.bm, self.bn, self.bk, self.stages, tilus.float16
-        M, N, K = self.index(m), self.index(n), self.index(k)
-        bx, by = self.block_indices()
-        om, on = self.tile_origin(by * tilus.cdiv(M, bm) + bx, M, N)
         gA = self.view_global(a, [M, K])
         gW = self.view_global(w, [N, K])
         # N is a multiple of the tile (the kernel's requirement); written so,
@@ -141,7 +137,15 @@ class MatmulWgmmaTma(MatmulWgmma):
         gC = self.view_global(c, [M, N // bn * bn])
         sA = self.allocate_shared(f16, [S, bm, bk], self.shared_a)
         sW = self.allocate_shared(f16, [S, bn, bk], self.shared_w)
-        return K // bk, om, on, gA, gW, gC, sA, sW, self.transpose_shared(sW)
+        return gA, gW, gC, sA, sW, self.transpose_shared(sW)
+
+    def tma_operands(self, a, w, c, m, n, k):
+        """tma_buffers, after the number of k tiles and the block's tile."""
+        M, N, K = self.index(m), self.index(n), self.index(k)
+        bx, by = self.block_indices()
+        om, on = self.tile_origin(by * tilus.cdiv(M, self.bm) + bx, M, N)
+        buffers = self.tma_buffers(a, w, c, M, N, K)
+        return (K // self.bk, om, on) + buffers
 
     def __call__(self, a: tilus.pointer(tilus.float16), w: tilus.pointer(tilus.float16),
                  c: tilus.pointer(tilus.float16), m: tilus.int32, n: tilus.int32,
@@ -321,12 +325,7 @@ class MatmulWgmmaPersistent(MatmulWgmmaWS):
             workers, wid, rank = workers // C, wid // C, self.cluster_block_rank()
         units = tilus.cdiv(M, C * bm) * tilus.cdiv(N, bn)
         t = types.SimpleNamespace()
-        t.gA = self.view_global(a, [M, K])
-        t.gW = self.view_global(w, [N, K])
-        gC = self.view_global(c, [M, N // bn * bn])     # as in tma_operands
-        t.sA = self.allocate_shared(f16, [S, bm, bk], self.shared_a)
-        t.sW = self.allocate_shared(f16, [S, bn, bk], self.shared_w)
-        t.sB = self.transpose_shared(t.sW)
+        t.gA, t.gW, gC, t.sA, t.sW, t.sB = self.tma_buffers(a, w, c, M, N, K)
         t.full, t.empty = self.stage_barriers()
         t.rank = rank
         if C > 1:

@@ -280,7 +280,7 @@ static void verifySetMaxRegisters(TilusVerifier *v, MlirOperation op) {
 // Cluster ops: only in a kernel that runs in clusters; the cluster barrier
 // waits for every thread of the cluster, so not in a thread group.
 static void verifyClusterOp(TilusVerifier *v, MlirOperation op) {
-  if (!tilusKernelGetCluster(tilusGetEnclosingKernel(op), NULL)) {
+  if (!tilusOpGetClusterSize(op)) {
     tilusVerifierError(v, op,
                        "needs a kernel that runs in thread-block clusters "
                        "(a '" TILUS_CLUSTER_ATTR "' attribute)");
