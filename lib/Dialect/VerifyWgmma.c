@@ -280,10 +280,81 @@ static void verifyWait(TilusVerifier *v, MlirOperation op) {
                        pending);
 }
 
+// Whether `value` is passed to a tilus.wgmma_wait_group that follows `op`
+// in op's block.
+static bool waitedAfter(MlirValue value, MlirOperation op) {
+  MlirBlock block = mlirOperationGetBlock(op);
+  for (MlirOpOperand use = mlirValueGetFirstUse(value);
+       !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation user = mlirOpOperandGetOwner(use);
+    if (!tilusOpIs(user, "tilus.wgmma_wait_group") ||
+        !mlirBlockEqual(mlirOperationGetBlock(user), block))
+      continue;
+    for (MlirOperation o = mlirOperationGetNextInBlock(op); !mlirOperationIsNull(o);
+         o = mlirOperationGetNextInBlock(o))
+      if (mlirOperationEqual(o, user))
+        return true;
+  }
+  return false;
+}
+
+// A register operand a is read by the asynchronous product until a wait
+// retires it, but to the compilers below (LLVM, ptxas) its last use is the
+// wgmma: an op between the two that computes new registers may be given
+// a's, and the product then reads them overwritten (measured on the H100:
+// wrong results, no warning). So up to a wgmma_wait_group with n = 0 after
+// it in its block, only wgmma ops and ops that compute nothing may come,
+// unless a is passed to such a wait, which keeps its registers live to
+// there, or a comes from outside the scf.for whose body holds the product
+// (it is live through the whole loop).
+static void verifyRegisterOperandLive(TilusVerifier *v, MlirOperation op) {
+  MlirValue a = tilusOpGetGroupOperand(op, TilusWgmmaA, 0);
+  if (!tilusTypeIsARegister(mlirValueGetType(a)))
+    return;
+  MlirBlock block = mlirOperationGetBlock(op);
+  MlirOperation parent = mlirBlockGetParentOperation(block);
+  bool aDefinedHere = mlirValueIsAOpResult(a)
+                          ? mlirBlockEqual(mlirOperationGetBlock(mlirOpResultGetOwner(a)),
+                                           block)
+                          : mlirBlockEqual(mlirBlockArgumentGetOwner(a), block);
+  if (!aDefinedHere && tilusOpIs(parent, "scf.for"))
+    return;
+  for (MlirOperation o = mlirOperationGetNextInBlock(op); !mlirOperationIsNull(o);
+       o = mlirOperationGetNextInBlock(o)) {
+    int64_t n = -1;
+    if (tilusOpIs(o, "tilus.wgmma_wait_group") && tilusOpGetIntAttr(o, "n", &n) &&
+        n == 0)
+      return;
+    if (tilusOpIs(o, "tilus.wgmma_wait_group") || tilusOpIs(o, "tilus.wgmma_fence") ||
+        tilusOpIs(o, "tilus.wgmma_commit_group") || tilusOpIs(o, "tilus.wgmma_mma"))
+      continue;
+    if (mlirOperationGetNumResults(o) == 0 && mlirOperationGetNumRegions(o) == 0 &&
+        !tilusOpIs(o, "scf.yield"))
+      continue;
+    if (waitedAfter(a, op))
+      return;
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(o));
+    tilusVerifierError(v, op,
+                       "the register operand a may be overwritten while the "
+                       "product still reads it: '%.*s' comes before a "
+                       "wgmma_wait_group(0) retires it; wait first, or pass a "
+                       "to that wait (wgmma_wait_group(0, a)) to keep its "
+                       "registers",
+                       (int)name.length, name.data);
+    return;
+  }
+  if (!waitedAfter(a, op))
+    tilusVerifierError(v, op,
+                       "a register operand a needs a wgmma_wait_group(0) after "
+                       "the product in its block (the product reads a's "
+                       "registers until it is retired)");
+}
+
 bool tilusVerifyWgmmaOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {
   if (tilusOpIs(op, "tilus.wgmma_mma")) {
     verifyMma(v, op, blockSize);
     verifyPendingUses(v, op);
+    verifyRegisterOperandLive(v, op);
     return true;
   }
   if (tilusOpIs(op, "tilus.wgmma_wait_group")) {

@@ -44,6 +44,31 @@ def test_bf16_activations_compile(wtype):
 
 
 @requires_compiler
+@pytest.mark.parametrize("wtype,cfg", [(tilus.uint4, (2, 256, 3, 1)),
+                                       (tilus.float6_e3m2, (2, 192, 3, 1)),
+                                       (tilus.uint2, (1, 128, 4, 0))], ids=str)
+def test_warp_specialized_wgmma_compiles(wtype, cfg):
+    """The warp-specialized variant: a producer warpgroup beside the
+    consumers, A's tiles by TMA (one tensor map over a, the kernel's first
+    argument, [M, K] from m and k), register-operand wgmma, mbarriers."""
+    from tilus.ops.qmatmul_wgmma import wgmma_fits, wgmma_program
+    assert wgmma_fits(cfg, 57344, 8192, wtype)
+    kern = wgmma_program(wtype, 128, 0, cfg)
+    art = kern.compile(target="sm_90a")
+    (info,) = art.kernels
+    assert info.block == (128 * (cfg[0] + 1), 1, 1)
+    assert info.grid == (f"s4 ceildiv {cfg[1]}", f"s5 floordiv {64 * cfg[0]}")
+    assert info.shared_bytes >= kern.shared_bytes
+    ptx = art.image
+    assert "wgmma.mma_async.sync.aligned" in ptx and "cp.async.bulk.tensor.2d" in ptx
+    assert "mbarrier.try_wait.parity" in ptx and "setmaxnreg" in ptx
+    # Three stages of 256 rows with 6-bit weights, or a lag of all the
+    # stages, do not fit.
+    assert not wgmma_fits((2, 256, 3, 1), 57344, 8192, tilus.float6_e3m2)
+    assert not wgmma_fits((2, 128, 3, 3), 57344, 8192, wtype)
+
+
+@requires_compiler
 @pytest.mark.parametrize("wtype,offset", [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4),
                                           (tilus.float6_e3m2, 0), (tilus.uint8, 128),
                                           (tilus.uint1, 0), (tilus.int6, 0)], ids=str)
@@ -426,27 +451,36 @@ def test_wgmma_against_f64(runner, wtype, offset, group, config, m):
         pytest.skip("the wgmma variant needs an sm_90 GPU")
     n, k = 512, 1024
     _check_against_f64(runner, wtype, offset, group, config, m, n, k, m * 5 + wtype.bits)
-    if config is None:
+    if config is None:      # the wgmma variant ran, warp-specialized above M = 128
         assert len(runner._plans[(m, n, k, wtype, group, offset, tilus.float16, False, False,
-                                  None)][0]) == 3          # the wgmma variant ran
+                                  None)][0]) == (3 if m <= 128 else 4)
 
 
-def test_wgmma_bf16_and_refusals(runner):
-    if runner.runtime.compute_capability != (9, 0):
-        pytest.skip("the wgmma variant needs an sm_90 GPU")
+def _check_bf16_u4(runner, seed, m, n, k, config, group=128):
+    """u4 weights (offset 8) with random bf16 x and scales through `config`:
+    a bf16 result within 8e-3 of the f64 reference. Returns the operands on
+    the GPU (a, packed weights, scales) and the group."""
     torch = cuda_torch()
-    rng = np.random.default_rng(3)
-    m, n, k, group = 70, 256, 512, 128
+    rng = np.random.default_rng(seed)
     codes = qmatmul.random_codes(rng, tilus.uint4, (k, n))
     a = torch.from_numpy(rng.normal(size=(m, k))).bfloat16()
     s = torch.from_numpy(rng.random((k // group, n)) * 0.02 + 0.005).bfloat16()
     want = _reference(a.double().numpy(), codes, s.double().numpy(), tilus.uint4, 8, group)
     qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, 8).reshape(-1)).cuda()
     got = runner(a.cuda(), qw, s.cuda(), wtype=tilus.uint4, group_size=group, offset=8,
-                 config=(2, 64, 4))
+                 config=config)
     torch.cuda.synchronize()
     err = np.abs(got.double().cpu().numpy() - want).max() / np.abs(want).max()
     assert got.dtype == torch.bfloat16 and err <= 8e-3, err
+    return a, qw, s, group
+
+
+def test_wgmma_bf16_and_refusals(runner):
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("the wgmma variant needs an sm_90 GPU")
+    torch = cuda_torch()
+    n = 256
+    a, qw, s, group = _check_bf16_u4(runner, 3, 70, n, 512, (2, 64, 4))
     # A wgmma config with a bias, or one that does not tile N: refused by name.
     with pytest.raises(tilus.TilusArgumentError, match="without zeros or bias"):
         runner(a.cuda(), qw, s.cuda(), bias=torch.zeros(n, dtype=torch.bfloat16, device="cuda"),
@@ -458,6 +492,47 @@ def test_wgmma_bf16_and_refusals(runner):
     with pytest.raises(tilus.TilusArgumentError, match="within the registers"):
         runner(a.cuda(), qw, s.cuda(), wtype=tilus.uint4, group_size=group, offset=8,
                config=(4, 192, 3))
+
+
+# The warp-specialized wgmma variant (qmatmul_wgmma._WgmmaWS): config
+# (warpgroups, block_m, stages, lag); None: the runner's choice, which takes
+# it above M = 128 on an H100. Lag 0 and lag stages - 1 are the producer's
+# two extremes; one warpgroup and three are the consumer counts it takes.
+WS_CASES = [
+    (tilus.uint4, 8, 128, None), (tilus.int4, 0, 32, (2, 128, 4, 1)),
+    (tilus.uint3, 4, 64, (2, 256, 3, 1)), (tilus.float6_e3m2, 0, 128, (2, 192, 3, 1)),
+    (tilus.uint8, 128, 256, (1, 128, 3, 2)), (tilus.uint1, 0, 128, (2, 128, 3, 0)),
+    (tilus.float8_e4m3, 0, 512, None), (tilus.uint2, 1, 1024, (3, 128, 3, 1)),
+    (tilus.int6, 0, 128, (2, 64, 2, 1)),
+]
+
+
+@pytest.mark.parametrize("wtype,offset,group,config", WS_CASES,
+                         ids=[f"{c[0]}-g{c[2]}-{c[3]}" for c in WS_CASES])
+@pytest.mark.parametrize("m,k", [(129, 1024), (300, 2048), (520, 128)])
+def test_wgmma_ws_against_f64(runner, wtype, offset, group, config, m, k):
+    """Ragged M (rows past it arrive as zeros by TMA and are not stored),
+    one k tile (fewer than the producer's lag) and many."""
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("the wgmma variant needs an sm_90 GPU")
+    if k % group:
+        pytest.skip("K must be a multiple of the group")
+    n = 768
+    _check_against_f64(runner, wtype, offset, group, config, m, n, k, m * 7 + wtype.bits)
+    if config is None:
+        assert len(runner._plans[(m, n, k, wtype, group, offset, tilus.float16, False, False,
+                                  None)][0]) == 4          # the warp-specialized variant ran
+
+
+def test_wgmma_ws_bf16(runner):
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("the wgmma variant needs an sm_90 GPU")
+    a, qw, s, group = _check_bf16_u4(runner, 5, 333, 256, 1024, (2, 128, 4, 1))
+    # A lag of stages or more, or shared memory beyond a block's: refused.
+    for cfg in [(2, 128, 4, 4), (2, 256, 4, 1)]:
+        with pytest.raises(tilus.TilusArgumentError, match="within the registers"):
+            runner(a.cuda(), qw, s.cuda(), wtype=tilus.uint4, group_size=group, offset=8,
+                   config=cfg)
 
 
 PACK_TYPES = [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4), (tilus.float6_e3m2, 0),
@@ -943,7 +1018,9 @@ def test_export_ranges_follow_the_runner():
                              and qmatmul.wgmma_config(m, n, k, wtype, act))
                     assert cfg == (wgmma or qmatmul.default_config(
                         m, n, k, wtype, 128, 8, act, *export.H100))
-                    assert (len(cfg) == 3) == (m > 32 and not zeros and act is None)
+                    wg = m > 32 and not zeros and act is None
+                    assert (len(cfg) == 3) == (wg and m <= 128)
+                    assert (len(cfg) == 4) == (wg and m > 128)   # warp-specialized
                     assert mt == qmatmul.row_tiles(m)
 
 

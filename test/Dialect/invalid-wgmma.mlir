@@ -147,3 +147,44 @@ func.func @wait_value_pending() attributes {tilus.kernel, tilus.block_size = 128
   %r = "tilus.wgmma_wait_group"(%d0) {n = 1 : i64} : (!acc) -> !acc
   return
 }
+
+// -----
+
+// A register a whose last use is the product: the next tile's operand,
+// computed before the wait, may be given its registers while the product
+// still reads them (wrong results on the H100, no warning from ptxas).
+!sb = !tilus.shared<f16, array<i64: 64, 64>, #tilus.layout<"swizzle(column_local(8,64),dim=0,log_step=0).local(8,1)">>
+!ra = !tilus.register<f16, array<i64: 64, 64>, #tilus.layout<"spatial(4,1).local(1,4).column_local(2,2).spatial(8,4).local(1,2)">>
+!acc = !tilus.register<f32, array<i64: 64, 64>, #tilus.layout<"spatial(4,1).local(1,8).local(2,1).spatial(8,4).local(1,2)">>
+
+func.func @register_a_overwritten() attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %zero = arith.constant 0.0 : f32
+  %h = arith.constant 1.0 : f16
+  %b = "tilus.allocate_shared"() : () -> !sb
+  %d0 = "tilus.allocate_register"(%zero) : (f32) -> !acc
+  %ra = "tilus.allocate_register"(%h) : (f16) -> !ra
+  // expected-error@+1 {{'tilus.wgmma_mma' op the register operand a may be overwritten while the product still reads it: 'tilus.add' comes before a wgmma_wait_group(0) retires it; wait first, or pass a to that wait (wgmma_wait_group(0, a)) to keep its registers}}
+  %d = "tilus.wgmma_mma"(%ra, %b, %d0) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (!ra, !sb, !acc) -> !acc
+  "tilus.wgmma_commit_group"() : () -> ()
+  %next = "tilus.add"(%ra, %ra) : (!ra, !ra) -> !ra
+  %r = "tilus.wgmma_wait_group"(%d) {n = 0 : i64} : (!acc) -> !acc
+  return
+}
+
+// -----
+
+!sb = !tilus.shared<f16, array<i64: 64, 64>, #tilus.layout<"swizzle(column_local(8,64),dim=0,log_step=0).local(8,1)">>
+!ra = !tilus.register<f16, array<i64: 64, 64>, #tilus.layout<"spatial(4,1).local(1,4).column_local(2,2).spatial(8,4).local(1,2)">>
+!acc = !tilus.register<f32, array<i64: 64, 64>, #tilus.layout<"spatial(4,1).local(1,8).local(2,1).spatial(8,4).local(1,2)">>
+
+func.func @register_a_never_waited() attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %zero = arith.constant 0.0 : f32
+  %h = arith.constant 1.0 : f16
+  %b = "tilus.allocate_shared"() : () -> !sb
+  %d0 = "tilus.allocate_register"(%zero) : (f32) -> !acc
+  %ra = "tilus.allocate_register"(%h) : (f16) -> !ra
+  // expected-error@+1 {{'tilus.wgmma_mma' op a register operand a needs a wgmma_wait_group(0) after the product in its block (the product reads a's registers until it is retired)}}
+  %d = "tilus.wgmma_mma"(%ra, %b, %d0) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (!ra, !sb, !acc) -> !acc
+  "tilus.wgmma_commit_group"() : () -> ()
+  return
+}

@@ -1,6 +1,7 @@
 // The warpgroup MMA ops, parsed, verified, printed and parsed again: a from
 // shared memory (a stage of a two-stage buffer) and from registers, an
-// accumulator carried through a loop, and the wait that makes it readable.
+// accumulator carried through a loop, the wait that makes it readable, and
+// a register a kept live through its wait.
 // RUN: tilus-opt %s | tilus-opt | FileCheck %s
 
 !sa = !tilus.shared<f16, array<i64: 2, 64, 64>, #tilus.layout<"local(2,1,1).swizzle(local(64,8),dim=1,log_step=0).local(1,8)">>
@@ -35,5 +36,14 @@ func.func @wgmma() attributes {tilus.kernel, tilus.block_size = 128 : i64,
   // CHECK: "tilus.wgmma_wait_group"(%{{.*}}) {n = 0 : i64}
   %r = "tilus.wgmma_wait_group"(%d) {n = 0 : i64} : (!acc) -> !acc
   %s = "tilus.add"(%r, %r) : (!acc, !acc) -> !acc
+  // The next operand computed while the product runs: a passed to the
+  // wait keeps its registers from being taken.
+  // CHECK: "tilus.wgmma_mma"
+  %p = "tilus.wgmma_mma"(%ra, %b, %r) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (!ra, !sb, !acc) -> !acc
+  "tilus.wgmma_commit_group"() : () -> ()
+  %next = "tilus.add"(%ra, %ra) : (!ra, !ra) -> !ra
+  // CHECK: "tilus.wgmma_wait_group"(%{{.*}}) {n = 0 : i64} : (!tilus.register<f16
+  %kept = "tilus.wgmma_wait_group"(%ra) {n = 0 : i64} : (!ra) -> !ra
+  %q = "tilus.wgmma_wait_group"(%p) {n = 0 : i64} : (!acc) -> !acc
   return
 }

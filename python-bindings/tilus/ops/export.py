@@ -93,7 +93,9 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
                 for n, k in shapes:
                     for lo, hi, cfg, mt in entries(wtype, offset, n, k, group, act, zeros,
                                                    bias, gpu, cc):
-                        wg = len(cfg) == 3          # the wgmma variant's (g, block_m, s)
+                        # The wgmma variant's (g, block_m, s) or warp-specialized
+                        # (g, block_m, s, lag).
+                        wg = len(cfg) in (3, 4)
                         key = (str(wtype), offset, group, activation, cfg,
                                None if wg else mt, zeros, bias)
                         if key not in kernels:

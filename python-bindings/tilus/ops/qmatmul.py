@@ -675,12 +675,15 @@ def choose_config(m, n, k, wtype, activation=None):
 
 def wgmma_config(m, n, k, wtype, activation=None, group_size=128):
     """(warpgroups, block_m, stages) of the wgmma variant (qmatmul_wgmma,
-    sm_90) for M > 32 with f16 or bf16 activations, or None where it does
-    not apply (M <= 32, int8 activations) or no entry tiles the shape. The
-    table is the probe of bench/README.md ("Eighth run"): 64-row blocks up to
-    M = 64, 128-row blocks of four warpgroups at wide N up to M = 128, two
-    warpgroups with 64-row blocks at narrow N, and 256-row blocks beyond
-    M = 128 at wide N where the stages fit."""
+    sm_90) for M > 32 with f16 or bf16 activations, or beyond M = 128 the
+    warp-specialized variant's (warpgroups, block_m, stages, lag); None where
+    neither applies (M <= 32, int8 activations) or no entry tiles the shape.
+    Up to M = 128 the table is the probe of bench/README.md ("Eighth run"):
+    64-row blocks up to M = 64, 128-row blocks of four warpgroups at wide N
+    up to M = 128, two warpgroups with 64-row blocks at narrow N. Beyond, the
+    warp-specialized probe ("Ninth run"): 128-row blocks up to M = 256, then
+    the most rows whose three stages fit (256 for weights of up to 5 bits,
+    192 beyond)."""
     if m <= 32 or _activation(activation) not in (None, tilus.float16, tilus.bfloat16):
         return None
     wide = n >= 32768
@@ -688,9 +691,10 @@ def wgmma_config(m, n, k, wtype, activation=None, group_size=128):
         table = [(2, 64, 4), (1, 64, 4)] if wide else [(1, 64, 4)]
     elif m <= 128:
         table = [(4, 128, 3), (2, 64, 4), (1, 64, 4)] if wide else [(2, 64, 4), (1, 64, 4)]
+    elif m <= 256:
+        table = [(2, 128, 4, 1), (2, 128, 3, 1), (1, 128, 3, 1)]
     else:
-        table = ([(2, 256, 3), (2, 128, 3), (1, 128, 3)] if wide
-                 else [(2, 128, 3), (1, 128, 3)])
+        table = [(2, 256, 3, 1), (2, 192, 3, 1), (2, 128, 4, 1), (1, 128, 3, 1)]
     from .qmatmul_wgmma import wgmma_fits
     for cfg in table:
         if wgmma_fits(cfg, n, k, wtype, group_size):
@@ -906,7 +910,7 @@ class QuantizedMatmulRunner:
         from ..artifact import TilusArgumentError
         from .qmatmul_wgmma import wgmma_fits
         mt = row_tiles(m)
-        if config is not None and len(config) == 3:
+        if config is not None and len(config) in (3, 4):
             if not plain or activation == tilus.int8:
                 raise TilusArgumentError(f"quantized_matmul: the wgmma config {config} "
                                          f"takes f16 or bf16 x without zeros or bias")
@@ -948,7 +952,7 @@ class QuantizedMatmulRunner:
         """(configuration, loaded kernel, block rows, block columns) for a call."""
         cfg = self._config(m, n, k, wtype, group_size, offset, activation, config,
                            plain=not zeros and not bias)
-        if len(cfg) == 3:
+        if len(cfg) in (3, 4):
             from .qmatmul_wgmma import wgmma_program
             kern = self.load(("wgmma", str(wtype), group_size, offset, cfg, str(activation)),
                              lambda: wgmma_program(wtype, group_size, offset, cfg, activation),

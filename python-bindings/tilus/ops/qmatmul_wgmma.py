@@ -49,6 +49,26 @@ class _Wgmma:
         self.reg_d = (f"spatial({W},1).local(1,{block_m // 8}).local(2,1).spatial(8,4)"
                       f".local(1,2)")
 
+    def _operands(self, a, w, scales, c, m, n, k):
+        """The number of k tiles, the global views of A [M, K] (of the kernel's
+        m and k themselves, so that TMA can map it), the packed weights, the
+        scales and C, and the stage buffers of A (sX, and sXT: it read as
+        [128, block_m]), the weights and the scales."""
+        S, W, bn, bm, tb, R, G = (self.stages, self.warps, self.bn, self.bm,
+                                  self.tile_bytes, self.rows, self.group)
+        f16 = self.atype
+        M, K = self.index(m), self.index(k)
+        KT, NT = K // TILE_K, self.index(n) // TILE_N
+        N = NT * TILE_N
+        gA = self.view_global(a, [M, K])
+        gW = self.view_global(w, [KT, NT * tb])
+        gS = self.view_global(scales, [K // G, 1, N])
+        gC = self.view_global(c, [M, N])
+        sX = self.allocate_shared(f16, [S, bm, TILE_K], self.shared_x)
+        sW = self.allocate_shared(tilus.uint8, [S, 1, W * 2 * tb], f"local({S},1,{W * 2 * tb})")
+        sS = self.allocate_shared(f16, [S, R, 1, bn], f"local({S},{R},1,{bn})")
+        return KT, gA, gW, gS, gC, sX, self.transpose_shared(sX), sW, sS
+
     @property
     def shared_bytes(self):
         return self.stages * (self.bm * TILE_K * self.atype.bits // 8
@@ -67,19 +87,9 @@ class _Wgmma:
         self.attrs.name = "qmatmul"
         self.attrs.blocks = [tilus.cdiv(m, bm), n // bn]
         self.attrs.warps = W
-        M = self.index(m)
-        KT, NT = self.index(k) // TILE_K, self.index(n) // TILE_N
-        K, N = KT * TILE_K, NT * TILE_N
         bi, bj = self.block_indices()
         om, on = bi * bm, bj * bn
-        gA = self.view_global(a, [M, K])
-        gW = self.view_global(w, [KT, NT * tb])
-        gS = self.view_global(scales, [K // G, 1, N])
-        gC = self.view_global(c, [M, N])
-        sX = self.allocate_shared(f16, [S, bm, TILE_K], self.shared_x)
-        sXT = self.transpose_shared(sX)
-        sW = self.allocate_shared(tilus.uint8, [S, 1, W * 2 * tb], f"local({S},1,{W * 2 * tb})")
-        sS = self.allocate_shared(f16, [S, R, 1, bn], f"local({S},{R},1,{bn})")
+        KT, gA, gW, gS, gC, sX, sXT, sW, sS = self._operands(a, w, scales, c, m, n, k)
         acc = self.allocate_register(f32, [bn, bm], self.reg_d, init=0.0)
         ow = bj * (W * 2 * tb)
         reg_raw = self.reg_raw
@@ -115,12 +125,155 @@ class _Wgmma:
             self.wgmma_commit_group()
             # Nothing between the product and its wait: an instruction there
             # could take the registers of wt, which the product still reads
-            # (ptxas would serialize). Other warpgroups overlap meanwhile.
+            # (the verifier's rule; measured: wrong results). Other
+            # warpgroups overlap meanwhile.
             self.wgmma_wait_group(0)
         self.copy_async_wait_group(0)
         done = self.wgmma_wait_group(0, acc)
         ct = self.permute(done, [1, 0], str(tilus.Layout.parse(self.reg_d).transpose()))
         self.store_global(ct.to(f16), gC, [om, on])
+
+
+class _WgmmaWS(_Wgmma):
+    """The wgmma variant warp-specialized (prefill): a producer warpgroup
+    brings each k tile into a stage, A's rows by TMA (128-byte swizzle, the
+    layout wgmma reads; rows past M arrive as zeros) and the packed weights
+    and scales by cp.async from all its threads; `warpgroups` consumer
+    warpgroups dequantize the weights into registers and run the products.
+    They meet only at mbarriers: full[s] completes when A's bytes have
+    landed and every producer thread has arrived, which it does for tile t
+    once its cp.async group of t has completed (copy_async_wait_group, `lag`
+    tiles behind the one it issues, so that lag + 1 tiles of weights are in
+    flight); empty[s] when every consumer thread has retired its product of
+    the stage. No block-wide barrier: a warpgroup dequantizes while the
+    others' products run. With set_registers the producer gives registers
+    back (40) for the consumers' accumulators. Output tiles go in groups of
+    group_m tile rows (_tile_origin).
+
+    Measured and not kept (bench/README.md, "Ninth run"): dequantizing the
+    next k tile while the product runs (two register operands, the first
+    kept live to its wait; it needs the accumulator's registers of 64
+    rows), and consumer warpgroups of their own taking turns to issue
+    (mbarriers between them): neither was faster."""
+
+    def __init__(self, wtype, group_size=128, offset=0, warpgroups=2, block_m=256,
+                 stages=4, lag=1, set_registers=True, group_m=4):
+        super().__init__(wtype, group_size=group_size, offset=offset, warpgroups=warpgroups,
+                         block_m=block_m, stages=stages)
+        if not 0 <= lag < stages:
+            raise ValueError("lag: from 0 to stages - 1 tiles")
+        self.lag, self.group_m = lag, group_m
+        self.consumers = warpgroups
+        free = (65536 - 128 * 40) // (128 * warpgroups)
+        self.registers = (40, min(232, free // 8 * 8)) if set_registers else None
+
+    def _tile_origin(self, M, tn):
+        """The first row of C this block computes and its column block. Blocks
+        are numbered in launch order and swept over groups of group_m tile
+        rows, column by column within a group, so that the blocks resident
+        at once read a few row blocks of A and many column blocks of W
+        rather than all of A (A's tile is the larger one per block: at M =
+        4096 launch order streams the whole of A, 64 MB, from DRAM once per
+        wave)."""
+        bm, G = self.bm, self.group_m
+        bi, bj = self.block_indices()
+        tm = tilus.cdiv(M, bm)
+        pid = bj * tm + bi
+        per_group = tn * G
+        first = pid // per_group * G
+        rows = self.min(tm - first, G)
+        within = pid % per_group
+        return (first + within % rows) * bm, within // rows
+
+    def _trace(self, a, w, scales, c, m, n, k):
+        S, W, bn, bm, tb, R, G, L = (self.stages, self.warps, self.bn, self.bm,
+                                     self.tile_bytes, self.rows, self.group, self.lag)
+        self.attrs.name = "qmatmul"
+        self.attrs.blocks = [tilus.cdiv(m, bm), n // bn]
+        self.attrs.warps = W + 4
+        KT, gA, gW, gS, gC, sX, sXT, sW, sS = self._operands(a, w, scales, c, m, n, k)
+        om, bj = self._tile_origin(self.index(m), self.index(n) // bn)
+        on = bj * bn
+        full = self.allocate_shared(tilus.int64, [S], f"local({S})")
+        empty = self.allocate_shared(tilus.int64, [S], f"local({S})")
+        for s in range(S):
+            self.mbarrier_init(full, [s], 128)
+            self.mbarrier_init(empty, [s], 128 * self.consumers)
+        ow = bj * (W * 2 * tb)
+
+        with self.thread_group(0, 128):                 # the producer
+            if self.registers:
+                self.set_max_registers(self.registers[0], "dec")
+            for t in self.range(KT):
+                stage = t % S
+                with self.if_then(t >= S):
+                    self.mbarrier_wait(empty, [stage], (t // S + 1) % 2)
+                # No producer thread falls two phases of empty[stage] behind
+                # (docs/hopper.md, the two hang rules).
+                self.synchronize()
+                self.tma_load(sX, gA, full, [stage], [stage, 0, 0], [om, t * TILE_K],
+                              [bm, TILE_K])
+                self.copy_async(sW, gW, [stage, 0, 0], [t, ow], [1, W * 2 * tb])
+                row = t * R if R > 1 else t * TILE_K // G
+                self.copy_async(sS, gS, [stage, 0, 0, 0], [row, 0, on], [R, 1, bn])
+                self.copy_async_commit_group()
+                if L == 0:
+                    self.copy_async_wait_group(0)
+                    self.mbarrier_arrive(full, [stage])
+                else:
+                    self.copy_async_wait_group(L)
+                    with self.if_then(t >= L):
+                        self.mbarrier_arrive(full, [(t + S - L) % S])
+            if L:
+                self.copy_async_wait_group(0)
+                for t in self.range(self.max(KT - L, 0), KT):
+                    self.mbarrier_arrive(full, [t % S])
+
+        with self.thread_group(128, 128 * self.consumers):     # the consumers
+            self._consume(KT, sW, sS, sXT, full, empty, gC, om, on)
+
+    def _consume(self, KT, sW, sS, sXT, full, empty, gC, om, on):
+        """The consumers' loop over the k tiles, and their store of C."""
+        S, W, bn, bm, tb, R = (self.stages, self.warps, self.bn, self.bm, self.tile_bytes,
+                               self.rows)
+        f16, f32 = self.atype, tilus.float32
+        reg_raw = self.reg_raw
+        reg_wt = str(tilus.Layout.parse(self.reg_w).transpose())
+        if self.registers:
+            self.set_max_registers(self.registers[1], "inc")
+        acc = self.allocate_register(f32, [bn, bm], self.reg_d, init=0.0)
+
+        def weights(kb):
+            """Tile kb's weights, once landed, scaled, as wgmma's a [bn, 128]."""
+            cur = kb % S
+            self.mbarrier_wait(full, [cur], (kb // S) % 2)
+            raw = self.load_shared(sW, [cur, 0, 0], [1, W * 2 * tb], reg_raw)
+            wg = self.reshape(self._weights(raw), [R, TILE_K // R, bn], self.reg_wg)
+            wg = wg * self.load_shared(sS, [cur, 0, 0, 0], [R, 1, bn], self.reg_g)
+            return self.permute(self.reshape(wg, [TILE_K, bn], self.reg_w), [1, 0], reg_wt)
+
+        for kb in self.range(KT):
+            cur = kb % S
+            wt = weights(kb)
+            self.wgmma_fence()
+            acc.assign(self.wgmma_mma(wt, sXT[cur, 0:TILE_K, 0:bm], acc))
+            self.wgmma_commit_group()
+            # Nothing between the product and its wait (the verifier's rule
+            # for a register operand); the other warpgroups' products run
+            # meanwhile.
+            self.wgmma_wait_group(0)
+            self.mbarrier_arrive(empty, [cur])
+        done = self.wgmma_wait_group(0, acc)
+        ct = self.permute(done, [1, 0], str(tilus.Layout.parse(self.reg_d).transpose()))
+        self.store_global(ct.to(f16), gC, [om, on])
+
+
+class QuantizedMatmulWgmmaWS(_WgmmaWS, QuantizedMatmul):
+    """f16 activations, warp-specialized."""
+
+
+class QuantizedMatmulWgmmaWSBF16(_WgmmaWS, QuantizedMatmulBF16):
+    """bf16 activations, warp-specialized."""
 
 
 class QuantizedMatmulWgmma(_Wgmma, QuantizedMatmul):
@@ -133,9 +286,16 @@ class QuantizedMatmulWgmmaBF16(_Wgmma, QuantizedMatmulBF16):
 
 def wgmma_program(wtype, group_size, offset, cfg, activation=None):
     """The wgmma template instance of configuration (warpgroups, block_m,
-    stages) for f16 (None) or bf16 activations."""
+    stages), or of the warp-specialized variant's (warpgroups, block_m,
+    stages, lag), for f16 (None) or bf16 activations."""
+    bf16 = activation == tilus.bfloat16
+    if len(cfg) == 4:
+        g, bm, st, lag = cfg
+        cls = QuantizedMatmulWgmmaWSBF16 if bf16 else QuantizedMatmulWgmmaWS
+        return cls(wtype, group_size=group_size, offset=offset, warpgroups=g, block_m=bm,
+                   stages=st, lag=lag)
     g, bm, st = cfg
-    cls = QuantizedMatmulWgmmaBF16 if activation == tilus.bfloat16 else QuantizedMatmulWgmma
+    cls = QuantizedMatmulWgmmaBF16 if bf16 else QuantizedMatmulWgmma
     return cls(wtype, group_size=group_size, offset=offset, warpgroups=g, block_m=bm,
                stages=st)
 
@@ -144,20 +304,26 @@ def wgmma_program(wtype, group_size, offset, cfg, activation=None):
 # sm_90a): block_m / 2 accumulator registers per thread beside the
 # weights' 32 and the addresses, within 65536 / (128 * warpgroups) registers
 # (at most 255): 4 warpgroups leave 128 per thread, 8 only 64 (spills); one
-# warpgroup at 256 rows spilled too.
+# warpgroup at 256 rows spilled too. The warp-specialized variant has one
+# warpgroup more (the producer), and ptxas budgets every thread alike: 2
+# consumer warpgroups get 168 registers (enough for 256 rows), 3 get 128.
 _MAX_BLOCK_M = {1: 192, 2: 256, 4: 128}
+_MAX_BLOCK_M_WS = {1: 256, 2: 256, 3: 128}
 
 
 def wgmma_fits(cfg, n, k, wtype, group_size=128):
-    """Whether (warpgroups, block_m, stages) tiles N (64 * warpgroups
-    columns per block) and K (tiles of 128) within a block's registers
+    """Whether (warpgroups, block_m, stages), or the warp-specialized
+    (warpgroups, block_m, stages, lag), tiles N (64 * warpgroups columns
+    per block) and K (tiles of 128) within a block's registers
     (_MAX_BLOCK_M) and shared memory (f16 or bf16 activations alike; the
-    shared_bytes of the instance)."""
+    shared_bytes of the instance and the mbarriers)."""
     from .qmatmul import MAX_BLOCK_SHARED
-    g, bm, st = cfg
-    if bm % 8 or not 8 <= bm <= _MAX_BLOCK_M.get(g, 0) or st < 2:
+    ws = len(cfg) == 4
+    g, bm, st = cfg[:3]
+    if bm % 8 or not 8 <= bm <= (_MAX_BLOCK_M_WS if ws else _MAX_BLOCK_M).get(g, 0) \
+            or st < 2 or ws and not 0 <= cfg[3] < st:
         return False
     rows = max(1, TILE_K // group_size)
     shared = st * (bm * TILE_K * 2 + 4 * g * 2 * TILE_K * TILE_N * wtype.bits // 8
-                   + rows * 64 * g * 2)
+                   + rows * 64 * g * 2 + (16 if ws else 0))
     return n % (64 * g) == 0 and k % TILE_K == 0 and shared <= MAX_BLOCK_SHARED
