@@ -904,7 +904,8 @@ class QuantizedMatmulRunner:
 
     def _config(self, m, n, k, wtype, group_size, offset, activation, config, plain=True):
         """The configuration of a call: `config` checked against the shape
-        (a (warpgroups, block_m, stages) one takes the wgmma variant), else
+        (a (warpgroups, block_m, stages) one takes the wgmma variant, a
+        (warpgroups, block_m, stages, lag) one the warp-specialized), else
         the tuned table's, else, on sm_90 for M > 32 without zeros or bias
         (`plain`), wgmma_config's, else choose_config's."""
         from ..artifact import TilusArgumentError
@@ -1023,7 +1024,8 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
     dtype. `config` overrides the choice (QuantizedMatmulRunner.choice):
     the shipped tuning table (tilus.ops.tune) for this GPU and shape, the
     wgmma variant's (warpgroups, block_m, stages) on an H100 above M = 32
-    for f16 or bf16 x without zeros or bias (wgmma_config), else
+    for f16 or bf16 x without zeros or bias (wgmma_config; above M = 128 the
+    warp-specialized variant's (warpgroups, block_m, stages, lag)), else
     choose_config's (warps, n_tiles, stages, split_k, k_tiles).
     Compiles in-process on first use (needs libTilus.so); `runtime` defaults
     to a tilus.Runtime on x's device, created once and kept by the runner."""
