@@ -117,13 +117,9 @@ class MatmulWgmmaTma(MatmulWgmma):
         resident at once then share a few rows of A and columns of W in the
         L2 instead of all of A (measured at 8192^3: DRAM throughput 60 % of
         peak in launch order, 24 % in groups of 16)."""
-        bm, bn, G = bm or self.bm, self.bn, self.group_m
-        tn = tilus.cdiv(N, bn)
-        per_group = tn * G
-        first = pid // per_group * G
-        rows = self.min(tilus.cdiv(M, bm) - first, G)
-        within = pid % per_group
-        return (first + within % rows) * bm, within // rows * bn
+        bm, bn = bm or self.bm, self.bn
+        row, col = self.grouped_tile(pid, tilus.cdiv(M, bm), tilus.cdiv(N, bn), self.group_m)
+        return row * bm, col * bn
 
     def tma_buffers(self, a, w, c, M, N, K):
         """The views and stage buffers every TMA kernel uses: the global A,
@@ -209,8 +205,7 @@ class MatmulWgmmaWS(MatmulWgmmaTma):
         # 64 K allow (a multiple of 8, at most 232). Off by default: with
         # these tiles the consumers fit in the 168 a thread has anyway, and
         # on the H100 it measured 1-4 % slower (bench/README.md).
-        free = (65536 - 128 * 40) // (128 * warpgroups)
-        self.registers = (40, min(232, free // 8 * 8)) if set_registers else None
+        self.registers = self.warpgroup_registers(warpgroups) if set_registers else None
 
     def producer_registers(self):
         if self.registers:
@@ -243,7 +238,7 @@ class MatmulWgmmaWS(MatmulWgmmaTma):
         """The producer's k tile kb of the output tile at (om, on), the
         block's it-th: once its stage is free, thread 0 brings A's and W's
         tiles into it. `t` holds the operands (tilus.Kernel attributes)."""
-        S, bm, bn, bk = self.stages, self.bm, self.bn, self.bk
+        S, bm, bk = self.stages, self.bm, self.bk
         stage = it % S
         with self.if_then(it >= S):
             self.mbarrier_wait(t.empty, [stage], (it // S + 1) % 2)

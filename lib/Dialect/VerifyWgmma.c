@@ -317,7 +317,7 @@ static void verifyRegisterOperandLive(TilusVerifier *v, MlirOperation op) {
                           ? mlirBlockEqual(mlirOperationGetBlock(mlirOpResultGetOwner(a)),
                                            block)
                           : mlirBlockEqual(mlirBlockArgumentGetOwner(a), block);
-  if (!aDefinedHere && tilusOpIs(parent, "scf.for"))
+  if ((!aDefinedHere && tilusOpIs(parent, "scf.for")) || waitedAfter(a, op))
     return;
   for (MlirOperation o = mlirOperationGetNextInBlock(op); !mlirOperationIsNull(o);
        o = mlirOperationGetNextInBlock(o)) {
@@ -331,8 +331,6 @@ static void verifyRegisterOperandLive(TilusVerifier *v, MlirOperation op) {
     if (mlirOperationGetNumResults(o) == 0 && mlirOperationGetNumRegions(o) == 0 &&
         !tilusOpIs(o, "scf.yield"))
       continue;
-    if (waitedAfter(a, op))
-      return;
     MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(o));
     tilusVerifierError(v, op,
                        "the register operand a may be overwritten while the "
@@ -343,11 +341,10 @@ static void verifyRegisterOperandLive(TilusVerifier *v, MlirOperation op) {
                        (int)name.length, name.data);
     return;
   }
-  if (!waitedAfter(a, op))
-    tilusVerifierError(v, op,
-                       "a register operand a needs a wgmma_wait_group(0) after "
-                       "the product in its block (the product reads a's "
-                       "registers until it is retired)");
+  tilusVerifierError(v, op,
+                     "a register operand a needs a wgmma_wait_group(0) after "
+                     "the product in its block (the product reads a's "
+                     "registers until it is retired)");
 }
 
 bool tilusVerifyWgmmaOp(TilusVerifier *v, MlirOperation op, int64_t blockSize) {

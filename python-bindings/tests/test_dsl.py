@@ -5,7 +5,6 @@ byte-identical to their examples/*.mlir, and the generated kernels of the GPU
 suite and the benchmarks (test/gpu/generate.py)."""
 
 import importlib.util
-import inspect
 import math
 import os
 import re
@@ -210,6 +209,15 @@ class Zoo(tilus.Kernel):
             self.synchronize()
         with self.if_then(b > 1000):
             self.exit()
+
+
+def test_warpgroup_registers():
+    """The producer keeps 40 registers a thread; consumer warpgroups share
+    the rest of the 64 K in multiples of 8, at most 232 each."""
+    assert tilus.Kernel.warpgroup_registers(1) == (40, 232)
+    assert tilus.Kernel.warpgroup_registers(2) == (40, 232)
+    assert tilus.Kernel.warpgroup_registers(3) == (40, 152)
+    assert tilus.Kernel.warpgroup_registers(3, producer=24) == (24, 160)
 
 
 def test_every_instruction_compiles():

@@ -522,6 +522,27 @@ class Kernel:
         r = self.op("tilus.block_indices", results=[_types.index] * n)
         return r
 
+    def grouped_tile(self, pid, tiles_m, tiles_n, group):
+        """(row, column) of output tile `pid` (tiles numbered in launch
+        order) when tiles are swept over groups of `group` tile rows, column
+        by column within a group, the last group taking the rows left: the
+        blocks resident at once then share a few row blocks of one operand
+        and column blocks of the other in the L2 instead of all of one."""
+        per_group = tiles_n * group
+        first = pid // per_group * group
+        rows = self.min(tiles_m - first, group)
+        within = pid % per_group
+        return first + within % rows, within // rows
+
+    @staticmethod
+    def warpgroup_registers(consumers, producer=40):
+        """(producer, consumer) registers per thread for set_max_registers in
+        a block of one producer warpgroup and `consumers` consumer
+        warpgroups: the producer keeps `producer`, the consumers share the
+        rest of the 64 K, a multiple of 8 and at most 232 each."""
+        free = (65536 - 128 * producer) // (128 * consumers)
+        return producer, min(232, free // 8 * 8)
+
     def view_global(self, ptr, shape, *, dtype=None, layout=None):
         """A global tensor over a pointer parameter; `shape` entries are ints
         (static) or Scalars/Exprs (run-time sizes: -1 dims)."""

@@ -164,26 +164,19 @@ class _WgmmaWS(_Wgmma):
             raise ValueError("lag: from 0 to stages - 1 tiles")
         self.lag, self.group_m = lag, group_m
         self.consumers = warpgroups
-        free = (65536 - 128 * 40) // (128 * warpgroups)
-        self.registers = (40, min(232, free // 8 * 8)) if set_registers else None
+        self.registers = self.warpgroup_registers(warpgroups) if set_registers else None
 
     def _tile_origin(self, M, tn):
-        """The first row of C this block computes and its column block. Blocks
-        are numbered in launch order and swept over groups of group_m tile
-        rows, column by column within a group, so that the blocks resident
-        at once read a few row blocks of A and many column blocks of W
-        rather than all of A (A's tile is the larger one per block: at M =
-        4096 launch order streams the whole of A, 64 MB, from DRAM once per
-        wave)."""
-        bm, G = self.bm, self.group_m
+        """The first row of C this block computes and its column block, the
+        blocks in groups of group_m tile rows (grouped_tile), so that the
+        blocks resident at once read a few row blocks of A and many column
+        blocks of W rather than all of A (A's tile is the larger one per
+        block: at M = 4096 launch order streams the whole of A, 64 MB, from
+        DRAM once per wave)."""
         bi, bj = self.block_indices()
-        tm = tilus.cdiv(M, bm)
-        pid = bj * tm + bi
-        per_group = tn * G
-        first = pid // per_group * G
-        rows = self.min(tm - first, G)
-        within = pid % per_group
-        return (first + within % rows) * bm, within // rows
+        tm = tilus.cdiv(M, self.bm)
+        row, col = self.grouped_tile(bj * tm + bi, tm, tn, self.group_m)
+        return row * self.bm, col
 
     def _trace(self, a, w, scales, c, m, n, k):
         S, W, bn, bm, tb, R, G, L = (self.stages, self.warps, self.bn, self.bm,
