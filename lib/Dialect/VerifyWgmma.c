@@ -263,6 +263,28 @@ static void verifyPendingUses(TilusVerifier *v, MlirOperation op) {
                      (int)text.length, text.data);
 }
 
+// How many wgmma groups are committed after the one holding `value`'s
+// product and before `wait`: the commits between value's wgmma_mma and the
+// wait in one block, less the one that closes the product's own group; -1
+// when value is not the result of a wgmma_mma in wait's block before it.
+static int64_t groupsCommittedAfter(MlirValue value, MlirOperation wait) {
+  if (!mlirValueIsAOpResult(value))
+    return -1;
+  MlirOperation def = mlirOpResultGetOwner(value);
+  if (!tilusOpIs(def, "tilus.wgmma_mma") ||
+      !mlirBlockEqual(mlirOperationGetBlock(def), mlirOperationGetBlock(wait)))
+    return -1;
+  int64_t commits = 0;
+  for (MlirOperation o = mlirOperationGetNextInBlock(def); !mlirOperationIsNull(o);
+       o = mlirOperationGetNextInBlock(o)) {
+    if (mlirOperationEqual(o, wait))
+      return commits - 1;
+    if (tilusOpIs(o, "tilus.wgmma_commit_group"))
+      ++commits;
+  }
+  return -1;
+}
+
 static void verifyWait(TilusVerifier *v, MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
   if (mlirOperationGetNumResults(op) != n)
@@ -273,9 +295,12 @@ static void verifyWait(TilusVerifier *v, MlirOperation op) {
   int64_t pending;
   if (!tilusOpGetIntAttr(op, "n", &pending) || pending < 0)
     tilusVerifierError(v, op, "n must be a non-negative integer");
-  else if (n && pending)
+  else if (n && pending &&
+           groupsCommittedAfter(mlirOperationGetOperand(op, 0), op) < pending)
     tilusVerifierError(v, op,
-                       "a wait that returns a value needs n = 0: with n = %" PRId64
+                       "a wait that returns a value needs n = 0, or n groups "
+                       "committed after the value's own (its wgmma_mma in "
+                       "this block): with n = %" PRId64
                        " the value's own group may still be running",
                        pending);
 }

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import tilus
-from tilus.ops import qmatmul
+from tilus.ops import qmatmul, qmatmul_fp8, qmatmul_wgmma
 
 from conftest import cuda_torch, requires_compiler
 
@@ -667,7 +667,7 @@ def test_int8_argument_errors(runner):
         runner(x, qw, s, wtype=tilus.int4)
     with pytest.raises(tilus.TilusArgumentError, match="not torch.float16 .4,."):
         runner(x, qw, s, wtype=tilus.int4, x_scales=xs.half())
-    with pytest.raises(tilus.TilusArgumentError, match="x_scales is for int8 x only"):
+    with pytest.raises(tilus.TilusArgumentError, match="x_scales is for int8 or float8_e4m3fn x only"):
         runner(x.half(), qw, s, wtype=tilus.int4, x_scales=xs)
     with pytest.raises(tilus.TilusArgumentError, match="values outside -128..127"):
         runner(x, torch.zeros(256 * 64, dtype=torch.uint8, device="cuda"), s,
@@ -692,7 +692,7 @@ def test_argument_errors(runner):
     qw = torch.zeros(256 * 64 // 2, dtype=torch.uint8, device="cuda")
     with pytest.raises(tilus.TilusArgumentError, match="scales must be a 2-D torch.float16"):
         runner(x, qw, s.bfloat16(), wtype=tilus.int4)
-    with pytest.raises(tilus.TilusArgumentError, match="x must be a 2-D float16, bfloat16 or int8"):
+    with pytest.raises(tilus.TilusArgumentError, match="x must be a 2-D float16, bfloat16, int8 or float8_e4m3fn"):
         runner(x.float(), qw, s, wtype=tilus.int4)
     with pytest.raises(tilus.TilusArgumentError, match="expected .K / group_size, N. = .1, 64."):
         runner(x, qw, s, wtype=tilus.int4, group_size=256)
@@ -1051,3 +1051,185 @@ def test_export_writes_a_table_the_c_runtime_reads(tmp_path):
     with pytest.raises(SystemExit, match="256x384 with group 256"):
         export.main([str(tmp_path), "--weights", "uint4:8", "--shapes", "256x384",
                      "--group", "256"])
+
+
+# --- FP8 (E4M3) activations (qmatmul_fp8) --------------------------------------
+
+FP8_TYPES = [(tilus.int4, 0), (tilus.uint4, 8), (tilus.uint4, 0), (tilus.int3, 0),
+             (tilus.uint3, 4), (tilus.int2, 0), (tilus.uint2, 2), (tilus.uint1, 0)]
+
+
+@pytest.mark.parametrize("wtype,offset", FP8_TYPES, ids=[f"{w}-{o}" for w, o in FP8_TYPES])
+def test_fp8_format_round_trip(wtype, offset):
+    """unpack inverts pack in the FP8 format; it is the int8 format of the
+    recoded codes: a negative value v of b bits as 2^(b-1) | (-1 - v)."""
+    rng = np.random.default_rng(wtype.bits + offset)
+    codes = qmatmul.random_codes(rng, wtype, (256, 64))
+    packed = qmatmul.pack(codes, wtype, offset, activation=tilus.float8_e4m3)
+    assert np.array_equal(qmatmul.unpack(packed, wtype, 256, 64, offset,
+                                         activation=tilus.float8_e4m3), codes)
+    v = codes - offset
+    h = 1 << (wtype.bits - 1)
+    recoded = np.where(v < 0, h | (-1 - v), v) if (wtype.signed or offset) else codes
+    assert np.array_equal(packed, qmatmul.pack(recoded, tilus.uint_(wtype.bits), 0,
+                                               activation=tilus.int8))
+
+
+@requires_compiler
+def test_fp8_template_compiles_and_refuses():
+    """The FP8 variant's PTX: e4m3 wgmma from a register operand, TMA,
+    setmaxnreg, the first k step of each product from zero (scale-d 0), the
+    block in parts of 128 rows; and what it refuses, by name."""
+    k = qmatmul_fp8.QuantizedMatmulWgmmaFP8(tilus.int4, 128, 0, warpgroups=2, block_m=256,
+                                            stages=4, lag=2)
+    assert k.parts == 2 and k.shared_bytes <= qmatmul.MAX_BLOCK_SHARED
+    art = k.compile(target="sm_90a")
+    assert art.kernels[0].block == (384, 1, 1)
+    ptx = art.image
+    assert "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3" in ptx
+    assert "cp.async.bulk.tensor" in ptx and "setmaxnreg" in ptx
+    assert ptx.count("wgmma.mma_async") == 8          # 2 parts x 4 k steps
+    for bad in [(tilus.uint5, 0), (tilus.int4, 3), (tilus.float4_e2m1, 0), (tilus.uint4, 4),
+                (tilus.uint1, 1)]:
+        assert not qmatmul.fp8_fits(*bad)
+        with pytest.raises(ValueError, match="at most 4 bits"):
+            qmatmul_fp8.QuantizedMatmulWgmmaFP8(bad[0], 128, bad[1])
+        with pytest.raises(ValueError, match="no FP8-activation format"):
+            qmatmul.pack(np.zeros((128, 8), dtype=np.int64), *bad,
+                         activation=tilus.float8_e4m3)
+    with pytest.raises(ValueError, match="multiple of 128"):
+        qmatmul_fp8.QuantizedMatmulWgmmaFP8(tilus.int4, 64, 0)
+    assert qmatmul_fp8.fp8_config(4096, 57344, 8192, tilus.int4) == (2, 256, 4, 2)
+    assert qmatmul_fp8.fp8_config(16, 8192, 8192, tilus.int4) == (2, 128, 4, 1)
+    assert qmatmul_fp8.fp8_config(4096, 96, 8192, tilus.int4) is None
+    assert not qmatmul_wgmma.wgmma_fits((2, 256, 6, 1), 8192, 8192, tilus.int4,
+                                        activation_bits=8)           # 247 KB of stages
+
+
+def _fp8_inputs(rng, m, k, exact=False):
+    """E4M3 codes of A [m, k] (no NaN) and row scales: random finite codes,
+    or (exact) integers in [-16, 16] and powers of two."""
+    e4m3 = tilus.float8_e4m3
+    if exact:
+        a = e4m3.encode(rng.integers(-16, 17, size=(m, k)).astype(np.float64))
+        ts = np.ldexp(1.0, rng.integers(-3, 3, size=m)).astype(np.float32)
+    else:
+        a = rng.integers(0, 256, size=(m, k))
+        a = np.where((a & 0x7F) == 0x7F, 0, a)
+        ts = (rng.random(m) + 0.5).astype(np.float32)
+    return np.asarray(a, dtype=np.uint8), ts
+
+
+def _run_fp8(runner, a, ts, codes, scales, wtype, offset, group, config):
+    torch = cuda_torch()
+    qw = torch.from_numpy(qmatmul.pack(codes, wtype, offset, activation=tilus.float8_e4m3)
+                          .reshape(-1)).cuda()
+    got = runner(torch.from_numpy(a).cuda().view(torch.float8_e4m3fn), qw,
+                 torch.from_numpy(scales).cuda(), wtype=wtype, group_size=group,
+                 offset=offset, config=config, x_scales=torch.from_numpy(ts).cuda())
+    torch.cuda.synchronize()
+    return got.cpu().numpy()
+
+
+FP8_CASES = [  # wtype, offset, group, config (None: fp8_config)
+    (tilus.int4, 0, 128, None), (tilus.uint4, 8, 256, (2, 128, 4, 1)),
+    (tilus.uint4, 0, 128, (2, 256, 3, 1)), (tilus.int3, 0, 128, (2, 256, 4, 2)),
+    (tilus.int2, 0, 512, (1, 128, 4, 1)), (tilus.uint2, 2, 128, None),
+    (tilus.uint1, 0, 128, (2, 192, 4, 1)), (tilus.uint3, 4, 1024, (2, 64, 2, 1)),
+]
+
+
+@pytest.mark.parametrize("wtype,offset,group,config", FP8_CASES,
+                         ids=[f"{c[0]}-{c[1]}-g{c[2]}-{c[3]}" for c in FP8_CASES])
+@pytest.mark.parametrize("m,k", [(129, 1024), (300, 2048), (520, 128), (7, 512)])
+def test_fp8_activations_against_f64(runner, wtype, offset, group, config, m, k):
+    """Random E4M3 rows and row scales, ragged M (TMA's zero rows are not
+    stored), one k tile and many: within 1e-3 of the f64 reference's
+    largest element."""
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("FP8 activations need an sm_90 GPU")
+    if k % group:
+        pytest.skip("K must be a multiple of the group")
+    rng = np.random.default_rng(m + k + wtype.bits)
+    n = 384
+    codes = qmatmul.random_codes(rng, wtype, (k, n))
+    scales = (rng.random((k // group, n)) * 0.02 + 0.005).astype(np.float16)
+    a, ts = _fp8_inputs(rng, m, k)
+    want = (tilus.float8_e4m3.decode(a) @ qmatmul.dequantize(codes, scales, wtype, offset,
+                                                              group)) * ts[:, None]
+    got = _run_fp8(runner, a, ts, codes, scales, wtype, offset, group, config)
+    assert got.shape == (m, n)
+    err = np.abs(got.astype(np.float64) - want).max() / np.abs(want).max()
+    assert err <= 1e-3, err
+
+
+def test_fp8_activations_bit_exact_when_representable(runner):
+    """Integer E4M3 rows in [-16, 16], power-of-two weight and row scales:
+    every k tile's sum is an integer that f32 holds, every scaling is exact,
+    so the f16 result is the exact value rounded once (the E4M3 subnormal
+    weights and their 2^9 included)."""
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("FP8 activations need an sm_90 GPU")
+    rng = np.random.default_rng(33)
+    n, k = 128, 512
+    for wtype, offset in [(tilus.int4, 0), (tilus.uint4, 8), (tilus.uint4, 0)]:
+        codes = qmatmul.random_codes(rng, wtype, (k, n))
+        s = np.ldexp(1.0, rng.integers(-8, -5, size=(k // 128, n))).astype(np.float16)
+        w = (codes - offset) * np.repeat(s.astype(np.float64), 128, axis=0)
+        a, ts = _fp8_inputs(rng, 200, k, exact=True)
+        want = ((tilus.float8_e4m3.decode(a) @ w) * ts[:, None]).astype(np.float16)
+        got = _run_fp8(runner, a, ts, codes, s, wtype, offset, 128, None)
+        assert np.array_equal(got, want), wtype
+
+
+def test_fp8_device_pack_and_argument_errors(runner):
+    """pack_on_device gives pack()'s FP8 bytes; what the runner refuses."""
+    torch = cuda_torch()
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("FP8 activations need an sm_90 GPU")
+    rng = np.random.default_rng(8)
+    for wtype, offset in [(tilus.int4, 0), (tilus.uint4, 8), (tilus.uint2, 0)]:
+        codes = qmatmul.random_codes(rng, wtype, (256, 64))
+        on_gpu = qmatmul.pack_on_device(torch.from_numpy((codes & 0xFF).astype(np.uint8)).cuda(),
+                                        wtype, offset, runtime=runner,
+                                        activation=tilus.float8_e4m3)
+        assert np.array_equal(on_gpu.cpu().numpy(),
+                              qmatmul.pack(codes, wtype, offset, activation=tilus.float8_e4m3)
+                              .reshape(-1)), wtype
+    x = torch.zeros(4, 256, device="cuda").to(torch.float8_e4m3fn)
+    xs = torch.ones(4, dtype=torch.float32, device="cuda")
+    s = torch.ones(2, 128, dtype=torch.float16, device="cuda")
+    qw = torch.zeros(256 * 128 // 2, dtype=torch.uint8, device="cuda")
+    with pytest.raises(tilus.TilusArgumentError, match="float8_e4m3fn x needs x_scales"):
+        runner(x, qw, s, wtype=tilus.int4)
+    with pytest.raises(tilus.TilusArgumentError, match="at most 4 bits"):
+        runner(x, torch.zeros(256 * 128, dtype=torch.uint8, device="cuda"), s,
+               wtype=tilus.uint8, offset=128, x_scales=xs)
+    with pytest.raises(tilus.TilusArgumentError, match="no zero points and no bias"):
+        runner(x, qw, s, bias=torch.zeros(128, dtype=torch.float16, device="cuda"),
+               wtype=tilus.int4, x_scales=xs)
+    with pytest.raises(tilus.TilusArgumentError, match="not an FP8"):
+        runner(x, qw, s, wtype=tilus.int4, x_scales=xs, config=(4, 2, 3, 1, 1))
+    with pytest.raises(tilus.TilusArgumentError, match="no FP8 configuration tiles N = 72"):
+        runner(x, torch.zeros(256 * 72 // 2, dtype=torch.uint8, device="cuda"),
+               torch.ones(2, 72, dtype=torch.float16, device="cuda"), wtype=tilus.int4,
+               x_scales=xs)
+
+
+def test_fp8_torch_op(runner):
+    """tilus::quantized_matmul_int8 takes FP8 x too and gives the runner's result."""
+    torch = cuda_torch()
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("FP8 activations need an sm_90 GPU")
+    rng = np.random.default_rng(5)
+    m, n, k = 3, 128, 512
+    codes = qmatmul.random_codes(rng, tilus.uint4, (k, n))
+    scales = torch.from_numpy((rng.random((k // 128, n)) * 0.02 + 0.005).astype(np.float16)).cuda()
+    x = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
+    xs = torch.rand(m, device="cuda") + 0.5
+    qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, 8, activation=tilus.float8_e4m3)
+                          .reshape(-1)).cuda()
+    got = qmatmul.torch_op_int8()(x, xs, qw, scales, None, "uint4", 128, 8)
+    want = qmatmul.quantized_matmul(x, qw, scales, wtype=tilus.uint4, offset=8, x_scales=xs)
+    torch.cuda.synchronize()
+    assert torch.equal(got, want)

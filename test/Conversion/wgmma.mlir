@@ -13,8 +13,14 @@
 // CHECK: fence.proxy.async.shared::cta;
 // CHECK-NEXT: // end inline asm
 // CHECK-NEXT: bar.sync 0;
+// A product into allocate_register's zero: the first k step takes scale-d
+// = 0 (no register zeroed for it), the others accumulate.
 // CHECK: wgmma.fence.sync.aligned;
-// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%r{{[0-9]+(, %r[0-9]+){31,31}[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %p{{[0-9]+}}, 1, 1, 0, 0;
+// CHECK-NOT: mov.b32 %r{{[0-9]+}}, 0;
+// CHECK: mov.pred %p[[ZERO:[0-9]+]], 0;
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%r{{[0-9]+(, %r[0-9]+){31,31}[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %p[[ZERO]], 1, 1, 0, 0;
+// CHECK: mov.pred %p[[ONE:[0-9]+]], -1;
+// CHECK-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%r{{[0-9]+(, %r[0-9]+){31,31}[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %p[[ONE]], 1, 1, 0, 0;
 // CHECK-NOT: wgmma.mma_async
 // CHECK: wgmma.commit_group.sync.aligned;
 // CHECK: wgmma.wait_group.sync.aligned 0;
@@ -41,6 +47,8 @@
 // CHECK-NOT: wgmma.mma_async
 
 // CHECK-LABEL: .entry loop_f16_2wg(
+// The accumulator carried through the loop: every step accumulates.
+// CHECK-NOT: mov.pred %p{{[0-9]+}}, 0;
 // CHECK: wgmma.fence.sync.aligned;
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // CHECK: wgmma.commit_group.sync.aligned;

@@ -143,8 +143,30 @@ func.func @wait_type() attributes {tilus.kernel, tilus.block_size = 128 : i64, t
 func.func @wait_value_pending() attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
   %zero = arith.constant 0.0 : f32
   %d0 = "tilus.allocate_register"(%zero) : (f32) -> !acc
-  // expected-error@+1 {{'tilus.wgmma_wait_group' op a wait that returns a value needs n = 0: with n = 1 the value's own group may still be running}}
+  // expected-error@+1 {{'tilus.wgmma_wait_group' op a wait that returns a value needs n = 0, or n groups committed after the value's own (its wgmma_mma in this block): with n = 1 the value's own group may still be running}}
   %r = "tilus.wgmma_wait_group"(%d0) {n = 1 : i64} : (!acc) -> !acc
+  return
+}
+
+// -----
+
+// wait(1) for the newest group: its own group is the one left running.
+!sb = !tilus.shared<f16, array<i64: 64, 32>, #tilus.layout<"swizzle(column_local(8,32),dim=0,log_step=0).local(8,1)">>
+!sa = !tilus.shared<f16, array<i64: 64, 64>, #tilus.layout<"swizzle(local(64,8),dim=1,log_step=0).local(1,8)">>
+!acc = !tilus.register<f32, array<i64: 64, 32>, #tilus.layout<"spatial(4,1).local(1,4).local(2,1).spatial(8,4).local(1,2)">>
+
+func.func @wait_newest_pending() attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %zero = arith.constant 0.0 : f32
+  %a = "tilus.allocate_shared"() : () -> !sa
+  %b = "tilus.allocate_shared"() : () -> !sb
+  %d0 = "tilus.allocate_register"(%zero) : (f32) -> !acc
+  %p = "tilus.wgmma_mma"(%a, %b, %d0) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (!sa, !sb, !acc) -> !acc
+  "tilus.wgmma_commit_group"() : () -> ()
+  %q = "tilus.wgmma_mma"(%a, %b, %d0) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (!sa, !sb, !acc) -> !acc
+  "tilus.wgmma_commit_group"() : () -> ()
+  %r = "tilus.wgmma_wait_group"(%p) {n = 1 : i64} : (!acc) -> !acc
+  // expected-error@+1 {{with n = 1 the value's own group may still be running}}
+  %s = "tilus.wgmma_wait_group"(%q) {n = 1 : i64} : (!acc) -> !acc
   return
 }
 

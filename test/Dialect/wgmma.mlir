@@ -45,5 +45,15 @@ func.func @wgmma() attributes {tilus.kernel, tilus.block_size = 128 : i64,
   // CHECK: "tilus.wgmma_wait_group"(%{{.*}}) {n = 0 : i64} : (!tilus.register<f16
   %kept = "tilus.wgmma_wait_group"(%ra) {n = 0 : i64} : (!ra) -> !ra
   %q = "tilus.wgmma_wait_group"(%p) {n = 0 : i64} : (!acc) -> !acc
+  // Two products in flight: the first is readable once one group (the
+  // second's) is left pending.
+  %u = "tilus.wgmma_mma"(%ra, %b, %d0) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (!ra, !sb, !acc) -> !acc
+  "tilus.wgmma_commit_group"() : () -> ()
+  %w = "tilus.wgmma_mma"(%ra, %b, %d0) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (!ra, !sb, !acc) -> !acc
+  "tilus.wgmma_commit_group"() : () -> ()
+  // CHECK: "tilus.wgmma_wait_group"(%{{.*}}) {n = 1 : i64}
+  %u1 = "tilus.wgmma_wait_group"(%u) {n = 1 : i64} : (!acc) -> !acc
+  %w1 = "tilus.wgmma_wait_group"(%w) {n = 0 : i64} : (!acc) -> !acc
+  %ra1 = "tilus.wgmma_wait_group"(%ra) {n = 0 : i64} : (!ra) -> !ra
   return
 }

@@ -172,6 +172,15 @@ MlirValue tilusEmitFloatVectorConstant(TilusEmitter *e, MlirType type,
 MlirValue tilusEmitElementConstant(TilusEmitter *e, MlirType type,
                                    const TilusElementConstant *c);
 
+// Element `index` of the float arith.constant behind `c` (itself, a vector
+// constant, or the scalar a vector.broadcast spreads); false for anything
+// else.
+bool tilusConstantElement(MlirValue c, uint64_t index, double *out);
+
+// Whether `v` is such a constant with every element zero (float or
+// integer): allocate_register's zero init, for instance.
+bool tilusIsZeroConstant(MlirValue v);
+
 // !llvm.array<n x element> and the literal !llvm.struct<(fields...)>.
 MlirType tilusLLVMArrayType(MlirType element, unsigned n);
 MlirType tilusLLVMStructType(MlirContext ctx, intptr_t numFields,

@@ -401,6 +401,33 @@ class QuantizedMatmulI8(QuantizedMatmul):
         return self.view(self.xor(words, signs), tilus.int8, [TILE_K, self.bn], self.reg_w)
 
 
+def fp8_fits(wtype, offset):
+    """Whether FP8 (E4M3) activations take weights code - offset of `wtype`
+    (qmatmul_fp8): integers of at most 4 bits, signed with offset 0 or
+    unsigned with offset 0 or the symmetric 2^(b-1), so that every value
+    lies in [-15, 15]."""
+    if not isinstance(wtype, tilus.IntDType) or wtype.bits > 4:
+        return False
+    if wtype.signed or wtype.bits == 1:
+        return offset == 0
+    return offset in (0, 1 << (wtype.bits - 1))
+
+
+def _fp8_recode(values, bits):
+    """The FP8-activation format's b-bit code of signed values (numpy or
+    torch): v >= 0 as itself, v < 0 as 2^(b-1) | (-1 - v), so that the code
+    c of a negative value becomes its E4M3 byte with one multiply-add, c +
+    (0x81 - 2^(b-1)) (qmatmul_fp8)."""
+    h = 1 << (bits - 1)
+    return (values < 0) * (h | (-1 - values)) + (values >= 0) * values
+
+
+def _fp8_decode(codes, bits):
+    """The signed values of _fp8_recode's codes."""
+    h = 1 << (bits - 1)
+    return (codes >= h) * (-1 - (codes & (h - 1))) + (codes < h) * codes
+
+
 def template(wtype, activation=None, **kwargs):
     """The template class for the activation type (float16, bfloat16 or
     int8)."""
@@ -452,10 +479,18 @@ def _activation(activation):
     """The activation type named by `activation` (None, a tilus dtype or its
     name): None, float16, bfloat16 or int8; ValueError for any other."""
     a = tilus.dtype(activation) if isinstance(activation, str) else activation
-    if a is not None and a not in (tilus.float16, tilus.bfloat16, tilus.int8):
+    if a is not None and a not in (tilus.float16, tilus.bfloat16, tilus.int8,
+                                   tilus.float8_e4m3):
         raise ValueError(f"activations of {activation} are not supported (float16, "
-                         f"bfloat16, int8)")
+                         f"bfloat16, int8, float8_e4m3)")
     return a
+
+
+def _check_fp8(wtype, offset):
+    if not fp8_fits(wtype, offset):
+        raise ValueError(f"no FP8-activation format for {wtype} with offset {offset}: "
+                         f"integers of at most 4 bits, signed with offset 0 or unsigned "
+                         f"with offset 0 or 2^(b-1)")
 
 
 def _tile_format(wtype, offset, activation):
@@ -486,6 +521,13 @@ def pack(codes, wtype, offset=0, order="KN", activation=None):
         raise ValueError(f"pack: order is 'KN' or 'NK', not {order!r}")
     if order == "NK":
         codes = np.asarray(codes).T
+    if _activation(activation) == tilus.float8_e4m3:
+        # The int8 format of the FP8 codes (unsigned, _fp8_recode).
+        _check_fp8(wtype, offset)
+        codes = np.asarray(codes).astype(np.int64)
+        if _stored_type(wtype, offset).signed:
+            codes = _fp8_recode(codes - offset, wtype.bits)
+        return pack(codes, tilus.uint_(wtype.bits), 0, activation=tilus.int8)
     stored = _stored_type(wtype, offset)
     if stored is not wtype:
         codes = np.asarray(codes).astype(np.int64) - offset
@@ -504,6 +546,12 @@ def unpack(packed, wtype, k, n, offset=0, activation=None):
     activation=activation) packed into `packed` (any shape of its K*N*b/8
     bytes)."""
     import numpy as np
+    if _activation(activation) == tilus.float8_e4m3:
+        _check_fp8(wtype, offset)
+        codes = unpack(packed, tilus.uint_(wtype.bits), k, n, 0, tilus.int8)
+        if _stored_type(wtype, offset).signed:
+            codes = _fp8_decode(codes, wtype.bits) + offset
+        return codes
     stored = _stored_type(wtype, offset)
     layout, tile3 = _tile_format(wtype, offset, activation)
     tiles = np.asarray(packed, dtype=np.uint8).reshape(k // TILE_K, n // TILE_N, -1)
@@ -582,6 +630,19 @@ def pack_on_device(codes, wtype, offset=0, runtime=None, activation=None):
     runner = runtime if isinstance(runtime, QuantizedMatmulRunner) else (
         _default_runner(codes.device.index or 0) if runtime is None
         else QuantizedMatmulRunner(runtime))
+    if _activation(activation) == tilus.float8_e4m3:
+        # The int8 format of the FP8 codes, recoded here (_fp8_recode).
+        try:
+            _check_fp8(wtype, offset)
+        except ValueError as e:
+            raise TilusArgumentError(f"pack_on_device: {e}") from None
+        b = wtype.bits
+        if _stored_type(wtype, offset).signed:
+            v = (codes.to(torch.int16) & ((1 << b) - 1)) - offset
+            if wtype.signed:                     # two's complement bytes
+                v = torch.where(v >= 1 << (b - 1), v - (1 << b), v)
+            codes = _fp8_recode(v, b).to(torch.uint8)
+        return pack_on_device(codes, tilus.uint_(b), 0, runner, tilus.int8)
     int8 = _activation(activation) == tilus.int8
     kernel = runner.load(("pack", str(wtype), offset, int8),
                          lambda: DevicePack(wtype, offset, tilus.int8 if int8 else None),
@@ -744,18 +805,33 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
            x_scales=None):
     import torch
     from ..artifact import TilusArgumentError
-    if x.dim() != 2 or x.dtype not in (torch.float16, torch.bfloat16, torch.int8):
-        raise TilusArgumentError(f"quantized_matmul: x must be a 2-D float16, bfloat16 or "
-                                 f"int8 tensor, not {x.dtype} of shape {tuple(x.shape)}")
+    fp8 = getattr(torch, "float8_e4m3fn", None)
+    if x.dim() != 2 or x.dtype not in (torch.float16, torch.bfloat16, torch.int8, fp8):
+        raise TilusArgumentError(f"quantized_matmul: x must be a 2-D float16, bfloat16, "
+                                 f"int8 or float8_e4m3fn tensor, not {x.dtype} of shape "
+                                 f"{tuple(x.shape)}")
     m, k = x.shape
-    # The type of the scales, zeros, bias and result: x's, f16 for int8 x.
-    vtype = torch.float16 if x.dtype == torch.int8 else x.dtype
+    # The type of the scales, zeros, bias and result: x's, f16 for int8 or FP8 x.
+    scaled = x.dtype in (torch.int8, fp8)
+    vtype = torch.float16 if scaled else x.dtype
+    if scaled and (x_scales is None or x_scales.dtype != torch.float32
+                   or tuple(x_scales.shape) != (m,)):
+        raise TilusArgumentError(
+            f"quantized_matmul: {x.dtype} x needs x_scales, float32 [M] = [{m}] (one scale "
+            f"per row), not " + ("None" if x_scales is None else
+                                 f"{x_scales.dtype} {tuple(x_scales.shape)}"))
+    if x.dtype == fp8:
+        if not fp8_fits(wtype, offset):
+            raise TilusArgumentError(f"quantized_matmul: float8_e4m3fn x needs integer "
+                                     f"weights of at most 4 bits (signed, or unsigned with "
+                                     f"offset 0 or 2^(b-1)), not {wtype} with offset {offset}")
+        if zeros is not None or bias is not None:
+            raise TilusArgumentError("quantized_matmul: float8_e4m3fn x takes no zero points "
+                                     "and no bias")
+        if group_size % TILE_K:
+            raise TilusArgumentError(f"quantized_matmul: float8_e4m3fn x needs group_size a "
+                                     f"multiple of {TILE_K} (or K), not {group_size}")
     if x.dtype == torch.int8:
-        if x_scales is None or x_scales.dtype != torch.float32 or tuple(x_scales.shape) != (m,):
-            raise TilusArgumentError(
-                f"quantized_matmul: int8 x needs x_scales, float32 [M] = [{m}] (one scale "
-                f"per row), not " + ("None" if x_scales is None else
-                                     f"{x_scales.dtype} {tuple(x_scales.shape)}"))
         if not isinstance(wtype, tilus.IntDType):
             raise TilusArgumentError(f"quantized_matmul: int8 x needs integer weights, not "
                                      f"{wtype}")
@@ -768,9 +844,9 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
         if group_size % TILE_K:
             raise TilusArgumentError(f"quantized_matmul: int8 x needs group_size a multiple "
                                      f"of {TILE_K} (or K), not {group_size}")
-    elif x_scales is not None:
-        raise TilusArgumentError(f"quantized_matmul: x_scales is for int8 x only, x is "
-                                 f"{x.dtype}")
+    elif x_scales is not None and not scaled:
+        raise TilusArgumentError(f"quantized_matmul: x_scales is for int8 or float8_e4m3fn "
+                                 f"x only, x is {x.dtype}")
     if scales.dim() != 2 or scales.dtype != vtype:
         raise TilusArgumentError(f"quantized_matmul: scales must be a 2-D {vtype} tensor "
                                  f"[K / group_size, N], not {scales.dtype} of "
@@ -910,6 +986,8 @@ class QuantizedMatmulRunner:
         (`plain`), wgmma_config's, else choose_config's."""
         from ..artifact import TilusArgumentError
         from .qmatmul_wgmma import wgmma_fits
+        if activation == tilus.float8_e4m3:
+            return self._fp8_config(m, n, k, wtype, group_size, config)
         mt = row_tiles(m)
         if config is not None and len(config) in (3, 4):
             if not plain or activation == tilus.int8:
@@ -941,6 +1019,28 @@ class QuantizedMatmulRunner:
         return ((hopper and wgmma_config(m, n, k, wtype, activation, group_size))
                 or choose_config(m, n, k, wtype, activation))
 
+    def _fp8_config(self, m, n, k, wtype, group_size, config):
+        """FP8 activations: the warp-specialized wgmma variant only (sm_90),
+        `config` (warpgroups, block_m, stages, lag) checked, else
+        fp8_config's."""
+        from ..artifact import TilusArgumentError
+        from .qmatmul_fp8 import fp8_config
+        from .qmatmul_wgmma import wgmma_fits
+        if self.runtime.compute_capability != (9, 0):
+            raise TilusArgumentError("quantized_matmul: float8_e4m3fn x needs an sm_90 GPU "
+                                     "(wgmma)")
+        if config is None:
+            config = fp8_config(m, n, k, wtype, group_size)
+            if config is None:
+                raise TilusArgumentError(f"quantized_matmul: no FP8 configuration tiles "
+                                         f"N = {n} (a multiple of 64) and K = {k}")
+        elif len(config) != 4 or not wgmma_fits(config, n, k, wtype, group_size,
+                                                activation_bits=8):
+            raise TilusArgumentError(f"quantized_matmul: config {config} is not an FP8 "
+                                     f"(warpgroups, block_m, stages, lag) that tiles N = {n}, "
+                                     f"K = {k} within a block's registers and shared memory")
+        return config
+
     def choice(self, m, n, k, wtype, group_size, offset, activation=None, zeros=False,
                bias=False):
         """The configuration a call of this shape takes without `config`:
@@ -953,6 +1053,11 @@ class QuantizedMatmulRunner:
         """(configuration, loaded kernel, block rows, block columns) for a call."""
         cfg = self._config(m, n, k, wtype, group_size, offset, activation, config,
                            plain=not zeros and not bias)
+        if activation == tilus.float8_e4m3:
+            from .qmatmul_fp8 import fp8_program
+            kern = self.load(("fp8", str(wtype), group_size, offset, cfg),
+                             lambda: fp8_program(wtype, group_size, offset, cfg), "qmatmul")
+            return cfg, kern, cfg[1], 64 * cfg[0]
         if len(cfg) in (3, 4):
             from .qmatmul_wgmma import wgmma_program
             kern = self.load(("wgmma", str(wtype), group_size, offset, cfg, str(activation)),
@@ -968,9 +1073,10 @@ class QuantizedMatmulRunner:
         import torch
         from ..artifact import TilusArgumentError
         m, n, k = _check(x, qweight, scales, wtype, group_size, zeros, bias, offset, x_scales)
-        activation = {torch.bfloat16: tilus.bfloat16, torch.int8: tilus.int8}.get(
+        activation = {torch.bfloat16: tilus.bfloat16, torch.int8: tilus.int8,
+                      getattr(torch, "float8_e4m3fn", None): tilus.float8_e4m3}.get(
             x.dtype, tilus.float16)
-        otype = scales.dtype                     # x's, or f16 for int8 x
+        otype = scales.dtype                     # x's, or f16 for int8 or FP8 x
         if out is not None and (tuple(out.shape) != (m, n) or out.dtype != otype
                                 or out.device != x.device or not out.is_contiguous()):
             raise TilusArgumentError(f"quantized_matmul: out must be a contiguous {otype} "
@@ -1188,8 +1294,9 @@ def torch_op():
 
 
 def torch_op_int8():
-    """quantized_matmul with int8 x as the torch custom operator
-    tilus::quantized_matmul_int8: (x, x_scales, qweight, scales, bias, wtype
-    name, group_size, offset) -> [M, N] f16 (bias may be None); qweight in
-    the int8 format (pack(..., activation=tilus.int8))."""
+    """quantized_matmul with int8 (or float8_e4m3fn) x and its row scales as
+    the torch custom operator tilus::quantized_matmul_int8: (x, x_scales,
+    qweight, scales, bias, wtype name, group_size, offset) -> [M, N] f16
+    (bias may be None; None for FP8 x); qweight in the int8 format
+    (pack(..., activation=tilus.int8)), or the FP8 one for FP8 x."""
     return _register_torch_ops()[1]

@@ -43,7 +43,7 @@ class _Wgmma:
         W = self.warps
         # Every group size is scaled before the product: R = self.rows groups
         # per k tile (one for G >= 128), the weights regrouped as reg_wg.
-        self.shared_x = tilus.mma_shared(block_m, TILE_K, self.atype.bits, stages=stages)
+        self.shared_x = tilus.mma_shared(block_m, TILE_K, self.a_dtype.bits, stages=stages)
         # The accumulator C^T [bn, block_m]: warp w's 16 rows of each
         # warpgroup's 64, in 16 x 8 tiles across block_m.
         self.reg_d = (f"spatial({W},1).local(1,{block_m // 8}).local(2,1).spatial(8,4)"
@@ -54,8 +54,8 @@ class _Wgmma:
         m and k themselves, so that TMA can map it), the packed weights, the
         scales and C, and the stage buffers of A (sX, and sXT: it read as
         [128, block_m]), the weights and the scales."""
-        S, W, bn, bm, tb, R, G = (self.stages, self.warps, self.bn, self.bm,
-                                  self.tile_bytes, self.rows, self.group)
+        S, W, bn, tb, R, G = (self.stages, self.warps, self.bn, self.tile_bytes, self.rows,
+                              self.group)
         f16 = self.atype
         M, K = self.index(m), self.index(k)
         KT, NT = K // TILE_K, self.index(n) // TILE_N
@@ -64,21 +64,27 @@ class _Wgmma:
         gW = self.view_global(w, [KT, NT * tb])
         gS = self.view_global(scales, [K // G, 1, N])
         gC = self.view_global(c, [M, N])
-        sX = self.allocate_shared(f16, [S, bm, TILE_K], self.shared_x)
+        sX = self._a_stages()
         sW = self.allocate_shared(tilus.uint8, [S, 1, W * 2 * tb], f"local({S},1,{W * 2 * tb})")
         sS = self.allocate_shared(f16, [S, R, 1, bn], f"local({S},{R},1,{bn})")
         return KT, gA, gW, gS, gC, sX, self.transpose_shared(sX), sW, sS
 
+    def _a_stages(self):
+        """A's stage buffers [stages, block_m, 128] in the layout wgmma reads."""
+        return self.allocate_shared(self.a_dtype, [self.stages, self.bm, TILE_K],
+                                    self.shared_x)
+
     @property
     def shared_bytes(self):
-        return self.stages * (self.bm * TILE_K * self.atype.bits // 8
+        return self.stages * (self.bm * TILE_K * self.a_dtype.bits // 8
                               + self.warps * self.nt * self.tile_bytes
                               + self.rows * self.bn * 2)
 
     def parameters(self):
         p = tilus.pointer(self.atype)
-        return [("a", p), ("w", tilus.pointer(tilus.uint8)), ("scales", p), ("c", p),
-                ("m", tilus.int32), ("n", tilus.int32), ("k", tilus.int32)]
+        return ([("a", tilus.pointer(self.a_dtype))] + self._token_scales()
+                + [("w", tilus.pointer(tilus.uint8)), ("scales", p), ("c", p),
+                   ("m", tilus.int32), ("n", tilus.int32), ("k", tilus.int32)])
 
     def _trace(self, a, w, scales, c, m, n, k):
         S, W, bn, bm, tb, R, G = (self.stages, self.warps, self.bn, self.bm,
@@ -178,7 +184,7 @@ class _WgmmaWS(_Wgmma):
         row, col = self.grouped_tile(bj * tm + bi, tm, tn, self.group_m)
         return row * self.bm, col
 
-    def _trace(self, a, w, scales, c, m, n, k):
+    def _trace(self, a, w, scales, c, m, n, k, a_scales=None):
         S, W, bn, bm, tb, R, G, L = (self.stages, self.warps, self.bn, self.bm,
                                      self.tile_bytes, self.rows, self.group, self.lag)
         self.attrs.name = "qmatmul"
@@ -204,8 +210,7 @@ class _WgmmaWS(_Wgmma):
                 # No producer thread falls two phases of empty[stage] behind
                 # (docs/hopper.md, the two hang rules).
                 self.synchronize()
-                self.tma_load(sX, gA, full, [stage], [stage, 0, 0], [om, t * TILE_K],
-                              [bm, TILE_K])
+                self._load_a(sX, gA, full, stage, om, t)
                 self.copy_async(sW, gW, [stage, 0, 0], [t, ow], [1, W * 2 * tb])
                 row = t * R if R > 1 else t * TILE_K // G
                 self.copy_async(sS, gS, [stage, 0, 0, 0], [row, 0, on], [R, 1, bn])
@@ -223,9 +228,16 @@ class _WgmmaWS(_Wgmma):
                     self.mbarrier_arrive(full, [t % S])
 
         with self.thread_group(128, 128 * self.consumers):     # the consumers
-            self._consume(KT, sW, sS, sXT, full, empty, gC, om, on)
+            gT = (self.view_global(a_scales, [1, self.index(m)]) if a_scales is not None
+                  else None)
+            self._consume(KT, sW, sS, sXT, full, empty, gC, om, on, gT)
 
-    def _consume(self, KT, sW, sS, sXT, full, empty, gC, om, on):
+    def _load_a(self, sX, gA, full, stage, om, t):
+        """The producer's copy of A's k tile t, rows om.., into stage `stage`."""
+        self.tma_load(sX, gA, full, [stage], [stage, 0, 0], [om, t * TILE_K],
+                      [self.bm, TILE_K])
+
+    def _consume(self, KT, sW, sS, sXT, full, empty, gC, om, on, gT=None):
         """The consumers' loop over the k tiles, and their store of C."""
         S, W, bn, bm, tb, R = (self.stages, self.warps, self.bn, self.bm, self.tile_bytes,
                                self.rows)
@@ -302,21 +314,30 @@ def wgmma_program(wtype, group_size, offset, cfg, activation=None):
 # consumer warpgroups get 168 registers (enough for 256 rows), 3 get 128.
 _MAX_BLOCK_M = {1: 192, 2: 256, 4: 128}
 _MAX_BLOCK_M_WS = {1: 256, 2: 256, 3: 128}
+# The FP8 variant keeps a part's product beside every part's total: two
+# consumer warpgroups up to 256 rows (two parts of 128), one up to 256.
+_MAX_BLOCK_M_FP8 = {1: 256, 2: 256}
 
 
-def wgmma_fits(cfg, n, k, wtype, group_size=128):
+def wgmma_fits(cfg, n, k, wtype, group_size=128, activation_bits=16):
     """Whether (warpgroups, block_m, stages), or the warp-specialized
     (warpgroups, block_m, stages, lag), tiles N (64 * warpgroups columns
     per block) and K (tiles of 128) within a block's registers
-    (_MAX_BLOCK_M) and shared memory (f16 or bf16 activations alike; the
-    shared_bytes of the instance and the mbarriers)."""
+    (_MAX_BLOCK_M) and shared memory (f16 or bf16 activations alike, or the
+    FP8 variant's with activation_bits 8; the shared_bytes of the instance
+    and the mbarriers). The FP8 variant, warp-specialized, takes two
+    warpgroups up to 256 rows in parts of 128 (qmatmul_fp8)."""
     from .qmatmul import MAX_BLOCK_SHARED
     ws = len(cfg) == 4
     g, bm, st = cfg[:3]
-    if bm % 8 or not 8 <= bm <= (_MAX_BLOCK_M_WS if ws else _MAX_BLOCK_M).get(g, 0) \
+    limits = _MAX_BLOCK_M_WS if ws else _MAX_BLOCK_M
+    if activation_bits == 8:
+        limits = _MAX_BLOCK_M_FP8 if ws else {}
+    if bm % 8 or not 8 <= bm <= limits.get(g, 0) \
             or st < 2 or ws and not 0 <= cfg[3] < st:
         return False
     rows = max(1, TILE_K // group_size)
-    shared = st * (bm * TILE_K * 2 + 4 * g * 2 * TILE_K * TILE_N * wtype.bits // 8
+    shared = st * (bm * TILE_K * activation_bits // 8
+                   + 4 * g * 2 * TILE_K * TILE_N * wtype.bits // 8
                    + rows * 64 * g * 2 + (16 if ws else 0))
     return n % (64 * g) == 0 and k % TILE_K == 0 and shared <= MAX_BLOCK_SHARED

@@ -135,37 +135,6 @@ static MlirValue throughShuffle(MlirValue v, int64_t m, int64_t *perm) {
   return in;
 }
 
-// The value attribute of the arith.constant behind `c` (itself, or the
-// scalar a vector.broadcast spreads); null for anything else.
-static MlirAttribute constantValue(MlirValue c) {
-  if (mlirValueIsAOpResult(c) && tilusOpIs(mlirOpResultGetOwner(c), "vector.broadcast"))
-    c = mlirOperationGetOperand(mlirOpResultGetOwner(c), 0);
-  if (!mlirValueIsAOpResult(c) || !tilusOpIs(mlirOpResultGetOwner(c), "arith.constant"))
-    return (MlirAttribute){NULL};
-  return mlirOperationGetAttributeByName(mlirOpResultGetOwner(c),
-                                         mlirStringRefCreateFromCString("value"));
-}
-
-// Element `index` of a float constant vector `c` (see constantValue).
-static bool constantElement(MlirValue c, uint64_t index, double *out) {
-  MlirAttribute value = constantValue(c);
-  if (mlirAttributeIsNull(value))
-    return false;
-  if (mlirAttributeIsAFloat(value)) {
-    *out = mlirFloatAttrGetValueDouble(value);
-    return true;
-  }
-  if (!mlirAttributeIsADenseElements(value))
-    return false;
-  if (mlirDenseElementsAttrIsSplat(value))
-    index = 0;
-  MlirAttribute element = mlirElementsAttrGetValue(value, 1, &index);
-  if (!mlirAttributeIsAFloat(element))
-    return false;
-  *out = mlirFloatAttrGetValueDouble(element);
-  return true;
-}
-
 // `x` (m slots) with slot i taken from x's slot perm[i]: the B a peel leaves.
 static MlirValue permuted(TilusEmitter *e, MlirValue x, int64_t m, const int64_t *perm) {
   MlirValue pair[2] = {x, x};
@@ -193,7 +162,7 @@ static bool integerOffset(MlirOperation op, int64_t m, const int64_t *perm,
   bool ok = true;
   for (int64_t i = 0; ok && i < m; ++i) {
     double v = 0;
-    ok = constantElement(c, (uint64_t)perm[i], &v) && v == floor(v) &&
+    ok = tilusConstantElement(c, (uint64_t)perm[i], &v) && v == floor(v) &&
          spread[i] + fabs(v) <= 1024;
     add[i] = sub ? -v : v;
   }
@@ -243,7 +212,7 @@ static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias)
   double *b = ok ? malloc(sizeof(double) * (size_t)m) : NULL;
   for (int64_t i = 0; ok && i < m; ++i) {
     double value = 0;
-    ok = constantElement(c, (uint64_t)perm[i], &value);
+    ok = tilusConstantElement(c, (uint64_t)perm[i], &value);
     b[i] = value + extra[i];
     ok = ok && fabs(b[i]) <= 2048; // an f16 integer, as the correction's B needs
   }
@@ -285,7 +254,7 @@ static bool peelScale(TilusEmitter *e, MlirValue vb, MlirValue *x, double *scale
   double first = 0;
   for (int64_t i = 0; ok && i < m; ++i) {
     double value = 0;
-    ok = constantElement(mlirOperationGetOperand(mul, 1), (uint64_t)i, &value);
+    ok = tilusConstantElement(mlirOperationGetOperand(mul, 1), (uint64_t)i, &value);
     if (i == 0)
       first = value;
     ok = ok && value == first;
@@ -306,17 +275,6 @@ static MlirValue halfPair(TilusEmitter *e, double lo, double hi) {
   double values[2] = {lo, hi};
   return tilusEmitFloatVectorConstant(
       e, mlirVectorTypeGet(1, &two, mlirF16TypeGet(e->ctx)), values);
-}
-
-// Whether `v` is an arith.constant whose elements are all zero, or the
-// vector.broadcast of a zero (allocate_register's init).
-static bool isZeroConstant(MlirValue v) {
-  MlirAttribute a = constantValue(v);
-  bool splat = !mlirAttributeIsNull(a) &&
-               (mlirAttributeIsAFloat(a) ||
-                (mlirAttributeIsADenseElements(a) && mlirDenseElementsAttrIsSplat(a)));
-  double x = 1;
-  return splat && constantElement(v, 0, &x) && x == 0.0;
 }
 
 bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
@@ -496,12 +454,12 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
       for (int j = 0; j < 4; ++j)
         corr[4 * q + j] = c[j];
     }
-    bool zeroC = fold && isZeroConstant(vc);
+    bool zeroC = fold && tilusIsZeroConstant(vc);
     // A float cast's rescale leaves B when the Dot starts from zero with f32
     // sums (peelScale): its chains multiply once at the end instead.
     double scale = 1;
     bool rescale = !fold && shape == &kHalf && tilusAllowsContraction(op) &&
-                   isZeroConstant(vc) && peelScale(e, vb, &xb, &scale);
+                   tilusIsZeroConstant(vc) && peelScale(e, vb, &xb, &scale);
     MlirValue scaleValue =
         rescale ? tilusEmitFloatConstant(e, accElement, scale) : (MlirValue){NULL};
     // When the groups cover every slot of c, each is written below, and the

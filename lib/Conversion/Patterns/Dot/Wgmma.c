@@ -484,8 +484,14 @@ static MlirLogicalResult lowerMma(TilusLowering *L, MlirOperation op,
 
   MlirType accType = mlirShapedTypeGetElementType(mlirValueGetType(vd));
   MlirType i32 = mlirIntegerTypeGet(e.ctx, 32);
-  // scale-d: accumulate (a predicate register, set once).
-  MlirValue one = tilusEmitIntConstant(&e, mlirIntegerTypeGet(e.ctx, 1), 1);
+  // scale-d: accumulate (a predicate register, set once). A product into
+  // a zero constant (allocate_register's init) takes scale-d = 0 in its
+  // first k step instead, with undefined accumulator inputs: no register
+  // is zeroed for it.
+  MlirType i1 = mlirIntegerTypeGet(e.ctx, 1);
+  MlirValue one = tilusEmitIntConstant(&e, i1, 1);
+  bool fresh = tilusIsZeroConstant(vd);
+  MlirValue zero = fresh ? tilusEmitIntConstant(&e, i1, 0) : one;
   MlirValue result = vd;
   int64_t numA = m.aShared ? 1 : 4, per = m.kind.perRegister;
   // Every register the products read besides the accumulators (a's
@@ -535,9 +541,12 @@ static MlirLogicalResult lowerMma(TilusLowering *L, MlirOperation op,
     for (int64_t s = 0; s < m.steps; ++s) {
       for (int r = 0; r <= numA; ++r)
         operands[r] = inputs[(i * m.steps + s) * 5 + r];
-      operands[numA + 1] = one;
+      bool first = fresh && s == 0;
+      operands[numA + 1] = first ? zero : one;
       for (int64_t j = 0; j < nd; ++j)
-        operands[numA + 2 + j] = tilusEmitElement(&e, result, slots[j]);
+        operands[numA + 2 + j] =
+            first ? tilusEmitValue(&e, "llvm.mlir.undef", 0, NULL, accType, 0, NULL)
+                  : tilusEmitElement(&e, result, slots[j]);
       MlirValue st = tilusEmitVolatileAsm(&e, text.data, cons.data,
                                           numA + 2 + nd, operands, structType);
       for (int64_t j = 0; j < nd; ++j) {

@@ -1,0 +1,176 @@
+"""The quantized matmul with FP8 activations on wgmma (W4A8; sm_90a; docs/hopper.md,
+docs/quantized-matmul.md): C[m, n] = a_scales[m] * sum over groups g of
+scales[g, n] * sum over k in g of A[m, k] * w[k, n], A float8_e4m3 (OCP E4M3FN)
+[M, K], a_scales f32 [M], w = code - offset of integer weights whose values lie
+in [-15, 15] (qmatmul.fp8_fits: integers of at most 4 bits, unsigned ones with
+offset 0 or the symmetric 2^(b-1)), scales f16 per group of a multiple of 128
+rows, C f16.
+
+It is the warp-specialized wgmma variant (qmatmul_wgmma._WgmmaWS) with E4M3
+operands: the product is computed transposed, the weights decoded in registers
+as wgmma's register operand (m64nNk32), A's rows its shared one (TMA, 128-byte
+swizzle), in parts of at most 128 rows. Its weight format is the FP8 one
+(pack(..., activation=tilus.float8_e4m3)): the int8-activation format, whose
+lanes hold the 8-bit mma fragments, of codes that are the values themselves,
+except that a negative value v of a signed b-bit type is stored as 2^(b-1) |
+(-1 - v) (qmatmul._fp8_recode).
+
+The weights go to E4M3 without conversion instructions: an integer v with
+|v| <= 15 is, as the E4M3 byte sign(v) | |v|, the number v * 2^-9 exactly (a
+subnormal m * 2^-9 below 8, and 8 + m = (1 + m/8) * 2^-6 above). So the codes
+are spread into bytes (the cast to 8 bits, FastCast.c), a negative one becomes
+sign and magnitude with one multiply-add per four weights (_weights), and the
+factor 2^9 joins the scales. Each k tile's product starts from zero (wgmma's
+scale-d = 0) and is added to the total times its group's scales: wgmma cannot
+scale its operands by a tensor, and folding the scales into the E4M3 weights
+would round them to 4 significant bits. That f32 multiply-add per accumulator
+element and k tile is the price of group scales with FP8 products.
+"""
+
+import tilus
+
+from .qmatmul import S8_TILE_WORDS, TILE_K, QuantizedMatmulI8, fp8_fits
+from .qmatmul_wgmma import _WgmmaWS
+
+FP8 = tilus.float8_e4m3
+# An E4M3 byte holding a magnitude m <= 15 in its low bits reads m * 2^-9.
+_BYTE_UNIT = 2.0 ** -9
+
+
+class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
+    """FP8 (E4M3) activations with per-token f32 scales, integer weights of at
+    most 4 bits, group-scaled, warp-specialized wgmma (see the module)."""
+
+    def __init__(self, wtype, group_size=128, offset=0, warpgroups=2, block_m=128,
+                 stages=4, lag=1, set_registers=True, group_m=4, parts=None):
+        if not fp8_fits(wtype, offset):
+            raise ValueError(f"FP8 activations take integer weights of at most 4 bits, "
+                             f"unsigned with offset 0 or 2^(b-1), signed with offset 0; "
+                             f"not {wtype} with offset {offset}")
+        if group_size % TILE_K:
+            raise ValueError(f"FP8 activations need groups of a multiple of {TILE_K} "
+                             f"rows, not {group_size}")
+        super().__init__(wtype, group_size=group_size, offset=offset, warpgroups=warpgroups,
+                         block_m=block_m, stages=stages, lag=lag,
+                         set_registers=set_registers, group_m=group_m)
+        # block_m in parts of at most 128 columns, one product and one
+        # total each: a part's product (pw / 2 registers) beside every
+        # part's total fits the consumers' registers up to block_m = 256.
+        self.parts = parts or -(-self.bm // 128)
+        if self.bm % (8 * self.parts):
+            raise ValueError(f"block_m {self.bm} does not split into {self.parts} parts "
+                             f"of a multiple of 8 columns")
+        # A row's scales [bn, 1] as the accumulator holds them (its column
+        # factors dropped).
+        self.reg_row = f"spatial({self.warps},1).local(2,1).reduce(spatial(8,4,1),dims=[1])"
+
+    def _a_stages(self):
+        """A's stage buffers in parts, [stages, parts, pw, 128], each part a
+        tile wgmma reads (the same bytes as one [block_m, 128] tile: rows of
+        128 bytes, the swizzle repeating every 8)."""
+        S, P = self.stages, self.parts
+        pw = self.bm // P
+        return self.allocate_shared(FP8, [S, P, pw, TILE_K],
+                                    tilus.local(S, P, 1, 1) * tilus.mma_shared(pw, TILE_K, 8))
+
+    def _load_a(self, sX, gA, full, stage, om, t):
+        pw = self.bm // self.parts
+        for h in range(self.parts):
+            self.tma_load(sX, gA, full, [stage], [stage, h, 0, 0], [om + h * pw, t * TILE_K],
+                          [pw, TILE_K])
+
+    @property
+    def a_dtype(self):
+        return FP8
+
+    def _token_scales(self):
+        return [("a_scales", tilus.pointer(tilus.float32))]
+
+    def _weights(self, raw):
+        """The k tile's weights [128, bn] as E4M3 bytes worth value * 2^-9
+        (reg_w): the codes' bits spread into bytes (the cast to 8 bits), and
+        where the stored values are signed, the code c >= h = 2^(b-1) of a
+        negative value v (_fp8_recode: h | (-1 - v)) plus 0x81 - h, which is
+        0x80 | (c - h + 1) = 0x80 | -v: a shift, a mask and a multiply-add
+        per four weights (no byte carries into the next)."""
+        b, W, nt = self.wtype.bits, self.warps, self.nt
+        codes = self.view(raw, tilus.uint_(b), [TILE_K, self.bn], self.reg_w).to(tilus.int8)
+        if self.wtype.signed:
+            words = self.view(codes, tilus.int32, [TILE_K // 4, self.bn],
+                              f"spatial(1,{W}).local(1,{nt}).{S8_TILE_WORDS}")
+            negative = self.and_(self.shr(words, b - 1), 0x01010101)
+            codes = self.view(words + negative * (0x81 - (1 << (b - 1))), tilus.int8,
+                              [TILE_K, self.bn], self.reg_w)
+        return self.view(codes, FP8, [TILE_K, self.bn], self.reg_w)
+
+    def _consume(self, KT, sW, sS, sXT, full, empty, gC, om, on, gT=None):
+        """The consumers: per k tile, the weights decoded once, then for each
+        part of block_m columns its product from zero, added to the part's
+        total times the tile's group scales (and 2^9); at the end the
+        tokens' scales."""
+        S, W, bn, tb, P = self.stages, self.warps, self.bn, self.tile_bytes, self.parts
+        f32, pw = tilus.float32, self.bm // self.parts
+        self.attrs.fp_contract = True           # acc + part * scale: one FFMA
+        reg_wt = str(tilus.Layout.parse(self.reg_w).transpose())
+        # reg_row as the row [1, bn] the shared scales load as.
+        reg_row_t = f"spatial(1,{W}).local(1,2).reduce(spatial(1,8,4),dims=[2])"
+        reg_p = self._reg_part(pw)
+        if self.registers:
+            self.set_max_registers(self.registers[1], "inc")
+        accs = [self.allocate_register(f32, [bn, pw], reg_p, init=0.0) for _ in range(P)]
+        zero = self.allocate_register(f32, [bn, pw], reg_p, init=0.0)
+        for kb in self.range(KT):
+            cur = kb % S
+            self.mbarrier_wait(full, [cur], (kb // S) % 2)
+            raw = self.load_shared(sW, [cur, 0, 0], [1, W * 2 * tb], self.reg_raw)
+            row = self.load_shared(sS, [cur, 0, 0, 0], [1, bn], reg_row_t)
+            scale = self.permute(row, [1, 0], self.reg_row).to(f32) * (1.0 / _BYTE_UNIT)
+            wt = self.permute(self._weights(raw), [1, 0], reg_wt)        # a relabelling
+            for h in range(P):
+                self.wgmma_fence()
+                part = self.wgmma_mma(wt, sXT[cur, h, 0:TILE_K, 0:pw], zero)
+                self.wgmma_commit_group()
+                # Nothing between the product and its wait (the verifier's
+                # rule for a register operand); the other warpgroup's
+                # products run meanwhile.
+                part = self.wgmma_wait_group(0, part)
+                accs[h].assign(accs[h] + part * scale)
+            self.mbarrier_arrive(empty, [cur])
+        reg_pt = str(tilus.Layout.parse(reg_p).transpose())
+        for h in range(P):
+            acc = accs[h]
+            if gT is not None:
+                acc = acc * self.load_global(gT, [0, om + h * pw], [1, pw], self._reg_col(pw))
+            ct = self.permute(acc, [1, 0], reg_pt)
+            self.store_global(ct.to(self.atype), gC, [om + h * pw, on])
+
+    def _reg_part(self, pw):
+        """The accumulator of one part [bn, pw] (reg_d's layout for pw columns)."""
+        return (f"spatial({self.warps},1).local(1,{pw // 8}).local(2,1).spatial(8,4)"
+                f".local(1,2)")
+
+    def _reg_col(self, pw):
+        """A column's scales [1, pw] as _reg_part(pw) holds them (its row
+        factors dropped)."""
+        return (f"reduce(spatial({self.warps},1,1),dims=[0]).local(1,{pw // 8})"
+                f".reduce(spatial(8,1,4),dims=[0]).local(1,2)")
+
+
+def fp8_config(m, n, k, wtype, group_size=128):
+    """(warpgroups, block_m, stages, lag) for FP8 activations: the fastest
+    of the probe in bench/README.md ("FP8 activations") whose block tiles
+    the shape, 128-row blocks up to M = 128; None if none does."""
+    from .qmatmul_wgmma import wgmma_fits
+    table = [(2, 128, 4, 1)] if m <= 128 else [(2, 256, 4, 2), (2, 256, 3, 1), (2, 128, 4, 1)]
+    for cfg in table + [(1, 128, 4, 1)]:
+        if wgmma_fits(cfg, n, k, wtype, group_size, activation_bits=8):
+            return cfg
+    return None
+
+
+def fp8_program(wtype, group_size, offset, cfg):
+    """The FP8-activation template of configuration (warpgroups, block_m,
+    stages, lag)."""
+    g, bm, st, lag = cfg
+    return QuantizedMatmulWgmmaFP8(wtype, group_size=group_size, offset=offset, warpgroups=g,
+                                   block_m=bm, stages=st, lag=lag)
