@@ -477,7 +477,8 @@ def _stored_type(wtype, offset):
 
 def _activation(activation):
     """The activation type named by `activation` (None, a tilus dtype or its
-    name): None, float16, bfloat16 or int8; ValueError for any other."""
+    name): None, float16, bfloat16, int8 or float8_e4m3; ValueError for any
+    other."""
     a = tilus.dtype(activation) if isinstance(activation, str) else activation
     if a is not None and a not in (tilus.float16, tilus.bfloat16, tilus.int8,
                                    tilus.float8_e4m3):
@@ -514,8 +515,9 @@ def pack(codes, wtype, offset=0, order="KN", activation=None):
     codes [K, N] (as the matmul reads them) or "NK" for [N, K] (nn.Linear's
     weight layout, out_features x in_features). `activation` tilus.int8
     gives the int8-activation format (QuantizedMatmulI8; the same size, the
-    bytes in another order); any other (None, float16, bfloat16) the one
-    format of f16 and bf16 activations."""
+    bytes in another order), tilus.float8_e4m3 the FP8 one (qmatmul_fp8: the
+    int8 format of _fp8_recode's codes); any other (None, float16, bfloat16)
+    the one format of f16 and bf16 activations."""
     import numpy as np
     if order not in ("KN", "NK"):
         raise ValueError(f"pack: order is 'KN' or 'NK', not {order!r}")
@@ -615,8 +617,9 @@ class DevicePack(tilus.Kernel):
 def pack_on_device(codes, wtype, offset=0, runtime=None, activation=None):
     """pack() of a CUDA uint8 tensor of codes [K, N] (one per byte), on the
     GPU: a flat uint8 tensor of K*N*b/8 bytes on the same device (the
-    int8-activation format for `activation` tilus.int8). Compiles in-process
-    on first use (needs libTilus.so)."""
+    int8-activation format for `activation` tilus.int8, the FP8 one for
+    tilus.float8_e4m3). Compiles in-process on first use (needs
+    libTilus.so)."""
     import torch
     from ..artifact import TilusArgumentError
     if codes.dim() != 2 or codes.dtype != torch.uint8 or not codes.is_cuda:
@@ -1122,7 +1125,12 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
     in the int8 format (pack(..., activation=tilus.int8): the bytes of the
     f16 format give wrong results, and their size cannot tell), groups of a
     multiple of 128 rows, no zeros (s8 mma.sync, exact i32 sums per k
-    tile). `scales` is [K / group_size, N] of x's dtype; group_size 32, 64
+    tile). With float8_e4m3fn x and x_scales likewise (sm_90): integer
+    weights of at most 4 bits (fp8_fits) in the FP8 format (pack(...,
+    activation=tilus.float8_e4m3)), groups of a multiple of 128 rows, no
+    zeros or bias (qmatmul_fp8; its configuration (warpgroups, block_m,
+    stages, lag) from fp8_config). `scales` is [K / group_size, N] of x's
+    dtype (f16 for int8 and FP8 x); group_size 32, 64
     or a multiple of 128, dividing K (K: per channel). `zeros`
     (optional, GPTQ/AWQ style) is [K / group_size, N]: values of x's dtype,
     or uint8 integer codes (converted on each call; keep them as values to

@@ -19,7 +19,8 @@ The weights go to E4M3 without conversion instructions: an integer v with
 |v| <= 15 is, as the E4M3 byte sign(v) | |v|, the number v * 2^-9 exactly (a
 subnormal m * 2^-9 below 8, and 8 + m = (1 + m/8) * 2^-6 above). So the codes
 are spread into bytes (the cast to 8 bits, FastCast.c), a negative one becomes
-sign and magnitude with one multiply-add per four weights (_weights), and the
+sign and magnitude with a shift, a mask and a multiply-add per four weights
+(_weights), and the
 factor 2^9 joins the scales. Each k tile's product starts from zero (wgmma's
 scale-d = 0) and is added to the total times its group's scales: wgmma cannot
 scale its operands by a tensor, and folding the scales into the E4M3 weights
