@@ -1099,7 +1099,7 @@ def test_fp8_template_compiles_and_refuses():
                          activation=tilus.float8_e4m3)
     with pytest.raises(ValueError, match="multiple of 128"):
         qmatmul_fp8.QuantizedMatmulWgmmaFP8(tilus.int4, 64, 0)
-    assert qmatmul_fp8.fp8_config(4096, 57344, 8192, tilus.int4) == (2, 256, 4, 2)
+    assert qmatmul_fp8.fp8_config(4096, 57344, 8192, tilus.int4) == (2, 256, 3, 1)
     assert qmatmul_fp8.fp8_config(16, 8192, 8192, tilus.int4) == (2, 128, 4, 1)
     assert qmatmul_fp8.fp8_config(4096, 96, 8192, tilus.int4) is None
     assert not qmatmul_wgmma.wgmma_fits((2, 256, 6, 1), 8192, 8192, tilus.int4,
