@@ -61,7 +61,8 @@ static bool parseInteger(const char *text, int64_t lo, int64_t hi, int64_t *out)
 }
 
 static bool isActivation(const char *s) {
-  return !strcmp(s, "float16") || !strcmp(s, "bfloat16") || !strcmp(s, "int8");
+  return !strcmp(s, "float16") || !strcmp(s, "bfloat16") || !strcmp(s, "int8") ||
+         !strcmp(s, "float8_e4m3");
 }
 
 // The index of artifact `name` (loaded from dir/name on first mention), or
@@ -139,7 +140,8 @@ static bool parseEntry(TilusQmatmulTable *t, const char *dir, char **tok, int li
   }
   if (!isActivation(tok[3])) {
     tilusSetError(err, TilusStatusParseError,
-                  TABLE_FILE " line %d: activation '%s' is not float16, bfloat16 or int8",
+                  TABLE_FILE " line %d: activation '%s' is not float16, bfloat16, int8 or "
+                             "float8_e4m3",
                   line, tok[3]);
     return false;
   }
@@ -404,14 +406,16 @@ TilusStatus tilusQmatmulLaunch(TilusQmatmulTable *t, TilusRuntime *rt,
                                      "runtime (tilusQmatmulTablePrepare)");
   if (s->m == 0) // nothing to launch, no scratch needed
     return TilusStatusSuccess;
-  bool int8 = !strcmp(s->activation, "int8"), split = plan.splitK > 1;
+  // int8 and FP8 activations come with their row scales.
+  bool scaled = !strcmp(s->activation, "int8") || !strcmp(s->activation, "float8_e4m3");
+  bool split = plan.splitK > 1;
   if (!checkBuffer(b->x, true, "x", "every product reads x", err) ||
       !checkBuffer(b->qweight, true, "qweight", "every product reads the weights", err) ||
       !checkBuffer(b->scales, true, "scales", "every product reads the scales", err) ||
       !checkBuffer(b->out, true, "out", "every product writes out", err) ||
-      !checkBuffer(b->xScales, int8, "xScales",
-                   int8 ? "int8 activations need their row scales"
-                        : "only int8 activations take row scales",
+      !checkBuffer(b->xScales, scaled, "xScales",
+                   scaled ? "int8 and FP8 activations need their row scales"
+                          : "only int8 and FP8 activations take row scales",
                    err) ||
       !checkBuffer(b->zeros, s->zeros, "zeros",
                    s->zeros ? "the shape has zero points" : "the shape has no zero points",
@@ -432,7 +436,7 @@ TilusStatus tilusQmatmulLaunch(TilusQmatmulTable *t, TilusRuntime *rt,
   TilusArg args[14];
   int n = 0;
   args[n++] = tilusArgPointer(b->x);
-  if (int8)
+  if (scaled)
     args[n++] = tilusArgPointer(b->xScales);
   args[n++] = tilusArgPointer(b->qweight);
   args[n++] = tilusArgPointer(b->scales);

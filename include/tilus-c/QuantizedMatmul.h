@@ -45,7 +45,8 @@ typedef struct {
   const char *wtype;      /* the weight type's name: "uint4", "float6_e3m2" */
   int offset;             /* of the weights' values, code - offset */
   int groupSize;          /* rows of K per scale (K: per channel) */
-  const char *activation; /* "float16", "bfloat16" or "int8" */
+  const char *activation; /* "float16", "bfloat16", "int8" or "float8_e4m3"
+                             (E4M3FN, sm_90 entries) */
   bool zeros, bias;       /* with zero points (values), with a bias */
   int64_t m, n, k;
 } TilusQmatmulShape;
@@ -78,11 +79,11 @@ TilusStatus tilusQmatmulTablePrepare(TilusQmatmulTable *table, TilusRuntime *rt,
 /* Device buffers of one product (addresses in the runtime's context). */
 typedef struct {
   TilusDevicePtr x;        /* [M, K] of the activation type, row-major */
-  TilusDevicePtr xScales;  /* int8 x only: f32 [M], one scale per row */
-  TilusDevicePtr qweight;  /* the packed weights (tilus.ops.pack; for int8 x
-                              the int8 format), K * N * bits / 8 bytes */
-  TilusDevicePtr scales;   /* [K / groupSize, N]: f16 for f16 and int8 x,
-                              bf16 for bf16 x */
+  TilusDevicePtr xScales;  /* int8 and FP8 x only: f32 [M], one scale per row */
+  TilusDevicePtr qweight;  /* the packed weights (tilus.ops.pack; for int8 or
+                              FP8 x their own formats), K * N * bits / 8 bytes */
+  TilusDevicePtr scales;   /* [K / groupSize, N]: f16 for f16, int8 and FP8
+                              x, bf16 for bf16 x */
   TilusDevicePtr zeros;    /* with zeros: [K / groupSize, N] like scales */
   TilusDevicePtr bias;     /* with a bias: [N] like scales */
   TilusDevicePtr out;      /* [M, N] like scales */

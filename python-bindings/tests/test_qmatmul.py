@@ -1027,22 +1027,27 @@ def test_export_ranges_follow_the_runner():
 @requires_compiler
 def test_export_writes_a_table_the_c_runtime_reads(tmp_path):
     count = export.export(str(tmp_path), [(tilus.uint4, 8), (tilus.float6_e3m2, 0)],
-                          [(256, 1024)], activations=("float16", "int8"),
+                          [(256, 1024)], activations=("float16", "int8", "float8_e4m3"),
                           variants=("plain", "zeros"), processes=1)
     lines = (tmp_path / export.TABLE_FILE).read_text().splitlines()
     assert lines[0] == export.HEADER
     rows = [ln.split() for ln in lines if not ln.startswith("#")][1:]
     assert len(rows) == count
     # f16: both types, plain only for uint4 (zeros replace its offset), both
-    # variants for the float; int8: uint4 plain only.
+    # variants for the float; int8 and FP8: uint4 plain only.
     kinds = {(r[0], r[3], r[4]) for r in rows}
     assert kinds == {("uint4", "float16", "0"), ("float6_e3m2", "float16", "0"),
-                     ("float6_e3m2", "float16", "1"), ("uint4", "int8", "0")}
+                     ("float6_e3m2", "float16", "1"), ("uint4", "int8", "0"),
+                     ("uint4", "float8_e4m3", "0")}
+    # FP8: fp8_config's blocks, 128 rows up to M = 128 and 256 beyond.
+    fp8 = sorted((int(r[6]), int(r[7]), int(r[11])) for r in rows if r[3] == "float8_e4m3")
+    assert fp8 == [(1, 128, 128), (129, 0, 256)]
+    first = {"int8": "ptr i8", "float8_e4m3": "ptr float8_e4m3"}
     for r in rows:
         art = tilus.Artifact.from_file(tmp_path / r[13])
         names = [p.describe() for p in art.kernels[0].params]
-        assert names[0] == ("ptr i8" if r[3] == "int8" else "ptr f16")
-        assert (names[1] == "ptr f32") == (r[3] == "int8")
+        assert names[0] == first.get(r[3], "ptr f16")
+        assert (names[1] == "ptr f32") == (r[3] in first)
         assert ("ptr f32" in names[2:]) == (int(r[10]) > 1)       # split-K partials
     with pytest.raises(SystemExit, match="bad --shapes"):
         export.main([str(tmp_path), "--weights", "uint4:8", "--shapes", "256by1024"])

@@ -50,5 +50,5 @@ done
 TILUS_LIBRARY_DIR=${TILUS_LIBRARY_DIR:-$build/lib/Shared} \
   PYTHONPATH=$root/python-bindings${PYTHONPATH:+:$PYTHONPATH} PYTHONDONTWRITEBYTECODE=1 \
   "$python" -m tilus.ops.export "$out/qmatmul-table" --weights uint3:0,uint8:128,uint4:8 \
-  --shapes 256x1024 --activations float16,int8 --variants plain,bias >/dev/null
+  --shapes 256x1024 --activations float16,int8,float8_e4m3 --variants plain,bias >/dev/null
 echo "built $(ls "$out"/*.tilus | wc -l) artifacts in $out"

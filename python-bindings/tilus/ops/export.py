@@ -2,7 +2,7 @@
 (include/tilus-c/QuantizedMatmul.h; docs/quantized-matmul.md, "From C").
 
     python3 -m tilus.ops.export OUT_DIR --weights uint4:8,int4:0 \\
-        --shapes 57344x8192,8192x8192 [--group 128] [--activations float16,int8] \\
+        --shapes 57344x8192,8192x8192 [--group 128] [--activations float16,int8,float8_e4m3] \\
         [--variants plain,bias,zeros,zeros+bias] [--gpu NAME --cc 9.0] [--target sm_90a]
 
 For every weight type (type:offset), shape (NxK), activation and variant,
@@ -20,6 +20,7 @@ import os
 import tilus
 
 from . import qmatmul
+from .qmatmul_fp8 import fp8_config, fp8_program
 from .qmatmul_wgmma import wgmma_program
 from .tune import m_bucket
 
@@ -37,7 +38,10 @@ def choice(m, n, k, wtype, group, offset, activation, zeros, bias, gpu=H100[0],
            cc=H100[1]):
     """quantized_matmul's configuration on that GPU (QuantizedMatmulRunner.choice,
     without a runtime): the tuned table's, the wgmma variant's on sm_90 above
-    M = 32 for f16/bf16 x without zeros or bias, else choose_config's."""
+    M = 32 for f16/bf16 x without zeros or bias, else choose_config's; for
+    FP8 x, fp8_config's (None where no block tiles the shape)."""
+    if activation == tilus.float8_e4m3:
+        return fp8_config(m, n, k, wtype, group)
     tuned = qmatmul.default_config(m, n, k, wtype, group, offset, activation, gpu, cc)
     from .tune import shipped_table
     if shipped_table().get(gpu, cc, m, n, k, wtype, group, offset, activation):
@@ -56,7 +60,8 @@ def entries(wtype, offset, n, k, group, activation, zeros, bias, gpu=H100[0], cc
         m = hi or lo
         assert all(f(m) == f(lo) for f in (qmatmul.row_tiles, m_bucket))
         cfg = choice(m, n, k, wtype, group, offset, activation, zeros, bias, gpu, cc)
-        mt = qmatmul.row_tiles(m)
+        # The FP8 kernels have no row tiles (blocks of block_m rows).
+        mt = None if activation == tilus.float8_e4m3 else qmatmul.row_tiles(m)
         if out and out[-1][2:] == (cfg, mt):
             out[-1] = (out[-1][0], hi, cfg, mt)
         else:
@@ -70,7 +75,8 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
     """Writes the table and its artifacts into out_dir; returns the number
     of entries. `weights` is [(wtype, offset)], `shapes` [(n, k)]. A
     product the template cannot take (int8 activations with float weights or
-    groups below 128, zeros with an offset) is skipped; ValueError for a
+    groups below 128, FP8 ones with weights beyond 4 bits, zeros or a bias,
+    zeros with an offset) is skipped; ValueError for a
     shape or group no product can take."""
     for n, k in shapes:
         if k % qmatmul.TILE_K or n % qmatmul.TILE_N or not qmatmul.group_size_ok(group) \
@@ -83,23 +89,29 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
     for activation in activations:
         act = None if activation == "float16" else tilus.dtype(activation)
         for wtype, offset in weights:
+            fp8 = act == tilus.float8_e4m3
             if act == tilus.int8 and (not qmatmul.int8_fits(wtype, offset)
                                       or group % qmatmul.TILE_K):
                 continue
+            if fp8 and (not qmatmul.fp8_fits(wtype, offset) or group % qmatmul.TILE_K):
+                continue
             for variant in variants:
                 zeros, bias = VARIANTS[variant]
-                if zeros and (offset or act == tilus.int8):
+                if zeros and (offset or act == tilus.int8) or fp8 and (zeros or bias):
                     continue
                 for n, k in shapes:
                     for lo, hi, cfg, mt in entries(wtype, offset, n, k, group, act, zeros,
                                                    bias, gpu, cc):
+                        if cfg is None:              # FP8: no block tiles N
+                            continue
                         # The wgmma variant's (g, block_m, s) or warp-specialized
                         # (g, block_m, s, lag).
                         wg = len(cfg) in (3, 4)
                         key = (str(wtype), offset, group, activation, cfg,
                                None if wg else mt, zeros, bias)
                         if key not in kernels:
-                            kernels[key] = (len(kernels), wgmma_program(
+                            kernels[key] = (len(kernels), fp8_program(
+                                wtype, group, offset, cfg) if fp8 else wgmma_program(
                                 wtype, group, offset, cfg, act) if wg else qmatmul.program(
                                 wtype, group, offset, cfg, act, mt, zeros, bias))
                         index, t = kernels[key]
@@ -139,14 +151,15 @@ def main(argv=None):
     p.add_argument("--weights", required=True, help="type:offset,... (uint4:8,int4:0)")
     p.add_argument("--shapes", required=True, help="NxK,... (57344x8192)")
     p.add_argument("--group", type=int, default=128)
-    p.add_argument("--activations", default="float16", help="float16,bfloat16,int8")
+    p.add_argument("--activations", default="float16",
+                   help="float16,bfloat16,int8,float8_e4m3")
     p.add_argument("--variants", default="plain,bias", help=",".join(VARIANTS))
     p.add_argument("--gpu", default=H100[0], help="the tuning table's GPU name")
     p.add_argument("--cc", default="9.0", help="its compute capability, major.minor")
     p.add_argument("--target", default="sm_90a")
     a = p.parse_args(argv)
     acts = a.activations.split(",")
-    bad = [v for v in acts if v not in ("float16", "bfloat16", "int8")]
+    bad = [v for v in acts if v not in ("float16", "bfloat16", "int8", "float8_e4m3")]
     bad += [v for v in a.variants.split(",") if v not in VARIANTS]
     if bad:
         raise SystemExit(f"export: unknown activation or variant {bad[0]!r}")

@@ -2,13 +2,15 @@
 //
 // tilus-c/QuantizedMatmul.h on the GPU: the table that build-artifacts.sh
 // exports (python3 -m tilus.ops.export: uint3 and uint8-with-offset-128
-// weights for f16 activations, uint4-with-offset-8 for int8 activations, N =
-// 256, K = 1024, with and without a bias) is loaded, prepared and launched
+// weights for f16 activations, uint4-with-offset-8 for int8 activations,
+// uint3 and uint4-with-offset-8 for FP8 (E4M3) ones, N = 256, K = 1024, with
+// and without a bias where it is taken) is loaded, prepared and launched
 // for several M, with weights packed here by tilusWeightPack, and compared
 // with a CPU product in double: within 1e-3 of the largest output (the
 // kernel sums in f32 and rounds to f16 once). At N = 256 the f16 mma.sync
 // entries split K, so their launches also check the caller's scratch; above
-// M = 32 the f16 entries without a bias are wgmma kernels (sm_90a).
+// M = 32 the f16 entries without a bias are wgmma kernels, and the FP8
+// entries always are (the table's artifacts are all sm_90a).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,27 +26,52 @@
 #include <string.h>
 
 // The template's tile layouts (python-bindings/tilus/ops/qmatmul.py):
-// TILE_LAYOUT for f16 activations, S8_TILE_LAYOUT for int8 ones.
+// TILE_LAYOUT for f16 activations, S8_TILE_LAYOUT for int8 and FP8 ones.
 static const char kF16Tile[] = "local(8,1).local(2,1).column_spatial(4,8).local(2,1)";
 static const char kS8Tile[] = "local(4,1).local(2,1).column_spatial(4,8).local(4,1)";
+
+typedef enum { kF16, kInt8, kFp8 } Activation;
 
 typedef struct {
   const char *wtype;
   int bits, offset;
-  bool int8, bias;
+  Activation act;
+  bool bias;
   int64_t m;
 } Case;
 
+static const char *activationName(Activation a) {
+  return a == kInt8 ? "int8" : a == kFp8 ? "float8_e4m3" : "float16";
+}
+
+// The E4M3 (E4M3FN) byte of an integer |v| <= 15: 1.m x 2^e with a 3-bit m.
+static uint8_t e4m3Byte(int v) {
+  int a = abs(v), e = 0;
+  if (!a)
+    return 0;
+  while (a >> (e + 1))
+    ++e;
+  int mantissa = ((a << 3) >> e) & 7;
+  return (uint8_t)((v < 0 ? 0x80 : 0) | (e + 7) << 3 | mantissa);
+}
+
 // The packed weights of `codes` [K, N] (values code - offset, stored as the
-// signed b-bit value when the offset is 2^(b-1), as tilus.ops.pack does).
+// signed b-bit value when the offset is 2^(b-1), as tilus.ops.pack does; for
+// FP8 activations a negative value v as 2^(b-1) | (-1 - v), the FP8 format).
 static uint8_t *packWeights(const Case *c, const uint32_t *codes, int64_t K, int64_t N,
                             char *why, size_t whySize) {
   size_t bytes = (size_t)(K * N * c->bits / 8);
   uint8_t *compact = calloc(bytes, 1), *packed = malloc(bytes);
   bool symmetric = c->offset == 1 << (c->bits - 1);
-  for (int64_t g = 0; g < K * N; ++g)
-    packBits(compact, g, c->bits, symmetric ? codes[g] ^ (uint32_t)c->offset : codes[g]);
-  const char *text = c->int8 ? kS8Tile : kF16Tile;
+  for (int64_t g = 0; g < K * N; ++g) {
+    uint32_t stored = symmetric ? codes[g] ^ (uint32_t)c->offset : codes[g];
+    if (c->act == kFp8 && symmetric) {
+      int v = (int)codes[g] - c->offset;
+      stored = v < 0 ? (uint32_t)(c->offset | (-1 - v)) : (uint32_t)v;
+    }
+    packBits(compact, g, c->bits, stored);
+  }
+  const char *text = c->act == kF16 ? kF16Tile : kS8Tile;
   TilusLayoutError err;
   TilusLayout *layout = tilusLayoutParse(text, strlen(text), &err);
   TilusWeightPacking packing = {K, N, 128, 8, c->bits, layout};
@@ -64,7 +91,8 @@ static void runCase(Suite *s, TilusQmatmulTable *table, const Case *c, uint32_t 
   const int64_t M = c->m, N = 256, K = 1024, G = 128;
   char name[96], why[600] = "";
   snprintf(name, sizeof name, "qmatmul_table.%s_o%d_%s%s", c->wtype, c->offset,
-           c->int8 ? "int8" : "f16", c->bias ? "_bias" : "");
+           c->act == kInt8 ? "int8" : c->act == kFp8 ? "fp8" : "f16",
+           c->bias ? "_bias" : "");
   uint32_t state = seed;
   uint32_t *codes = malloc(sizeof(uint32_t) * (size_t)(K * N));
   for (int64_t g = 0; g < K * N; ++g)
@@ -77,8 +105,9 @@ static void runCase(Suite *s, TilusQmatmulTable *table, const Case *c, uint32_t 
   }
   for (int64_t j = 0; j < N; ++j)
     bias[j] = tilusF16FromDouble(c->bias ? (double)((int)(nextRandom(&state) % 17) - 8) / 8 : 0);
-  // x: f16 values k/16 in [-2, 2), or int8 with per-row scales.
-  size_t xBytes = (size_t)(M * K) * (c->int8 ? 1 : 2);
+  // x: f16 values k/16 in [-2, 2), or int8 (or E4M3 integers in [-15, 15])
+  // with per-row scales.
+  size_t xBytes = (size_t)(M * K) * (c->act == kF16 ? 2 : 1);
   uint8_t *x = malloc(xBytes);
   double *xv = malloc(sizeof(double) * (size_t)(M * K));
   float *xs = malloc(sizeof(float) * (size_t)M);
@@ -86,8 +115,12 @@ static void runCase(Suite *s, TilusQmatmulTable *table, const Case *c, uint32_t 
     xs[i] = (float)(nextRandom(&state) % 8 + 1) / 64;
   for (int64_t g = 0; g < M * K; ++g) {
     int v = (int)(nextRandom(&state) % 255) - 127;
-    if (c->int8) {
+    if (c->act == kInt8) {
       x[g] = (uint8_t)(int8_t)v;
+      xv[g] = v * (double)xs[g / K];
+    } else if (c->act == kFp8) {
+      v = v % 16;
+      x[g] = e4m3Byte(v);
       xv[g] = v * (double)xs[g / K];
     } else {
       xv[g] = (double)(v / 4) / 16;
@@ -107,7 +140,7 @@ static void runCase(Suite *s, TilusQmatmulTable *table, const Case *c, uint32_t 
     }
   uint8_t *packed = packWeights(c, codes, K, N, why, sizeof why);
   TilusQmatmulShape shape = {.wtype = c->wtype, .offset = c->offset, .groupSize = (int)G,
-                             .activation = c->int8 ? "int8" : "float16", .bias = c->bias,
+                             .activation = activationName(c->act), .bias = c->bias,
                              .m = M, .n = N, .k = K};
   TilusQmatmulPlan plan = {0};
   TilusRuntimeError err;
@@ -120,7 +153,7 @@ static void runCase(Suite *s, TilusQmatmulTable *table, const Case *c, uint32_t 
   uint16_t *out = malloc(2 * (size_t)(M * N));
   if (ok) {
     b.x = upload(s, x, xBytes);
-    b.xScales = c->int8 ? upload(s, xs, sizeof(float) * (size_t)M) : 0;
+    b.xScales = c->act != kF16 ? upload(s, xs, sizeof(float) * (size_t)M) : 0;
     b.qweight = upload(s, packed, (size_t)(K * N * c->bits / 8));
     b.scales = upload(s, scales, 2 * (size_t)(K / G * N));
     b.bias = c->bias ? upload(s, bias, 2 * (size_t)N) : 0;
@@ -166,12 +199,15 @@ void testQmatmulTable(Suite *s) {
     table = NULL;
   }
   static const Case cases[] = {
-      {"uint3", 3, 0, false, false, 5},   {"uint3", 3, 0, false, true, 21},
-      {"uint8", 8, 128, false, true, 40}, {"uint8", 8, 128, false, false, 1},
-      {"uint4", 4, 8, true, false, 5},    {"uint4", 4, 8, true, true, 40},
-      {"uint4", 4, 8, true, true, 19},
+      {"uint3", 3, 0, kF16, false, 5},   {"uint3", 3, 0, kF16, true, 21},
+      {"uint8", 8, 128, kF16, true, 40}, {"uint8", 8, 128, kF16, false, 1},
+      {"uint4", 4, 8, kInt8, false, 5},  {"uint4", 4, 8, kInt8, true, 40},
+      {"uint4", 4, 8, kInt8, true, 19},
       // Above M = 32 the f16 entries without a bias are the wgmma variant's.
-      {"uint8", 8, 128, false, false, 100}, {"uint3", 3, 0, false, false, 33},
+      {"uint8", 8, 128, kF16, false, 100}, {"uint3", 3, 0, kF16, false, 33},
+      // FP8: 128-row blocks up to M = 128, 256 beyond (ragged M).
+      {"uint4", 4, 8, kFp8, false, 7},   {"uint4", 4, 8, kFp8, false, 300},
+      {"uint3", 3, 0, kFp8, false, 129},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
     if (!table) {

@@ -109,8 +109,8 @@ static void testLoadErrors(const char *dir) {
   err = loadError(dir, "tilus-qmatmul-table 1\n"
                        "uint4 8 128 float32 0 0 1 16 256 1024 4 16 64 split.tilus\n");
   CHECK_ERROR(err, TilusStatusParseError,
-              "qmatmul-table.txt line 2: activation 'float32' is not float16, bfloat16 or "
-              "int8");
+              "qmatmul-table.txt line 2: activation 'float32' is not float16, bfloat16, int8 "
+              "or float8_e4m3");
   err = loadError(dir, "tilus-qmatmul-table 1\n"
                        "uint4 8 128 float16 0 0 17 16 256 1024 4 16 64 split.tilus\n");
   CHECK_ERROR(err, TilusStatusParseError,
@@ -194,8 +194,8 @@ static void testFindAndLaunch(const char *dir) {
   nb.xScales = 0x9000;
   CHECK(tilusQmatmulLaunch(t, rt, &f16, &nb, NULL, &err) == TilusStatusInvalidArgument);
   CHECK_ERROR(err, TilusStatusInvalidArgument,
-              "quantized matmul: buffer 'xScales' is given, but only int8 activations take "
-              "row scales");
+              "quantized matmul: buffer 'xScales' is given, but only int8 and FP8 "
+              "activations take row scales");
   CHECK(fake.launches == 1);
 
   // The int8 kernel with a bias: a, a_scales, w, scales, bias, c, m, n, k.
