@@ -158,14 +158,26 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
 
 
 def fp8_config(m, n, k, wtype, group_size=128):
-    """(warpgroups, block_m, stages, lag) for FP8 activations: the first of
-    the probes in bench/README.md ("FP8 activations") whose block tiles the
-    shape, 128-row blocks up to M = 128; None if none does. (2, 256, 3, 1)
-    was the fastest or within noise of it in five A/B runs of int4 at M =
-    4096, and the steadiest; (2, 256, 4, 2) won one run by 7 %."""
+    """(warpgroups, block_m, stages, lag) for FP8 activations: the first
+    configuration of M's row of the probes in bench/README.md ("FP8
+    activations") whose block tiles the shape (then the same with one
+    warpgroup); None if none does. Up to M = 64 the block is as tall as M
+    rounded up to 16, 32 or 64 (wgmma's N; every row past M costs a full
+    product), with deeper pipelines for the weights' bytes; above M = 128,
+    (2, 256, 3, 1) was the fastest or within noise of it in five A/B runs of
+    int4 at M = 4096, and the steadiest."""
     from .qmatmul_wgmma import wgmma_fits
-    table = [(2, 128, 4, 1)] if m <= 128 else [(2, 256, 3, 1), (2, 256, 4, 2), (2, 128, 4, 1)]
-    for cfg in table + [(1, 128, 4, 1)]:
+    if m <= 16:
+        table = [(2, 16, 8, 2)]
+    elif m <= 32:
+        table = [(2, 32, 8, 2)]
+    elif m <= 64:
+        table = [(2, 64, 8, 3)]
+    elif m <= 128:
+        table = [(2, 128, 4, 1)]
+    else:
+        table = [(2, 256, 3, 1), (2, 256, 4, 2), (2, 128, 4, 1)]
+    for cfg in table + [(1,) + table[-1][1:]]:
         if wgmma_fits(cfg, n, k, wtype, group_size, activation_bits=8):
             return cfg
     return None

@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
                       /* ElementwiseTests.c */ 9 +
                       /* DataMovementTests.c */ 11 +
                       /* NormTests.c */ 8) +
-                 /* QmatmulTests.c, once */ 12 +
+                 /* QmatmulTests.c, once */ 13 +
                  /* WgmmaTests.c, sm_90a only */ 14;
   if (!s.rt) {
     printf("SKIPPED: %s\n", err.message);
