@@ -1071,6 +1071,10 @@ def test_fp8_format_round_trip(wtype, offset):
     rng = np.random.default_rng(wtype.bits + offset)
     codes = qmatmul.random_codes(rng, wtype, (256, 64))
     packed = qmatmul.pack(codes, wtype, offset, activation=tilus.float8_e4m3)
+    # Signed codes given as their two's complement bits (as pack_on_device
+    # takes them) pack the same.
+    assert np.array_equal(qmatmul.pack(codes & 0xFF, wtype, offset,
+                                       activation=tilus.float8_e4m3), packed)
     assert np.array_equal(qmatmul.unpack(packed, wtype, 256, 64, offset,
                                          activation=tilus.float8_e4m3), codes)
     v = codes - offset
@@ -1110,7 +1114,10 @@ def test_fp8_template_compiles_and_refuses():
     assert qmatmul_fp8.fp8_config(40, 64, 8192, tilus.int4) == (1, 64, 8, 3)   # N = 64
     assert qmatmul_fp8.fp8_config(4096, 96, 8192, tilus.int4) is None
     assert not qmatmul_wgmma.wgmma_fits((2, 256, 6, 1), 8192, 8192, tilus.int4,
-                                        activation_bits=8)           # 247 KB of stages
+                                        fp8=True)                    # 247 KB of stages
+    # 200 rows do not split into parts of at most 128 of a multiple of 8.
+    assert not qmatmul_wgmma.wgmma_fits((2, 200, 3, 1), 8192, 8192, tilus.int4, fp8=True)
+    assert qmatmul_wgmma.wgmma_fits((2, 208, 3, 1), 8192, 8192, tilus.int4, fp8=True)
 
 
 def _fp8_inputs(rng, m, k, exact=False):

@@ -38,8 +38,11 @@ MlirValue tilusEmitElementConstant(TilusEmitter *e, MlirType type,
 // The value attribute of the arith.constant behind `c` (itself, or the
 // scalar a vector.broadcast spreads); null for anything else.
 static MlirAttribute constantValue(MlirValue c) {
-  if (mlirValueIsAOpResult(c) && tilusOpIs(mlirOpResultGetOwner(c), "vector.broadcast"))
+  if (mlirValueIsAOpResult(c) && tilusOpIs(mlirOpResultGetOwner(c), "vector.broadcast")) {
     c = mlirOperationGetOperand(mlirOpResultGetOwner(c), 0);
+    if (mlirTypeIsAVector(mlirValueGetType(c))) // only a scalar's broadcast is a splat
+      return (MlirAttribute){NULL};
+  }
   if (!mlirValueIsAOpResult(c) || !tilusOpIs(mlirOpResultGetOwner(c), "arith.constant"))
     return (MlirAttribute){NULL};
   return mlirOperationGetAttributeByName(mlirOpResultGetOwner(c),
@@ -49,6 +52,9 @@ static MlirAttribute constantValue(MlirValue c) {
 bool tilusConstantElement(MlirValue c, uint64_t index, double *out) {
   MlirAttribute value = constantValue(c);
   if (mlirAttributeIsNull(value))
+    return false;
+  if (mlirAttributeIsAElements(value) &&
+      index >= (uint64_t)mlirElementsAttrGetNumElements(value))
     return false;
   if (mlirAttributeIsAFloat(value)) {
     *out = mlirFloatAttrGetValueDouble(value);

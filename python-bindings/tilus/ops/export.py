@@ -39,9 +39,10 @@ def choice(m, n, k, wtype, group, offset, activation, zeros, bias, gpu=H100[0],
     """quantized_matmul's configuration on that GPU (QuantizedMatmulRunner.choice,
     without a runtime): the tuned table's, the wgmma variant's on sm_90 above
     M = 32 for f16/bf16 x without zeros or bias, else choose_config's; for
-    FP8 x, fp8_config's (None where no block tiles the shape)."""
-    if activation == tilus.float8_e4m3:
-        return fp8_config(m, n, k, wtype, group)
+    FP8 x, fp8_config's (None where no block tiles the shape or the GPU is
+    not sm_90)."""
+    if activation == tilus.float8_e4m3:           # wgmma: sm_90 only
+        return fp8_config(m, n, k, wtype, group) if cc == (9, 0) else None
     tuned = qmatmul.default_config(m, n, k, wtype, group, offset, activation, gpu, cc)
     from .tune import shipped_table
     if shipped_table().get(gpu, cc, m, n, k, wtype, group, offset, activation):

@@ -403,9 +403,11 @@ class QuantizedMatmulI8(QuantizedMatmul):
 
 def fp8_fits(wtype, offset):
     """Whether FP8 (E4M3) activations take weights code - offset of `wtype`
-    (qmatmul_fp8): integers of at most 4 bits, signed with offset 0 or
-    unsigned with offset 0 or the symmetric 2^(b-1), so that every value
-    lies in [-15, 15]."""
+    (qmatmul_fp8): int2-int4 with offset 0, uint1-uint4 with offset 0 and
+    uint2-uint4 with the symmetric offset 2^(b-1). Their values lie in
+    [-8, 15], E4M3 bytes of sign and magnitude; the signed ones are stored
+    as _fp8_recode's codes, which the kernel turns into those bytes (other
+    offsets would need a subtraction per byte)."""
     if not isinstance(wtype, tilus.IntDType) or wtype.bits > 4:
         return False
     if wtype.signed or wtype.bits == 1:
@@ -490,8 +492,8 @@ def _activation(activation):
 def _check_fp8(wtype, offset):
     if not fp8_fits(wtype, offset):
         raise ValueError(f"no FP8-activation format for {wtype} with offset {offset}: "
-                         f"integers of at most 4 bits, signed with offset 0 or unsigned "
-                         f"with offset 0 or 2^(b-1)")
+                         f"int2-int4 with offset 0, uint1-uint4 with offset 0, uint2-uint4 "
+                         f"with the symmetric offset 2^(b-1)")
 
 
 def _tile_format(wtype, offset, activation):
@@ -526,10 +528,13 @@ def pack(codes, wtype, offset=0, order="KN", activation=None):
     if _activation(activation) == tilus.float8_e4m3:
         # The int8 format of the FP8 codes (unsigned, _fp8_recode).
         _check_fp8(wtype, offset)
-        codes = np.asarray(codes).astype(np.int64)
+        b = wtype.bits
+        codes = np.asarray(codes).astype(np.int64) & ((1 << b) - 1)   # as pack() reads codes
+        if wtype.signed:                  # the b-bit two's complement value
+            codes = (codes ^ (1 << (b - 1))) - (1 << (b - 1))
         if _stored_type(wtype, offset).signed:
-            codes = _fp8_recode(codes - offset, wtype.bits)
-        return pack(codes, tilus.uint_(wtype.bits), 0, activation=tilus.int8)
+            codes = _fp8_recode(codes - offset, b)
+        return pack(codes, tilus.uint_(b), 0, activation=tilus.int8)
     stored = _stored_type(wtype, offset)
     if stored is not wtype:
         codes = np.asarray(codes).astype(np.int64) - offset
@@ -820,14 +825,16 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
     if scaled and (x_scales is None or x_scales.dtype != torch.float32
                    or tuple(x_scales.shape) != (m,)):
         raise TilusArgumentError(
-            f"quantized_matmul: {x.dtype} x needs x_scales, float32 [M] = [{m}] (one scale "
+            f"quantized_matmul: {str(x.dtype).replace('torch.', '')} x needs x_scales, "
+            f"float32 [M] = [{m}] (one scale "
             f"per row), not " + ("None" if x_scales is None else
                                  f"{x_scales.dtype} {tuple(x_scales.shape)}"))
     if x.dtype == fp8:
         if not fp8_fits(wtype, offset):
-            raise TilusArgumentError(f"quantized_matmul: float8_e4m3fn x needs integer "
-                                     f"weights of at most 4 bits (signed, or unsigned with "
-                                     f"offset 0 or 2^(b-1)), not {wtype} with offset {offset}")
+            raise TilusArgumentError(f"quantized_matmul: float8_e4m3fn x needs weights of at "
+                                     f"most 4 bits: int2-int4 with offset 0, uint1-uint4 with "
+                                     f"offset 0, uint2-uint4 with the symmetric offset "
+                                     f"2^(b-1); not {wtype} with offset {offset}")
         if zeros is not None or bias is not None:
             raise TilusArgumentError("quantized_matmul: float8_e4m3fn x takes no zero points "
                                      "and no bias")
@@ -1037,8 +1044,7 @@ class QuantizedMatmulRunner:
             if config is None:
                 raise TilusArgumentError(f"quantized_matmul: no FP8 configuration tiles "
                                          f"N = {n} (a multiple of 64) and K = {k}")
-        elif len(config) != 4 or not wgmma_fits(config, n, k, wtype, group_size,
-                                                activation_bits=8):
+        elif len(config) != 4 or not wgmma_fits(config, n, k, wtype, group_size, fp8=True):
             raise TilusArgumentError(f"quantized_matmul: config {config} is not an FP8 "
                                      f"(warpgroups, block_m, stages, lag) that tiles N = {n}, "
                                      f"K = {k} within a block's registers and shared memory")

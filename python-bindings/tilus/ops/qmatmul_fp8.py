@@ -45,9 +45,10 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
     def __init__(self, wtype, group_size=128, offset=0, warpgroups=2, block_m=128,
                  stages=4, lag=1, set_registers=True, group_m=4, parts=None):
         if not fp8_fits(wtype, offset):
-            raise ValueError(f"FP8 activations take integer weights of at most 4 bits, "
-                             f"unsigned with offset 0 or 2^(b-1), signed with offset 0; "
-                             f"not {wtype} with offset {offset}")
+            raise ValueError(f"FP8 activations take weights of at most 4 bits: int2-int4 "
+                             f"with offset 0, uint1-uint4 with offset 0 and uint2-uint4 "
+                             f"with the symmetric offset 2^(b-1); not {wtype} with offset "
+                             f"{offset}")
         if group_size % TILE_K:
             raise ValueError(f"FP8 activations need groups of a multiple of {TILE_K} "
                              f"rows, not {group_size}")
@@ -83,9 +84,6 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
     @property
     def a_dtype(self):
         return FP8
-
-    def _token_scales(self):
-        return [("a_scales", tilus.pointer(tilus.float32))]
 
     def _weights(self, raw):
         """The k tile's weights [128, bn] as E4M3 bytes worth value * 2^-9
@@ -158,27 +156,19 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
 
 
 def fp8_config(m, n, k, wtype, group_size=128):
-    """(warpgroups, block_m, stages, lag) for FP8 activations: the first
-    configuration of M's row of the probes in bench/README.md ("FP8
-    activations") whose block tiles the shape (then the same with one
-    warpgroup); None if none does. Up to M = 64 the block is as tall as M
-    rounded up to 16, 32 or 64 (wgmma's N; every row past M costs a full
-    product), with deeper pipelines for the weights' bytes; above M = 128,
-    (2, 256, 3, 1) was the fastest or within noise of it in five A/B runs of
-    int4 at M = 4096, and the steadiest."""
+    """(warpgroups, block_m, stages, lag) for FP8 activations: by M, the
+    probes' best in bench/README.md ("FP8 activations"), or the same with
+    one warpgroup where N is not a multiple of 128; None if neither fits.
+    Up to M = 64 the block is as tall as M rounded up to 16, 32 or 64 rows
+    (wgmma's N; every row past M costs a full product), with deeper
+    pipelines for the weights' bytes; above M = 128, (2, 256, 3, 1) was
+    faster than (2, 256, 4, 2) or within noise in four of five A/B runs of
+    int4 at M = 4096, and steadier."""
     from .qmatmul_wgmma import wgmma_fits
-    if m <= 16:
-        table = [(2, 16, 8, 2)]
-    elif m <= 32:
-        table = [(2, 32, 8, 2)]
-    elif m <= 64:
-        table = [(2, 64, 8, 3)]
-    elif m <= 128:
-        table = [(2, 128, 4, 1)]
-    else:
-        table = [(2, 256, 3, 1), (2, 256, 4, 2), (2, 128, 4, 1)]
-    for cfg in table + [(1,) + table[-1][1:]]:
-        if wgmma_fits(cfg, n, k, wtype, group_size, activation_bits=8):
+    best = ((2, 16, 8, 2) if m <= 16 else (2, 32, 8, 2) if m <= 32 else
+            (2, 64, 8, 3) if m <= 64 else (2, 128, 4, 1) if m <= 128 else (2, 256, 3, 1))
+    for cfg in (best, (1,) + best[1:]):
+        if wgmma_fits(cfg, n, k, wtype, group_size, fp8=True):
             return cfg
     return None
 

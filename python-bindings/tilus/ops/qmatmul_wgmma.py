@@ -319,25 +319,25 @@ _MAX_BLOCK_M_WS = {1: 256, 2: 256, 3: 128}
 _MAX_BLOCK_M_FP8 = {1: 256, 2: 256}
 
 
-def wgmma_fits(cfg, n, k, wtype, group_size=128, activation_bits=16):
+def wgmma_fits(cfg, n, k, wtype, group_size=128, fp8=False):
     """Whether (warpgroups, block_m, stages), or the warp-specialized
     (warpgroups, block_m, stages, lag), tiles N (64 * warpgroups columns
     per block) and K (tiles of 128) within a block's registers
-    (_MAX_BLOCK_M) and shared memory (f16 or bf16 activations alike, or the
-    FP8 variant's with activation_bits 8; the shared_bytes of the instance
-    and the mbarriers). The FP8 variant, warp-specialized, takes two
-    warpgroups up to 256 rows in parts of 128 (qmatmul_fp8)."""
+    (_MAX_BLOCK_M) and shared memory (f16 or bf16 activations alike; the
+    shared_bytes of the instance and the mbarriers). fp8: the FP8-activation
+    variant's (qmatmul_fp8, warp-specialized only): up to 256 rows, in
+    parts of at most 128 rows of a multiple of 8 each, one-byte A."""
     from .qmatmul import MAX_BLOCK_SHARED
     ws = len(cfg) == 4
     g, bm, st = cfg[:3]
     limits = _MAX_BLOCK_M_WS if ws else _MAX_BLOCK_M
-    if activation_bits == 8:
+    if fp8:
         limits = _MAX_BLOCK_M_FP8 if ws else {}
     if bm % 8 or not 8 <= bm <= limits.get(g, 0) \
-            or st < 2 or ws and not 0 <= cfg[3] < st:
+            or st < 2 or ws and not 0 <= cfg[3] < st or fp8 and bm % (8 * -(-bm // 128)):
         return False
     rows = max(1, TILE_K // group_size)
-    shared = st * (bm * TILE_K * activation_bits // 8
+    shared = st * (bm * TILE_K * (1 if fp8 else 2)
                    + 4 * g * 2 * TILE_K * TILE_N * wtype.bits // 8
                    + rows * 64 * g * 2 + (16 if ws else 0))
     return n % (64 * g) == 0 and k % TILE_K == 0 and shared <= MAX_BLOCK_SHARED

@@ -64,11 +64,11 @@ static uint8_t *packWeights(const Case *c, const uint32_t *codes, int64_t K, int
   uint8_t *compact = calloc(bytes, 1), *packed = malloc(bytes);
   bool symmetric = c->offset == 1 << (c->bits - 1);
   for (int64_t g = 0; g < K * N; ++g) {
-    uint32_t stored = symmetric ? codes[g] ^ (uint32_t)c->offset : codes[g];
-    if (c->act == kFp8 && symmetric) {
-      int v = (int)codes[g] - c->offset;
-      stored = v < 0 ? (uint32_t)(c->offset | (-1 - v)) : (uint32_t)v;
-    }
+    int v = (int)codes[g] - c->offset;
+    uint32_t stored = !symmetric                 ? codes[g]
+                      : c->act != kFp8 ? codes[g] ^ (uint32_t)c->offset
+                      : v < 0          ? (uint32_t)(c->offset | (-1 - v))
+                                       : (uint32_t)v;
     packBits(compact, g, c->bits, stored);
   }
   const char *text = c->act == kF16 ? kF16Tile : kS8Tile;

@@ -31,6 +31,15 @@ static const char kInt8Artifact[] = "tilus-artifact 1\ntarget sm_90a\n"
                                     "  param ptr f16\n  param ptr f16\n  param ptr f16\n"
                                     "  param i32\n  param i32\n  param i32\nend\nptx:\n"
                                     ".entry qmatmul()\n";
+// FP8 activations: a, a_scales, w, scales, c, m, n, k (the tensor map of
+// the real kernel left out: the fake driver checks the parameters).
+static const char kFp8Artifact[] = "tilus-artifact 1\ntarget sm_90a\n"
+                                   "kernel qmatmul\n  block 384 1 1\n"
+                                   "  grid s5 ceildiv 16 ; s6 floordiv 128\n"
+                                   "  param ptr float8_e4m3\n  param ptr f32\n  param ptr ui8\n"
+                                   "  param ptr f16\n  param ptr f16\n"
+                                   "  param i32\n  param i32\n  param i32\nend\nptx:\n"
+                                   ".entry qmatmul()\n";
 static const char kOtherArtifact[] = "tilus-artifact 1\ntarget sm_90a\nkernel other\n  block 32 1 1\n"
                                      "  grid 1\nend\nptx:\n.entry other()\n";
 static const char kTable[] =
@@ -239,6 +248,40 @@ static void testMissingShapeMessage(const char *dir) {
   tilusQmatmulTableDestroy(t);
 }
 
+// An FP8 entry takes x's row scales second, and needs them.
+static void testFp8Launch(const char *dir) {
+  writeFile(dir, "fp8.tilus", kFp8Artifact);
+  writeFile(dir, "qmatmul-table.txt",
+            "tilus-qmatmul-table 1\n"
+            "uint4 8 128 float8_e4m3 0 0 1 16 256 1024 1 16 128 fp8.tilus\n");
+  TilusRuntimeError err;
+  TilusQmatmulTable *t = tilusQmatmulTableLoad(dir, &err);
+  CHECK(t != NULL);
+  if (!t)
+    return;
+  resetFake();
+  TilusRuntime *rt = createFake(&err);
+  CHECK(rt != NULL && tilusQmatmulTablePrepare(t, rt, &err) == TilusStatusSuccess);
+  TilusQmatmulShape fp8 = shapeOf("float8_e4m3", false, 7);
+  TilusQmatmulBuffers b = {.x = 0x1100, .xScales = 0x1200, .qweight = 0x2100,
+                           .scales = 0x3100, .out = 0x4100};
+  fake.numParamsToRecord = 8;
+  CHECK(tilusQmatmulLaunch(t, rt, &fp8, &b, NULL, &err) == TilusStatusSuccess);
+  CHECK(fake.launches == 1 && fake.grid[0] == 1 && fake.grid[1] == 2);
+  CHECK(paramU64(0) == 0x1100 && paramU64(1) == 0x1200 && paramU64(2) == 0x2100 &&
+        paramU64(3) == 0x3100 && paramU64(4) == 0x4100);
+  CHECK((int32_t)paramU64(5) == 7 && (int32_t)paramU64(6) == 256 &&
+        (int32_t)paramU64(7) == 1024);
+  b.xScales = 0;
+  CHECK(tilusQmatmulLaunch(t, rt, &fp8, &b, NULL, &err) == TilusStatusInvalidArgument);
+  CHECK_ERROR(err, TilusStatusInvalidArgument,
+              "quantized matmul: buffer 'xScales' is 0, but int8 and FP8 activations need "
+              "their row scales");
+  CHECK(fake.launches == 1);
+  tilusQmatmulTableDestroy(t);
+  tilusRuntimeDestroy(rt);
+}
+
 void testQmatmulTable(void) {
   char dir[] = "/tmp/tilus-qmatmul-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
@@ -248,5 +291,6 @@ void testQmatmulTable(void) {
   testLoadErrors(dir);
   testFindAndLaunch(dir);
   testMissingShapeMessage(dir);
+  testFp8Launch(dir);
   removeAll(dir);
 }
