@@ -1039,9 +1039,10 @@ def test_export_writes_a_table_the_c_runtime_reads(tmp_path):
     assert kinds == {("uint4", "float16", "0"), ("float6_e3m2", "float16", "0"),
                      ("float6_e3m2", "float16", "1"), ("uint4", "int8", "0"),
                      ("uint4", "float8_e4m3", "0")}
-    # FP8: fp8_config's blocks, as tall as M's range up to 128 rows, 256 beyond.
+    # FP8: fp8_config's blocks, as tall as M's range up to 64 rows; at N =
+    # 256 (two column blocks) 64 rows fill less than a wave beyond.
     fp8 = sorted((int(r[6]), int(r[7]), int(r[11])) for r in rows if r[3] == "float8_e4m3")
-    assert fp8 == [(1, 16, 16), (17, 32, 32), (33, 64, 64), (65, 128, 128), (129, 0, 256)]
+    assert fp8 == [(1, 16, 16), (17, 32, 32), (33, 0, 64)]
     first = {"int8": "ptr i8", "float8_e4m3": "ptr float8_e4m3"}
     for r in rows:
         art = tilus.Artifact.from_file(tmp_path / r[13])
@@ -1110,7 +1111,12 @@ def test_fp8_template_compiles_and_refuses():
         qmatmul_fp8.QuantizedMatmulWgmmaFP8(tilus.int4, 64, 0)
     assert qmatmul_fp8.fp8_config(4096, 57344, 8192, tilus.int4) == (2, 256, 3, 1)
     assert qmatmul_fp8.fp8_config(16, 8192, 8192, tilus.int4) == (2, 16, 8, 2)
-    assert qmatmul_fp8.fp8_config(100, 8192, 8192, tilus.int4) == (2, 128, 4, 1)
+    assert qmatmul_fp8.fp8_config(100, 57344, 8192, tilus.int4) == (2, 128, 4, 1)
+    # Narrow N: the lowest block whose grid fits one wave of 132 SMs.
+    assert qmatmul_fp8.fp8_config(128, 8192, 8192, tilus.int4) == (2, 64, 8, 3)
+    assert qmatmul_fp8.fp8_config(256, 8192, 8192, tilus.int4) == (2, 128, 4, 1)
+    assert qmatmul_fp8.fp8_config(256, 10240, 8192, tilus.int4) == (2, 256, 3, 1)
+    assert qmatmul_fp8.fp8_config(128, 10240, 8192, tilus.int4) == (2, 128, 4, 1)
     assert qmatmul_fp8.fp8_config(40, 64, 8192, tilus.int4) == (1, 64, 8, 3)   # N = 64
     assert qmatmul_fp8.fp8_config(4096, 96, 8192, tilus.int4) is None
     assert not qmatmul_wgmma.wgmma_fits((2, 256, 6, 1), 8192, 8192, tilus.int4,

@@ -155,18 +155,32 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
                 f".reduce(spatial(8,1,4),dims=[0]).local(1,2)")
 
 
+# The configuration (warpgroups, block_m, stages, lag) for each block height,
+# from the probes in bench/README.md ("FP8 activations"): small blocks with
+# deep pipelines for the weights' bytes; above 128 rows, (2, 256, 3, 1) was
+# faster than (2, 256, 4, 2) or within noise in four of five A/B runs of
+# int4 at M = 4096, and steadier.
+_FP8_BY_ROWS = {16: (2, 16, 8, 2), 32: (2, 32, 8, 2), 64: (2, 64, 8, 3),
+                128: (2, 128, 4, 1), 256: (2, 256, 3, 1)}
+# The H100's SMs: a grid of at most this many blocks runs in one wave.
+_SMS = 132
+
+
 def fp8_config(m, n, k, wtype, group_size=128):
-    """(warpgroups, block_m, stages, lag) for FP8 activations: by M, the
-    probes' best in bench/README.md ("FP8 activations"), or the same with
-    one warpgroup where N is not a multiple of 128; None if neither fits.
-    Up to M = 64 the block is as tall as M rounded up to 16, 32 or 64 rows
-    (wgmma's N; every row past M costs a full product), with deeper
-    pipelines for the weights' bytes; above M = 128, (2, 256, 3, 1) was
-    faster than (2, 256, 4, 2) or within noise in four of five A/B runs of
-    int4 at M = 4096, and steadier."""
+    """(warpgroups, block_m, stages, lag) for FP8 activations, or the same
+    with one warpgroup where N is not a multiple of 128; None if neither
+    fits. The block is as tall as M rounded up to 16, 32, 64, 128 or 256
+    rows (wgmma's N: every row past M costs a full product); above M = 64 it
+    is the lowest of 64, 128 and 256 rows, up to that, whose grid fits one
+    wave of the H100's SMs, else that height (at N = 8192, M = 256 takes 128
+    rows: 128 blocks instead of 64 on 132 SMs, 44.9 against 69.3 us)."""
     from .qmatmul_wgmma import wgmma_fits
-    best = ((2, 16, 8, 2) if m <= 16 else (2, 32, 8, 2) if m <= 32 else
-            (2, 64, 8, 3) if m <= 64 else (2, 128, 4, 1) if m <= 128 else (2, 256, 3, 1))
+    rows = next(r for r in (16, 32, 64, 128, 256) if m <= r or r == 256)
+    if rows > 64:
+        blocks = n // 128
+        rows = next((r for r in (64, 128, 256) if r <= rows
+                     and -(-m // r) * blocks <= _SMS), rows)
+    best = _FP8_BY_ROWS[rows]
     for cfg in (best, (1,) + best[1:]):
         if wgmma_fits(cfg, n, k, wtype, group_size, fp8=True):
             return cfg

@@ -205,8 +205,8 @@ void testQmatmulTable(Suite *s) {
       {"uint4", 4, 8, kInt8, true, 19},
       // Above M = 32 the f16 entries without a bias are the wgmma variant's.
       {"uint8", 8, 128, kF16, false, 100}, {"uint3", 3, 0, kF16, false, 33},
-      // FP8: blocks of 16, 32, 64 or 128 rows up to M = 128, 256 beyond
-      // (ragged M).
+      // FP8: blocks of 16, 32 and 64 rows (at N = 256, 64 rows fill less
+      // than a wave at any of these M; ragged M).
       {"uint4", 4, 8, kFp8, false, 7},   {"uint4", 4, 8, kFp8, false, 40},
       {"uint4", 4, 8, kFp8, false, 300}, {"uint3", 3, 0, kFp8, false, 129},
   };
