@@ -1110,7 +1110,10 @@ def test_fp8_template_compiles_and_refuses():
     with pytest.raises(ValueError, match="multiple of 128"):
         qmatmul_fp8.QuantizedMatmulWgmmaFP8(tilus.int4, 64, 0)
     assert qmatmul_fp8.fp8_config(4096, 57344, 8192, tilus.int4) == (2, 256, 3, 1)
-    assert qmatmul_fp8.fp8_config(16, 8192, 8192, tilus.int4) == (2, 16, 8, 2)
+    assert qmatmul_fp8.fp8_config(16, 57344, 8192, tilus.int4) == (2, 16, 8, 2)
+    # 64 blocks of two warpgroups would leave half of 132 SMs idle: one.
+    assert qmatmul_fp8.fp8_config(16, 8192, 8192, tilus.int4) == (1, 16, 8, 2)
+    assert qmatmul_fp8.fp8_config(16, 10240, 8192, tilus.int4) == (2, 16, 8, 2)
     assert qmatmul_fp8.fp8_config(100, 57344, 8192, tilus.int4) == (2, 128, 4, 1)
     # Narrow N: the lowest block whose grid fits one wave of 132 SMs.
     assert qmatmul_fp8.fp8_config(128, 8192, 8192, tilus.int4) == (2, 64, 8, 3)

@@ -167,21 +167,26 @@ _SMS = 132
 
 
 def fp8_config(m, n, k, wtype, group_size=128):
-    """(warpgroups, block_m, stages, lag) for FP8 activations, or the same
-    with one warpgroup where N is not a multiple of 128; None if neither
+    """(warpgroups, block_m, stages, lag) for FP8 activations; None if none
     fits. The block is as tall as M rounded up to 16, 32, 64, 128 or 256
-    rows (wgmma's N: every row past M costs a full product); above M = 64 it
-    is the lowest of 64, 128 and 256 rows, up to that, whose grid fits one
-    wave of the H100's SMs, else that height (at N = 8192, M = 256 takes 128
-    rows: 128 blocks instead of 64 on 132 SMs, 44.9 against 69.3 us)."""
+    rows (wgmma's N: every row past M costs a full product); above M = 64
+    it is the lowest of 64, 128 and 256 rows, up to that, whose grid fits
+    one wave of the H100's SMs, else that height (at N = 8192, M = 256, 128
+    rows: 128 blocks instead of 64 on 132 SMs, 44.9 against 69.3 us). Two
+    warpgroups (128 columns a block), or one where that grid would leave
+    more than half the SMs idle or N is not a multiple of 128 (N = 8192, K =
+    28672, M = 1: 75.4 against 92.4 us)."""
     from .qmatmul_wgmma import wgmma_fits
     rows = next(r for r in (16, 32, 64, 128, 256) if m <= r or r == 256)
+
+    def blocks(r):          # the grid of two-warpgroup blocks of r rows
+        return -(-m // r) * (n // 128)
+
     if rows > 64:
-        blocks = n // 128
-        rows = next((r for r in (64, 128, 256) if r <= rows
-                     and -(-m // r) * blocks <= _SMS), rows)
+        rows = next((r for r in (64, 128, 256) if r <= rows and blocks(r) <= _SMS), rows)
     best = _FP8_BY_ROWS[rows]
-    for cfg in (best, (1,) + best[1:]):
+    one = (1,) + best[1:]
+    for cfg in ((one, best) if 2 * blocks(rows) < _SMS else (best, one)):
         if wgmma_fits(cfg, n, k, wtype, group_size, fp8=True):
             return cfg
     return None
