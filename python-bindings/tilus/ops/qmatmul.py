@@ -424,6 +424,20 @@ def _fp8_recode(values, bits):
     return (values < 0) * (h | (-1 - values)) + (values >= 0) * values
 
 
+def _fp8_codes(codes, wtype, offset):
+    """The FP8 format's unsigned b-bit codes of integer `codes` (numpy or
+    torch) read as pack() reads codes: their low b bits, a signed type's as
+    two's complement; the stored signed values (signed types, symmetric
+    offsets) recoded by _fp8_recode."""
+    b, h = wtype.bits, 1 << (wtype.bits - 1)
+    codes = codes & ((1 << b) - 1)
+    if wtype.signed:
+        codes = (codes ^ h) - h
+    if _stored_type(wtype, offset).signed:
+        codes = _fp8_recode(codes - offset, b)
+    return codes
+
+
 def _fp8_decode(codes, bits):
     """The signed values of _fp8_recode's codes."""
     h = 1 << (bits - 1)
@@ -528,13 +542,8 @@ def pack(codes, wtype, offset=0, order="KN", activation=None):
     if _activation(activation) == tilus.float8_e4m3:
         # The int8 format of the FP8 codes (unsigned, _fp8_recode).
         _check_fp8(wtype, offset)
-        b = wtype.bits
-        codes = np.asarray(codes).astype(np.int64) & ((1 << b) - 1)   # as pack() reads codes
-        if wtype.signed:                  # the b-bit two's complement value
-            codes = (codes ^ (1 << (b - 1))) - (1 << (b - 1))
-        if _stored_type(wtype, offset).signed:
-            codes = _fp8_recode(codes - offset, b)
-        return pack(codes, tilus.uint_(b), 0, activation=tilus.int8)
+        codes = _fp8_codes(np.asarray(codes).astype(np.int64), wtype, offset)
+        return pack(codes, tilus.uint_(wtype.bits), 0, activation=tilus.int8)
     stored = _stored_type(wtype, offset)
     if stored is not wtype:
         codes = np.asarray(codes).astype(np.int64) - offset
@@ -644,13 +653,8 @@ def pack_on_device(codes, wtype, offset=0, runtime=None, activation=None):
             _check_fp8(wtype, offset)
         except ValueError as e:
             raise TilusArgumentError(f"pack_on_device: {e}") from None
-        b = wtype.bits
-        if _stored_type(wtype, offset).signed:
-            v = (codes.to(torch.int16) & ((1 << b) - 1)) - offset
-            if wtype.signed:                     # two's complement bytes
-                v = torch.where(v >= 1 << (b - 1), v - (1 << b), v)
-            codes = _fp8_recode(v, b).to(torch.uint8)
-        return pack_on_device(codes, tilus.uint_(b), 0, runner, tilus.int8)
+        codes = _fp8_codes(codes.to(torch.int16), wtype, offset).to(torch.uint8)
+        return pack_on_device(codes, tilus.uint_(wtype.bits), 0, runner, tilus.int8)
     int8 = _activation(activation) == tilus.int8
     kernel = runner.load(("pack", str(wtype), offset, int8),
                          lambda: DevicePack(wtype, offset, tilus.int8 if int8 else None),
@@ -822,13 +826,19 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
     # The type of the scales, zeros, bias and result: x's, f16 for int8 or FP8 x.
     scaled = x.dtype in (torch.int8, fp8)
     vtype = torch.float16 if scaled else x.dtype
+    name = str(x.dtype).replace("torch.", "")
     if scaled and (x_scales is None or x_scales.dtype != torch.float32
                    or tuple(x_scales.shape) != (m,)):
         raise TilusArgumentError(
-            f"quantized_matmul: {str(x.dtype).replace('torch.', '')} x needs x_scales, "
-            f"float32 [M] = [{m}] (one scale "
+            f"quantized_matmul: {name} x needs x_scales, float32 [M] = [{m}] (one scale "
             f"per row), not " + ("None" if x_scales is None else
                                  f"{x_scales.dtype} {tuple(x_scales.shape)}"))
+    if not scaled and x_scales is not None:
+        raise TilusArgumentError(f"quantized_matmul: x_scales is for int8 or float8_e4m3fn "
+                                 f"x only, x is {x.dtype}")
+    if scaled and group_size % TILE_K:
+        raise TilusArgumentError(f"quantized_matmul: {name} x needs group_size a multiple "
+                                 f"of {TILE_K} (or K), not {group_size}")
     if x.dtype == fp8:
         if not fp8_fits(wtype, offset):
             raise TilusArgumentError(f"quantized_matmul: float8_e4m3fn x needs weights of at "
@@ -838,9 +848,6 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
         if zeros is not None or bias is not None:
             raise TilusArgumentError("quantized_matmul: float8_e4m3fn x takes no zero points "
                                      "and no bias")
-        if group_size % TILE_K:
-            raise TilusArgumentError(f"quantized_matmul: float8_e4m3fn x needs group_size a "
-                                     f"multiple of {TILE_K} (or K), not {group_size}")
     if x.dtype == torch.int8:
         if not isinstance(wtype, tilus.IntDType):
             raise TilusArgumentError(f"quantized_matmul: int8 x needs integer weights, not "
@@ -851,12 +858,6 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
                                      f"{offset} has values outside -128..127")
         if zeros is not None:
             raise TilusArgumentError("quantized_matmul: int8 x takes no zero points")
-        if group_size % TILE_K:
-            raise TilusArgumentError(f"quantized_matmul: int8 x needs group_size a multiple "
-                                     f"of {TILE_K} (or K), not {group_size}")
-    elif x_scales is not None and not scaled:
-        raise TilusArgumentError(f"quantized_matmul: x_scales is for int8 or float8_e4m3fn "
-                                 f"x only, x is {x.dtype}")
     if scales.dim() != 2 or scales.dtype != vtype:
         raise TilusArgumentError(f"quantized_matmul: scales must be a 2-D {vtype} tensor "
                                  f"[K / group_size, N], not {scales.dtype} of "

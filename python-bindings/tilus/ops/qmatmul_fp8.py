@@ -20,8 +20,7 @@ The weights go to E4M3 without conversion instructions: an integer v with
 subnormal m * 2^-9 below 8, and 8 + m = (1 + m/8) * 2^-6 above). So the codes
 are spread into bytes (the cast to 8 bits, FastCast.c), a negative one becomes
 sign and magnitude with a shift, a mask and a multiply-add per four weights
-(_weights), and the
-factor 2^9 joins the scales. Each k tile's product starts from zero (wgmma's
+(_weights), and the factor 2^9 joins the scales. Each k tile's product starts from zero (wgmma's
 scale-d = 0) and is added to the total times its group's scales: wgmma cannot
 scale its operands by a tensor, and folding the scales into the E4M3 weights
 would round them to 4 significant bits. That f32 multiply-add per accumulator
@@ -113,7 +112,7 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
         reg_wt = str(tilus.Layout.parse(self.reg_w).transpose())
         # reg_row as the row [1, bn] the shared scales load as.
         reg_row_t = f"spatial(1,{W}).local(1,2).reduce(spatial(1,8,4),dims=[2])"
-        reg_p = self._reg_part(pw)
+        reg_p = self._accumulator(pw)
         if self.registers:
             self.set_max_registers(self.registers[1], "inc")
         accs = [self.allocate_register(f32, [bn, pw], reg_p, init=0.0) for _ in range(P)]
@@ -143,13 +142,8 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
             ct = self.permute(acc, [1, 0], reg_pt)
             self.store_global(ct.to(self.atype), gC, [om + h * pw, on])
 
-    def _reg_part(self, pw):
-        """The accumulator of one part [bn, pw] (reg_d's layout for pw columns)."""
-        return (f"spatial({self.warps},1).local(1,{pw // 8}).local(2,1).spatial(8,4)"
-                f".local(1,2)")
-
     def _reg_col(self, pw):
-        """A column's scales [1, pw] as _reg_part(pw) holds them (its row
+        """A column's scales [1, pw] as _accumulator(pw) holds them (its row
         factors dropped)."""
         return (f"reduce(spatial({self.warps},1,1),dims=[0]).local(1,{pw // 8})"
                 f".reduce(spatial(8,1,4),dims=[0]).local(1,2)")

@@ -40,14 +40,16 @@ class _Wgmma:
         super().__init__(wtype, group_size=group_size, offset=offset, warps=4 * warpgroups,
                          n_tiles=2, stages=stages)
         self.bm = block_m
-        W = self.warps
         # Every group size is scaled before the product: R = self.rows groups
         # per k tile (one for G >= 128), the weights regrouped as reg_wg.
         self.shared_x = tilus.mma_shared(block_m, TILE_K, self.a_dtype.bits, stages=stages)
-        # The accumulator C^T [bn, block_m]: warp w's 16 rows of each
-        # warpgroup's 64, in 16 x 8 tiles across block_m.
-        self.reg_d = (f"spatial({W},1).local(1,{block_m // 8}).local(2,1).spatial(8,4)"
-                      f".local(1,2)")
+        self.reg_d = self._accumulator(block_m)
+
+    def _accumulator(self, cols):
+        """The layout of C^T [bn, cols] as wgmma's accumulator holds it: warp
+        w's 16 rows of each warpgroup's 64, in 16 x 8 tiles across cols."""
+        return (f"spatial({self.warps},1).local(1,{cols // 8}).local(2,1).spatial(8,4)"
+                f".local(1,2)")
 
     def _operands(self, a, w, scales, c, m, n, k):
         """The number of k tiles, the global views of A [M, K] (of the kernel's
