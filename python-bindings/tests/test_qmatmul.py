@@ -34,6 +34,36 @@ def test_every_figure10_type_compiles(wtype):
 
 
 @requires_compiler
+@pytest.mark.parametrize("make", [
+    lambda: qmatmul.QuantizedMatmul(tilus.uint4, 128, 8, warps=4, n_tiles=2, stages=3,
+                                    split_k=2),
+    lambda: qmatmul.template(tilus.int4, tilus.int8, warps=4),
+    lambda: qmatmul_wgmma.wgmma_program(tilus.uint4, 128, 8, (1, 64, 4)),
+    lambda: qmatmul_wgmma.wgmma_program(tilus.float6_e3m2, 128, 0, (2, 64, 4)),
+    lambda: qmatmul_wgmma.wgmma_program(tilus.uint4, 128, 8, (4, 128, 3), tilus.bfloat16),
+    lambda: qmatmul_wgmma.wgmma_program(tilus.uint4, 128, 8, (2, 128, 4, 1)),
+    lambda: qmatmul_fp8.fp8_program(tilus.int4, 128, 0, (2, 256, 3, 1)),
+], ids=["mma_sync", "int8", "wgmma_1x64", "wgmma_2x64_f6", "wgmma_4x128_bf16", "wgmma_ws",
+        "fp8"])
+def test_kernels_take_no_slow_copy(make, tmp_path):
+    """No shipped variant copies a tile element by element: the lowering's
+    remark for a copy_async without provably aligned chunks stays silent
+    (the plain wgmma variant once viewed A with the kernel's k, lost
+    cp.async for A and ran 3-10x slower at M = 64-128)."""
+    import subprocess
+    from conftest import build_dir
+    opt = build_dir() / "tools" / "tilus-opt" / "tilus-opt"
+    if not opt.is_file():
+        pytest.skip("no tilus-opt in the build tree")
+    src = tmp_path / "k.mlir"
+    src.write_text(make().mlir())
+    r = subprocess.run([str(opt), str(src), "--lower-to-nvvm", "--target=sm_90a",
+                        "--tilus-remarks", "-o", "/dev/null"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "copy_async" not in r.stderr, r.stderr
+
+
+@requires_compiler
 @pytest.mark.parametrize("wtype", [tilus.uint4, tilus.int8, tilus.float6_e3m2], ids=str)
 def test_bf16_activations_compile(wtype):
     art = qmatmul.template(wtype, tilus.bfloat16, warps=4, split_k=2).compile(target="sm_90a")
@@ -230,6 +260,18 @@ def test_choose_config_divides_the_shape():
     # At N = 256 the 4-column-tile int8 block (128 columns with 4 row tiles)
     # fits although its 16 n_tiles would not (512 columns).
     assert qmatmul.choose_config(300, 256, 1024, tilus.uint3, tilus.int8) == (4, 16, 4, 1, 1)
+
+
+def test_wgmma_config_fills_one_wave():
+    """M = 65-128 at narrow N: 64-row blocks, unless their grid needs a
+    second wave of the 132 SMs that 128-row blocks avoid (N = 10240)."""
+    for m in (65, 100, 128):
+        assert qmatmul.wgmma_config(m, 8192, 8192, tilus.uint4) == (2, 64, 4)
+        assert qmatmul.wgmma_config(m, 10240, 8192, tilus.uint4) == (2, 128, 3)
+        assert qmatmul.wgmma_config(m, 57344, 8192, tilus.uint4) == (4, 128, 3)
+    assert qmatmul.wgmma_config(64, 10240, 8192, tilus.uint4) == (1, 64, 4)
+    # 17,920 columns: 140 blocks of 128 would need a second wave too.
+    assert qmatmul.wgmma_config(100, 17920, 8192, tilus.uint4) == (2, 64, 4)
 
 
 I8_TYPES = [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4), (tilus.uint8, 128),

@@ -1,6 +1,7 @@
 // --tilus-remarks: the lowering says where it takes a silent slow path and
 // why, at the op: every Dot on the SIMT fallback, every global load/store
-// narrower than 16 bytes per thread access. Off by default.
+// narrower than 16 bytes per thread access, every copy_async done element by
+// element. Off by default.
 // RUN: tilus-opt %s --tilus-plan-shared --tilus-to-gpu --tilus-remarks -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=remark
 // RUN: tilus-opt %s --lower-to-nvvm --tilus-remarks -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=remark
 // RUN: tilus-opt %s --lower-to-nvvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF --allow-empty
@@ -68,5 +69,29 @@ func.func @dot_f32()
   %c = "tilus.allocate_register"() : () -> !cf
   // CHECK: remarks.mlir:[[@LINE+1]]:8: remark: Dot takes the SIMT fallback (no tensor cores; operands through a shared-memory scratch): mma.sync has no instruction for f32 x f32 -> f32 (it takes f16 x f16 -> f16 or f32, bf16 x bf16 -> f32, s8 x s8 -> i32)
   %d = "tilus.dot"(%a, %a, %c) : (!af, !af, !cf) -> !cf
+  return
+}
+
+// copy_async: 16-byte chunks where the rows are provably aligned (no
+// remark); element by element, with the reason, where they are not (the
+// quantized matmul's plain wgmma variant once viewed A with the kernel's k
+// and lost 3-10x at M = 64-128).
+!sa = !tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"local(16,64)">>
+!ga = !tilus.global<f16, array<i64: 16, -1>, #tilus.row_major>
+func.func @copies(%p: !tilus.ptr<f16>, %k: i32)
+    attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<()[s0, s1] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %K = arith.index_cast %k : i32 to index
+  %KT = arith.divui %K, %c64 : index
+  %K64 = arith.muli %KT, %c64 : index
+  %s = "tilus.allocate_shared"() : () -> !sa
+  %aligned = "tilus.view_global"(%p, %K64) : (!tilus.ptr<f16>, index) -> !ga
+  "tilus.copy_async"(%s, %aligned, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 2>, shape = array<i64: 16, 64>} : (!sa, !ga, index, index, index, index) -> ()
+  %any = "tilus.view_global"(%p, %K) : (!tilus.ptr<f16>, index) -> !ga
+  // CHECK: remarks.mlir:[[@LINE+1]]:3: remark: 'tilus.copy_async' copies element by element with ordinary loads and stores (not cp.async): no chunk of 4 bytes is provably aligned in both tensors: the global tensor's row length is not provably a multiple of it, so rows may start misaligned
+  "tilus.copy_async"(%s, %any, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 2>, shape = array<i64: 16, 64>} : (!sa, !ga, index, index, index, index) -> ()
+  "tilus.copy_async_commit_group"() : () -> ()
+  "tilus.copy_async_wait_group"() {n = 0 : i64} : () -> ()
   return
 }

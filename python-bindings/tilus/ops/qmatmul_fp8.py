@@ -29,7 +29,7 @@ element and k tile is the price of group scales with FP8 products.
 
 import tilus
 
-from .qmatmul import S8_TILE_WORDS, TILE_K, QuantizedMatmulI8, fp8_fits
+from .qmatmul import S8_TILE_WORDS, SMS, TILE_K, QuantizedMatmulI8, fp8_fits
 from .qmatmul_wgmma import _WgmmaWS
 
 FP8 = tilus.float8_e4m3
@@ -156,8 +156,6 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
 # int4 at M = 4096, and steadier.
 _FP8_BY_ROWS = {16: (2, 16, 8, 2), 32: (2, 32, 8, 2), 64: (2, 64, 8, 3),
                 128: (2, 128, 4, 1), 256: (2, 256, 3, 1)}
-# The H100's SMs: a grid of at most this many blocks runs in one wave.
-_SMS = 132
 
 
 def fp8_config(m, n, k, wtype, group_size=128):
@@ -177,10 +175,10 @@ def fp8_config(m, n, k, wtype, group_size=128):
         return -(-m // r) * (n // 128)
 
     if rows > 64:
-        rows = next((r for r in (64, 128, 256) if r <= rows and blocks(r) <= _SMS), rows)
+        rows = next((r for r in (64, 128, 256) if r <= rows and blocks(r) <= SMS), rows)
     best = _FP8_BY_ROWS[rows]
     one = (1,) + best[1:]
-    for cfg in ((one, best) if 2 * blocks(rows) < _SMS else (best, one)):
+    for cfg in ((one, best) if 2 * blocks(rows) < SMS else (best, one)):
         if wgmma_fits(cfg, n, k, wtype, group_size, fp8=True):
             return cfg
     return None

@@ -51,18 +51,25 @@ class _Wgmma:
         return (f"spatial({self.warps},1).local(1,{cols // 8}).local(2,1).spatial(8,4)"
                 f".local(1,2)")
 
+    # How A's tiles arrive: by cp.async here, by TMA in the warp-specialized
+    # variants (_WgmmaWS), whose tensor map is built from the kernel's own m
+    # and k.
+    a_by_tma = False
+
     def _operands(self, a, w, scales, c, m, n, k):
-        """The number of k tiles, the global views of A [M, K] (of the kernel's
-        m and k themselves, so that TMA can map it), the packed weights, the
-        scales and C, and the stage buffers of A (sX, and sXT: it read as
-        [128, block_m]), the weights and the scales."""
+        """The number of k tiles, the global views of A [M, K], the packed
+        weights, the scales and C, and the stage buffers of A (sX, and sXT:
+        it read as [128, block_m]), the weights and the scales. A's rows are
+        KT * 128 long for cp.async, which then proves them 16-byte aligned
+        (with k itself it copied A element by element: 3-10x slower at M =
+        64-128), and k long for TMA, whose map takes the kernel's k."""
         S, W, bn, tb, R, G = (self.stages, self.warps, self.bn, self.tile_bytes, self.rows,
                               self.group)
         f16 = self.atype
         M, K = self.index(m), self.index(k)
         KT, NT = K // TILE_K, self.index(n) // TILE_N
         N = NT * TILE_N
-        gA = self.view_global(a, [M, K])
+        gA = self.view_global(a, [M, K if self.a_by_tma else KT * TILE_K])
         gW = self.view_global(w, [KT, NT * tb])
         gS = self.view_global(scales, [K // G, 1, N])
         gC = self.view_global(c, [M, N])
@@ -163,6 +170,8 @@ class _WgmmaWS(_Wgmma):
     kept live to its wait; it needs the accumulator's registers of 64
     rows), and consumer warpgroups of their own taking turns to issue
     (mbarriers between them): neither was faster."""
+
+    a_by_tma = True
 
     def __init__(self, wtype, group_size=128, offset=0, warpgroups=2, block_m=256,
                  stages=4, lag=1, set_registers=True, group_m=4):

@@ -360,6 +360,32 @@ static MlirLogicalResult lowerCopyAsync(TilusLowering *L, MlirOperation op,
   bool synchronous = v == 0;
   if (synchronous)
     v = 1;
+  // The chunk the widest alignment check failed at says why (4 bytes for
+  // 1-byte elements, else one element of 4 bytes or more).
+  if (synchronous && tilusLoweringRemarksOn(L)) {
+    int64_t w = bytes >= 4 ? 1 : 4 / bytes;
+    bool rows = g.rank == 1 ||
+                (g.staticSizes[g.rank - 1] != TILUS_DYNAMIC_DIM
+                     ? g.staticSizes[g.rank - 1] % w == 0
+                     : tilusLoweringIsMultipleOf(L, g.sizes[g.rank - 1], w));
+    const char *why =
+        region[r - 1] % w ? "the copied rows are shorter than that"
+        : !rows ? "the global tensor's row length is not provably a multiple "
+                  "of it, so rows may start misaligned"
+        : !tilusLoweringIsMultipleOf(L, srcOffsets[Rg - 1], w)
+            ? "the global offset in the last dimension is not provably a "
+              "multiple of it"
+        : !tilusLoweringIsMultipleOf(L, dstOffsets[Rs - 1], w)
+            ? "the shared offset in the last dimension is not provably a "
+              "multiple of it"
+            : "the shared layout's runs along the last dimension are shorter";
+    tilusLoweringRemark(L, op,
+                        "'tilus.copy_async' copies element by element with "
+                        "ordinary loads and stores (not cp.async): no chunk "
+                        "of %lld bytes is provably aligned in both tensors: "
+                        "%s",
+                        (long long)(w * bytes), why);
+  }
 
   // Chunk c of the region: its coordinates (row-major, last in units of v).
   int64_t chunks = numel / v;
