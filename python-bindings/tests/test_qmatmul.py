@@ -263,15 +263,31 @@ def test_choose_config_divides_the_shape():
 
 
 def test_wgmma_config_fills_one_wave():
-    """M = 65-128 at narrow N: 64-row blocks, unless their grid needs a
-    second wave of the 132 SMs that 128-row blocks avoid (N = 10240)."""
-    for m in (65, 100, 128):
-        assert qmatmul.wgmma_config(m, 8192, 8192, tilus.uint4) == (2, 64, 4)
-        assert qmatmul.wgmma_config(m, 10240, 8192, tilus.uint4) == (2, 128, 3)
-        assert qmatmul.wgmma_config(m, 57344, 8192, tilus.uint4) == (4, 128, 3)
-    assert qmatmul.wgmma_config(64, 10240, 8192, tilus.uint4) == (1, 64, 4)
-    # 17,920 columns: 140 blocks of 128 would need a second wave too.
-    assert qmatmul.wgmma_config(100, 17920, 8192, tilus.uint4) == (2, 64, 4)
+    """M = 33-256: the warp-specialized variant, with the lowest block
+    height whose grid of two-warpgroup blocks fits one wave of the 132 SMs
+    (else M's own), one warpgroup where even its grid does; 128 rows where
+    three stages of 256 do not fit; 128-row blocks of one warpgroup for a
+    dear decode where 64-row ones fit one wave."""
+    u4, f6 = tilus.uint4, tilus.float6_e3m2
+    assert qmatmul.wgmma_config(32, 8192, 8192, u4) is None
+    for m in (33, 64):
+        assert qmatmul.wgmma_config(m, 8192, 8192, u4) == (1, 64, 4, 1)     # 64 blocks
+        assert qmatmul.wgmma_config(m, 10240, 8192, u4) == (2, 64, 4, 1)    # 80 blocks
+        assert qmatmul.wgmma_config(m, 57344, 8192, u4) == (2, 64, 4, 1)    # M's own
+    for m in (65, 96, 128):
+        assert qmatmul.wgmma_config(m, 8192, 8192, u4) == (2, 64, 4, 1)     # 128 blocks
+        # A dearer decode: 128 rows, one warpgroup, as many blocks.
+        assert qmatmul.wgmma_config(m, 8192, 8192, f6) == (1, 128, 4, 1)
+        assert qmatmul.wgmma_config(m, 8192, 28672, tilus.uint3) == (1, 128, 4, 1)
+        assert qmatmul.wgmma_config(m, 10240, 8192, u4) == (2, 128, 4, 1)   # 80, not 160
+        assert qmatmul.wgmma_config(m, 57344, 8192, u4) == (2, 128, 4, 1)
+    for m in (129, 256):
+        assert qmatmul.wgmma_config(m, 8192, 8192, u4) == (2, 128, 4, 1)
+        assert qmatmul.wgmma_config(m, 10240, 8192, u4) == (2, 256, 3, 1)
+        assert qmatmul.wgmma_config(m, 10240, 8192, f6) == (2, 128, 4, 1)
+    assert qmatmul.wgmma_config(300, 8192, 8192, f6) == (2, 192, 3, 1)
+    # N not a multiple of 128: one warpgroup (64 columns a block).
+    assert qmatmul.wgmma_config(100, 8256, 8192, u4)[0] == 1
 
 
 I8_TYPES = [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4), (tilus.uint8, 128),
@@ -474,8 +490,8 @@ def test_bf16_activations_against_f64(runner, wtype, offset, config, m):
 
 
 # The wgmma variant (sm_90; qmatmul_wgmma): wtype, offset, group, config
-# ((warpgroups, block_m, stages); None: the runner's choice, which takes it
-# above M = 32 on an H100).
+# ((warpgroups, block_m, stages); None: the runner's choice, the
+# warp-specialized variant above M = 32 on an H100).
 WGMMA_CASES = [
     (tilus.uint4, 8, 128, None), (tilus.int4, 0, 32, (1, 64, 4)),
     (tilus.uint3, 4, 64, (2, 256, 3)), (tilus.float6_e3m2, 0, 128, (4, 128, 3)),
@@ -493,9 +509,10 @@ def test_wgmma_against_f64(runner, wtype, offset, group, config, m):
         pytest.skip("the wgmma variant needs an sm_90 GPU")
     n, k = 512, 1024
     _check_against_f64(runner, wtype, offset, group, config, m, n, k, m * 5 + wtype.bits)
-    if config is None:      # the wgmma variant ran, warp-specialized above M = 128
-        assert len(runner._plans[(m, n, k, wtype, group, offset, tilus.float16, False, False,
-                                  None)][0]) == (3 if m <= 128 else 4)
+    if config is None:      # the warp-specialized wgmma variant ran
+        cfg = runner._plans[(m, n, k, wtype, group, offset, tilus.float16, False, False,
+                             None)][0]
+        assert cfg == qmatmul.wgmma_config(m, n, k, wtype) and len(cfg) == 4
 
 
 def _check_bf16_u4(runner, seed, m, n, k, config, group=128):
@@ -1061,8 +1078,9 @@ def test_export_ranges_follow_the_runner():
                     assert cfg == (wgmma or qmatmul.default_config(
                         m, n, k, wtype, 128, 8, act, *export.H100))
                     wg = m > 32 and not zeros and act is None
-                    assert (len(cfg) == 3) == (wg and m <= 128)
-                    assert (len(cfg) == 4) == (wg and m > 128)   # warp-specialized
+                    # wgmma (the warp-specialized 4-tuples wherever they fit)
+                    # or mma.sync (5-tuples).
+                    assert (len(cfg) == 4) == wg and (len(cfg) == 5) == (not wg)
                     assert mt == qmatmul.row_tiles(m)
 
 

@@ -751,32 +751,47 @@ SMS = 132
 
 
 def wgmma_config(m, n, k, wtype, activation=None, group_size=128):
-    """(warpgroups, block_m, stages) of the wgmma variant (qmatmul_wgmma,
-    sm_90) for M > 32 with f16 or bf16 activations, or beyond M = 128 the
-    warp-specialized variant's (warpgroups, block_m, stages, lag); None where
-    neither applies (M <= 32, int8 activations) or no entry tiles the shape.
-    Up to M = 128 the table is the probe of bench/README.md ("Eighth run"):
-    64-row blocks up to M = 64, 128-row blocks of four warpgroups at wide N
-    up to M = 128, two warpgroups with 64-row blocks at narrow N, or 128-row
-    blocks where the 64-row grid needs a second wave of the H100's SMs that
-    theirs does not (N = 10240: 80 blocks instead of 160; 0.96 against 0.91
-    of cuBLAS f16 for u4, 0.78 against 0.65 for f6e3m2). Beyond, the
-    warp-specialized probe ("Ninth run"): 128-row blocks up to M = 256, then
-    the most rows whose three stages fit (256 for weights of up to 5 bits,
-    192 beyond)."""
+    """The wgmma configuration for M > 32 with f16 or bf16 activations on
+    an H100: the warp-specialized variant's (warpgroups, block_m, stages,
+    lag), or where none of its fits, the plain variant's (warpgroups,
+    block_m, stages); None where neither applies (M <= 32, int8
+    activations) or nothing tiles the shape.
+
+    Up to M = 256 the block is the lowest of 64, 128 (and, beyond M = 128,
+    256) rows, up to M rounded up to those, whose grid of two-warpgroup
+    blocks fits one wave of the SMs, else M's own height (128 beyond M =
+    128); one warpgroup instead of two where even its grid fits one wave
+    (N = 8192, M = 64: 128 blocks of 64 columns). Beyond M = 256, the most
+    rows whose three stages fit (256 for weights of up to 5 bits, 192
+    beyond). From the probes of bench/README.md ("Ninth run", "Tenth run"):
+    at M = 65-128 this beat the plain variant's table by up to 1.5x (N =
+    10240, M = 96: 1.57 against 1.03 of cuBLAS f16 for u4)."""
     if m <= 32 or _activation(activation) not in (None, tilus.float16, tilus.bfloat16):
         return None
-    wide = n >= 32768
-    if m <= 64:
-        table = [(2, 64, 4), (1, 64, 4)] if wide else [(1, 64, 4)]
-    elif m <= 128:
-        cols = n // 128                     # two-warpgroup blocks per row block
-        second_wave = -(-m // 64) * cols > SMS >= -(-m // 128) * cols
-        table = ([(4, 128, 3), (2, 64, 4), (1, 64, 4)] if wide
-                 else [(2, 128, 3), (2, 64, 4), (1, 64, 4)] if second_wave
-                 else [(2, 64, 4), (1, 64, 4)])
-    elif m <= 256:
-        table = [(2, 128, 4, 1), (2, 128, 3, 1), (1, 128, 3, 1)]
+
+    def blocks(rows):       # the grid of two-warpgroup blocks of `rows` rows
+        return -(-m // rows) * (n // 128)
+
+    if m <= 256:
+        top = 64 if m <= 64 else 128
+        heights = (64, 128, 256) if m > 128 else (64, 128)
+        rows = next((r for r in heights if (r <= top or m > 128) and blocks(r) <= SMS), top)
+        # Weights whose decode takes more than a shift and a mask (3-, 5-, 6-
+        # and 7-bit codes, floats) amortize it over more rows: where the
+        # grid of 64-row blocks fits one wave, 128-row blocks of one
+        # warpgroup make as many blocks (N = 8192, M = 96-128: 1.06-1.30
+        # against 0.97-1.19 of cuBLAS f16 for u3 and f6e3m2; 5-15 % slower
+        # for u4 and u8).
+        dear = isinstance(wtype, tilus.FloatDType) or wtype.bits not in (1, 2, 4, 8)
+        if m > 64 and rows == 64 and dear and -(-m // 128) * (n // 64) <= SMS:
+            rows, blocks2 = 128, 0           # one warpgroup first
+        else:
+            blocks2 = 2 * blocks(rows)
+        stages = 3 if rows == 256 else 4
+        two, one = (2, rows, stages, 1), (1, rows, stages, 1)
+        table = ([two, (2, 128, 4, 1)] if rows == 256     # 128 rows where 256 do not fit
+                 else [one, two] if blocks2 < SMS else [two, one])
+        table += ([(4, 128, 3), (2, 64, 4), (1, 64, 4)] if m > 64 else [(2, 64, 4), (1, 64, 4)])
     else:
         table = [(2, 256, 3, 1), (2, 192, 3, 1), (2, 128, 4, 1), (1, 128, 3, 1)]
     from .qmatmul_wgmma import wgmma_fits
@@ -1155,10 +1170,11 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
     avoid that); the offset is then 0. `bias` (optional) is [N] of x's
     dtype. `config` overrides the choice (QuantizedMatmulRunner.choice):
     the shipped tuning table (tilus.ops.tune) for this GPU and shape, the
-    wgmma variant's (warpgroups, block_m, stages) on an H100 above M = 32
-    for f16 or bf16 x without zeros or bias (wgmma_config; above M = 128 the
-    warp-specialized variant's (warpgroups, block_m, stages, lag)), else
-    choose_config's (warps, n_tiles, stages, split_k, k_tiles).
+    warp-specialized wgmma variant's (warpgroups, block_m, stages, lag) on
+    an H100 above M = 32 for f16 or bf16 x without zeros or bias
+    (wgmma_config; a 3-tuple (warpgroups, block_m, stages) asks for the
+    plain wgmma variant), else choose_config's (warps, n_tiles, stages,
+    split_k, k_tiles).
     Compiles in-process on first use (needs libTilus.so); `runtime` defaults
     to a tilus.Runtime on x's device, created once and kept by the runner."""
     if runtime is None:
