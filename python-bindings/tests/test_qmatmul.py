@@ -265,8 +265,8 @@ def test_choose_config_divides_the_shape():
 def test_wgmma_config_fills_one_wave():
     """M = 33-256: the warp-specialized variant, with the lowest block
     height whose grid of two-warpgroup blocks fits one wave of the 132 SMs
-    (else M's own), one warpgroup where even its grid does; 128 rows where
-    three stages of 256 do not fit; 128-row blocks of one warpgroup for a
+    (else M's own), one warpgroup where even its grid does; two stages
+    where three of 256 rows do not fit; 128-row blocks of one warpgroup for a
     dear decode where 64-row ones fit one wave."""
     u4, f6 = tilus.uint4, tilus.float6_e3m2
     assert qmatmul.wgmma_config(32, 8192, 8192, u4) is None
@@ -284,7 +284,7 @@ def test_wgmma_config_fills_one_wave():
     for m in (129, 256):
         assert qmatmul.wgmma_config(m, 8192, 8192, u4) == (2, 128, 4, 1)
         assert qmatmul.wgmma_config(m, 10240, 8192, u4) == (2, 256, 3, 1)
-        assert qmatmul.wgmma_config(m, 10240, 8192, f6) == (2, 128, 4, 1)
+        assert qmatmul.wgmma_config(m, 10240, 8192, f6) == (2, 256, 2, 0)
     assert qmatmul.wgmma_config(300, 8192, 8192, f6) == (2, 192, 3, 1)
     # N not a multiple of 128: one warpgroup (64 columns a block).
     assert qmatmul.wgmma_config(100, 8256, 8192, u4)[0] == 1
