@@ -773,9 +773,8 @@ def wgmma_config(m, n, k, wtype, activation=None, group_size=128):
         return -(-m // rows) * (n // 128)
 
     if m <= 256:
-        top = 64 if m <= 64 else 128
-        heights = (64, 128, 256) if m > 128 else (64, 128)
-        rows = next((r for r in heights if (r <= top or m > 128) and blocks(r) <= SMS), top)
+        heights = (64,) if m <= 64 else (64, 128) if m <= 128 else (64, 128, 256)
+        rows = next((r for r in heights if blocks(r) <= SMS), 64 if m <= 64 else 128)
         # Weights whose decode takes more than a shift and a mask (3-, 5-, 6-
         # and 7-bit codes, floats) amortize it over more rows: where the
         # grid of 64-row blocks fits one wave, 128-row blocks of one
