@@ -296,6 +296,34 @@ static MlirLogicalResult lowerStoreShared(TilusLowering *L, MlirOperation op,
 
 
 
+// Why chunks of w elements along the last dimension are not provably
+// contiguous and aligned in both tensors of a copy_async (`lastExtent` the
+// copied rows' length, srcLast and dstLast the offsets in the last
+// dimensions); NULL when they are.
+static const char *chunkMisfit(TilusLowering *L, const TilusGlobalView *g,
+                               const TilusTensorType *s, int64_t lastExtent,
+                               MlirValue srcLast, MlirValue dstLast, int64_t w) {
+  intptr_t last = g->rank - 1;
+  bool globalRows = g->rank == 1 ||
+                    (g->staticSizes[last] != TILUS_DYNAMIC_DIM
+                         ? g->staticSizes[last] % w == 0
+                         : tilusLoweringIsMultipleOf(L, g->sizes[last], w));
+  if (lastExtent % w)
+    return "the copied rows are shorter than that";
+  if (!globalRows)
+    return "the global tensor's row length is not provably a multiple of it, "
+           "so rows may start misaligned";
+  if (!tilusLoweringIsMultipleOf(L, srcLast, w))
+    return "the global offset in the last dimension is not provably a "
+           "multiple of it";
+  if (!tilusLoweringIsMultipleOf(L, dstLast, w))
+    return "the shared offset in the last dimension is not provably a "
+           "multiple of it";
+  if (!tilusLayoutRunsAreContiguous(s->layout, w))
+    return "the shared layout's runs along the last dimension are shorter";
+  return NULL;
+}
+
 static MlirLogicalResult lowerCopyAsync(TilusLowering *L, MlirOperation op,
                                         MlirRewriterBase rewriter) {
   MlirValue sharedValue = tilusOpGetGroupOperand(op, TilusCopyAsyncDst, 0);
@@ -340,16 +368,14 @@ static MlirLogicalResult lowerCopyAsync(TilusLowering *L, MlirOperation op,
 
   // The chunk: v elements along the last dimension, 16, 8 or 4 bytes,
   // contiguous and aligned in both tensors.
-  int64_t v = 0;
+  // The last chunk tried, the narrowest, says why when none fits.
+  int64_t v = 0, tried = 0;
+  const char *misfit = NULL;
   for (int64_t w = 16 / bytes; w >= 1 && w * bytes >= 4; w /= 2) {
-    bool globalRows = g.rank == 1 ||
-                      (g.staticSizes[g.rank - 1] != TILUS_DYNAMIC_DIM
-                           ? g.staticSizes[g.rank - 1] % w == 0
-                           : tilusLoweringIsMultipleOf(L, g.sizes[g.rank - 1], w));
-    if (region[r - 1] % w == 0 && globalRows &&
-        tilusLoweringIsMultipleOf(L, srcOffsets[Rg - 1], w) &&
-        tilusLoweringIsMultipleOf(L, dstOffsets[Rs - 1], w) &&
-        tilusLayoutRunsAreContiguous(s.layout, w)) {
+    tried = w;
+    misfit = chunkMisfit(L, &g, &s, region[r - 1], srcOffsets[Rg - 1],
+                         dstOffsets[Rs - 1], w);
+    if (!misfit) {
       v = w;
       break;
     }
@@ -360,32 +386,13 @@ static MlirLogicalResult lowerCopyAsync(TilusLowering *L, MlirOperation op,
   bool synchronous = v == 0;
   if (synchronous)
     v = 1;
-  // The chunk the widest alignment check failed at says why (4 bytes for
-  // 1-byte elements, else one element of 4 bytes or more).
-  if (synchronous && tilusLoweringRemarksOn(L)) {
-    int64_t w = bytes >= 4 ? 1 : 4 / bytes;
-    bool rows = g.rank == 1 ||
-                (g.staticSizes[g.rank - 1] != TILUS_DYNAMIC_DIM
-                     ? g.staticSizes[g.rank - 1] % w == 0
-                     : tilusLoweringIsMultipleOf(L, g.sizes[g.rank - 1], w));
-    const char *why =
-        region[r - 1] % w ? "the copied rows are shorter than that"
-        : !rows ? "the global tensor's row length is not provably a multiple "
-                  "of it, so rows may start misaligned"
-        : !tilusLoweringIsMultipleOf(L, srcOffsets[Rg - 1], w)
-            ? "the global offset in the last dimension is not provably a "
-              "multiple of it"
-        : !tilusLoweringIsMultipleOf(L, dstOffsets[Rs - 1], w)
-            ? "the shared offset in the last dimension is not provably a "
-              "multiple of it"
-            : "the shared layout's runs along the last dimension are shorter";
+  if (synchronous && misfit && tilusLoweringRemarksOn(L))
     tilusLoweringRemark(L, op,
                         "'tilus.copy_async' copies element by element with "
                         "ordinary loads and stores (not cp.async): no chunk "
                         "of %lld bytes is provably aligned in both tensors: "
                         "%s",
-                        (long long)(w * bytes), why);
-  }
+                        (long long)(tried * bytes), misfit);
 
   // Chunk c of the region: its coordinates (row-major, last in units of v).
   int64_t chunks = numel / v;
