@@ -750,6 +750,12 @@ def choose_config(m, n, k, wtype, activation=None):
 SMS = 132
 
 
+def wave_blocks(m, n, rows):
+    """The grid of a wgmma product's two-warpgroup blocks (128 columns) of
+    `rows` rows at M = m, N = n; one warpgroup's grid is twice as many."""
+    return -(-m // rows) * (n // 128)
+
+
 def wgmma_config(m, n, k, wtype, activation=None, group_size=128):
     """The wgmma configuration for M > 32 with f16 or bf16 activations on
     an H100: the warp-specialized variant's (warpgroups, block_m, stages,
@@ -769,12 +775,10 @@ def wgmma_config(m, n, k, wtype, activation=None, group_size=128):
     if m <= 32 or _activation(activation) not in (None, tilus.float16, tilus.bfloat16):
         return None
 
-    def blocks(rows):       # the grid of two-warpgroup blocks of `rows` rows
-        return -(-m // rows) * (n // 128)
-
     if m <= 256:
         heights = (64,) if m <= 64 else (64, 128) if m <= 128 else (64, 128, 256)
-        rows = next((r for r in heights if blocks(r) <= SMS), 64 if m <= 64 else 128)
+        rows = next((r for r in heights if wave_blocks(m, n, r) <= SMS),
+                    64 if m <= 64 else 128)
         # Weights whose decode takes more than a shift and a mask (3-, 5-, 6-
         # and 7-bit codes, floats) amortize it over more rows: where the
         # grid of 64-row blocks fits one wave, 128-row blocks of one
@@ -782,17 +786,18 @@ def wgmma_config(m, n, k, wtype, activation=None, group_size=128):
         # against 0.97-1.19 of cuBLAS f16 for u3 and f6e3m2; 5-15 % slower
         # for u4 and u8).
         dear = isinstance(wtype, tilus.FloatDType) or wtype.bits not in (1, 2, 4, 8)
-        if m > 64 and rows == 64 and dear and -(-m // 128) * (n // 64) <= SMS:
-            rows, blocks2 = 128, 0           # one warpgroup first
+        one_wg_128 = -(-m // 128) * (n // 64)           # one-warpgroup blocks of 128 rows
+        if m > 64 and rows == 64 and dear and one_wg_128 <= SMS:
+            rows, one_first = 128, True
         else:
-            blocks2 = 2 * blocks(rows)
+            one_first = 2 * wave_blocks(m, n, rows) < SMS
         stages = 3 if rows == 256 else 4
         two, one = (2, rows, stages, 1), (1, rows, stages, 1)
         # 256 rows: two stages without lag where three do not fit (6- to
         # 8-bit weights; N = 10240, M = 256: 0.74 against 0.61 of cuBLAS
         # f16 for f6e3m2, 0.78 against 0.72 for u8), else 128 rows.
         table = ([two, (2, 256, 2, 0), (2, 128, 4, 1)] if rows == 256
-                 else [one, two] if blocks2 < SMS else [two, one])
+                 else [one, two] if one_first else [two, one])
         table += ([(4, 128, 3), (2, 64, 4), (1, 64, 4)] if m > 64 else [(2, 64, 4), (1, 64, 4)])
     else:
         table = [(2, 256, 3, 1), (2, 192, 3, 1), (2, 128, 4, 1), (1, 128, 3, 1)]

@@ -29,7 +29,7 @@ element and k tile is the price of group scales with FP8 products.
 
 import tilus
 
-from .qmatmul import S8_TILE_WORDS, SMS, TILE_K, QuantizedMatmulI8, fp8_fits
+from .qmatmul import S8_TILE_WORDS, SMS, TILE_K, QuantizedMatmulI8, fp8_fits, wave_blocks
 from .qmatmul_wgmma import _WgmmaWS
 
 FP8 = tilus.float8_e4m3
@@ -171,14 +171,12 @@ def fp8_config(m, n, k, wtype, group_size=128):
     from .qmatmul_wgmma import wgmma_fits
     rows = next(r for r in (16, 32, 64, 128, 256) if m <= r or r == 256)
 
-    def blocks(r):          # the grid of two-warpgroup blocks of r rows
-        return -(-m // r) * (n // 128)
-
     if rows > 64:
-        rows = next((r for r in (64, 128, 256) if r <= rows and blocks(r) <= SMS), rows)
+        rows = next((r for r in (64, 128, 256) if r <= rows and wave_blocks(m, n, r) <= SMS),
+                    rows)
     best = _FP8_BY_ROWS[rows]
     one = (1,) + best[1:]
-    for cfg in ((one, best) if 2 * blocks(rows) < SMS else (best, one)):
+    for cfg in ((one, best) if 2 * wave_blocks(m, n, rows) < SMS else (best, one)):
         if wgmma_fits(cfg, n, k, wtype, group_size, fp8=True):
             return cfg
     return None
