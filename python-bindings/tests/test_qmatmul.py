@@ -699,18 +699,27 @@ def test_int8_activations_bit_exact_when_representable(runner):
                 assert np.array_equal(got.cpu().numpy(), want), (wtype, m, config)
 
 
-def test_int8_torch_op(runner):
-    """tilus::quantized_matmul_int8 gives the runner's result."""
+@pytest.mark.parametrize("activation", ["int8", "float8_e4m3"])
+def test_int8_torch_op(runner, activation):
+    """tilus::quantized_matmul_int8 gives the runner's result, for int8 x
+    and (on sm_90) FP8 x."""
     torch = cuda_torch()
-    rng = np.random.default_rng(4)
+    fp8 = activation == "float8_e4m3"
+    if fp8 and runner.runtime.compute_capability != (9, 0):
+        pytest.skip("FP8 activations need an sm_90 GPU")
+    rng = np.random.default_rng(5 if fp8 else 4)
     m, n, k = 3, 128, 512
     codes = qmatmul.random_codes(rng, tilus.uint4, (k, n))
     scales = torch.from_numpy((rng.random((k // 128, n)) * 0.02 + 0.005).astype(np.float16)).cuda()
-    xq, xs = qmatmul.quantize_activations(torch.randn(m, k, device="cuda"))
-    qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, 8, activation=tilus.int8)
+    if fp8:
+        x = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
+        xs = torch.rand(m, device="cuda") + 0.5
+    else:
+        x, xs = qmatmul.quantize_activations(torch.randn(m, k, device="cuda"))
+    qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, 8, activation=tilus.dtype(activation))
                           .reshape(-1)).cuda()
-    got = qmatmul.torch_op_int8()(xq, xs, qw, scales, None, "uint4", 128, 8)
-    want = qmatmul.quantized_matmul(xq, qw, scales, wtype=tilus.uint4, offset=8, x_scales=xs)
+    got = qmatmul.torch_op_int8()(x, xs, qw, scales, None, "uint4", 128, 8)
+    want = qmatmul.quantized_matmul(x, qw, scales, wtype=tilus.uint4, offset=8, x_scales=xs)
     torch.cuda.synchronize()
     assert torch.equal(got, want)
 
@@ -1297,22 +1306,3 @@ def test_fp8_device_pack_and_argument_errors(runner):
         runner(x, torch.zeros(256 * 72 // 2, dtype=torch.uint8, device="cuda"),
                torch.ones(2, 72, dtype=torch.float16, device="cuda"), wtype=tilus.int4,
                x_scales=xs)
-
-
-def test_fp8_torch_op(runner):
-    """tilus::quantized_matmul_int8 takes FP8 x too and gives the runner's result."""
-    torch = cuda_torch()
-    if runner.runtime.compute_capability != (9, 0):
-        pytest.skip("FP8 activations need an sm_90 GPU")
-    rng = np.random.default_rng(5)
-    m, n, k = 3, 128, 512
-    codes = qmatmul.random_codes(rng, tilus.uint4, (k, n))
-    scales = torch.from_numpy((rng.random((k // 128, n)) * 0.02 + 0.005).astype(np.float16)).cuda()
-    x = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
-    xs = torch.rand(m, device="cuda") + 0.5
-    qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, 8, activation=tilus.float8_e4m3)
-                          .reshape(-1)).cuda()
-    got = qmatmul.torch_op_int8()(x, xs, qw, scales, None, "uint4", 128, 8)
-    want = qmatmul.quantized_matmul(x, qw, scales, wtype=tilus.uint4, offset=8, x_scales=xs)
-    torch.cuda.synchronize()
-    assert torch.equal(got, want)
