@@ -43,8 +43,10 @@ def test_every_figure10_type_compiles(wtype):
     lambda: qmatmul_wgmma.wgmma_program(tilus.uint4, 128, 8, (4, 128, 3), tilus.bfloat16),
     lambda: qmatmul_wgmma.wgmma_program(tilus.uint4, 128, 8, (2, 128, 4, 1)),
     lambda: qmatmul_fp8.fp8_program(tilus.int4, 128, 0, (2, 256, 3, 1)),
+    lambda: qmatmul_wgmma.wgmma_program(tilus.uint4, 32, 0, (2, 128, 4, 1), None, True, True),
+    lambda: qmatmul_wgmma.wgmma_program(tilus.uint3, 128, 0, (1, 64, 4), None, True, True),
 ], ids=["mma_sync", "int8", "wgmma_1x64", "wgmma_2x64_f6", "wgmma_4x128_bf16", "wgmma_ws",
-        "fp8"])
+        "fp8", "wgmma_ws_zeros_bias", "wgmma_1x64_zeros_bias"])
 def test_kernels_take_no_slow_copy(make, tmp_path):
     """No shipped variant copies a tile element by element: the lowering's
     remark for a copy_async without provably aligned chunks stays silent
@@ -194,6 +196,31 @@ def test_quantize_round_to_nearest(wtype):
     gap = 0.5 if not isinstance(wtype, tilus.FloatDType) else np.max(np.diff(
         np.unique(wtype.values()[np.isfinite(wtype.values())])))
     assert np.all(np.abs(back - w.T) <= gap * step + 1e-12)
+
+
+@requires_compiler
+@pytest.mark.parametrize("cfg", [(1, 64, 4), (2, 128, 4, 1)], ids=["plain", "ws"])
+@pytest.mark.parametrize("zeros,bias", [(True, False), (False, True), (True, True)],
+                         ids=["zeros", "bias", "zeros-bias"])
+def test_wgmma_zeros_and_bias_compile(cfg, zeros, bias):
+    """The wgmma variants take zero points and a bias as the mma.sync
+    template does: (a, w, scales, [zeros], [bias], c, m, n, k); the zeros'
+    tiles ride the stages beside the scales (shared_bytes, wgmma_fits)."""
+    from tilus.ops.qmatmul_wgmma import wgmma_fits, wgmma_program
+    k = wgmma_program(tilus.uint4, 32, 0, cfg, None, zeros, bias)
+    (info,) = k.compile(target="sm_90a").kernels
+    assert [p.describe() for p in info.params] == (
+        ["ptr f16", "ptr ui8", "ptr f16"] + ["ptr f16"] * (zeros + bias)
+        + ["ptr f16", "i32", "i32", "i32"])
+    plain = wgmma_program(tilus.uint4, 32, 0, cfg)
+    (plain_info,) = plain.compile(target="sm_90a").kernels
+    tiles = cfg[2] * 4 * 64 * cfg[0] * 2 if zeros else 0     # stages x [4, 1, bn] f16
+    assert k.shared_bytes - plain.shared_bytes == tiles
+    assert info.shared_bytes - plain_info.shared_bytes == tiles
+    # Four zeros tiles of 2 x 64 columns per stage: where the stages fill a
+    # block without them, they no longer fit with them.
+    assert wgmma_fits((2, 256, 3, 1), 8192, 8192, tilus.uint5, 32)
+    assert not wgmma_fits((2, 256, 3, 1), 8192, 8192, tilus.uint5, 32, zeros=True)
 
 
 @requires_compiler
@@ -417,28 +444,43 @@ def test_groups_zeros_bias_against_f64(runner, wtype, group, zeros, bias, config
     """Groups of 32 to 256 rows, zero points as values (fractional) or
     integer codes, a bias with and without split-K (added by the block that
     writes C), on ragged M."""
+    _check_groups(runner, wtype, group, zeros, bias, config, m, 256, 1024,
+                  m * 13 + group + wtype.bits)
+
+
+def _check_groups(runner, wtype, group, zeros, bias, config, m, n, k, seed, bf16=False):
+    """Random codes, scales (and zeros: "values" of x's dtype, or "codes"
+    as uint8; bias) and x: the runner's product within 1e-3 of the f64
+    reference's largest element (8e-3 for bf16, which keeps 8 significant
+    bits)."""
     torch = cuda_torch()
-    rng = np.random.default_rng(m * 13 + group + wtype.bits)
-    n, k = 256, 1024
+    rng = np.random.default_rng(seed)
+    dtype = torch.bfloat16 if bf16 else torch.float16
+    # Operands rounded to x's dtype first, so that the reference sees them.
+    rounded = lambda v: torch.from_numpy(v).to(dtype).double().numpy()  # noqa: E731
     codes = qmatmul.random_codes(rng, wtype, (k, n))
-    scales = (rng.random((k // group, n)) * 0.02 + 0.005).astype(np.float16)
+    scales = rounded(rng.random((k // group, n)) * 0.02 + 0.005)
     z = None
     if zeros == "codes":
         z = rng.integers(0, 1 << wtype.bits, size=(k // group, n)).astype(np.uint8)
     elif zeros == "values":
-        z = (rng.random((k // group, n)) * (1 << wtype.bits)).astype(np.float16)
-    b = rng.normal(size=n).astype(np.float16) if bias else None
-    a = rng.normal(size=(m, k)).astype(np.float16)
-    want = a.astype(np.float64) @ qmatmul.dequantize(codes, scales, wtype, 0, group, z)
+        z = rounded(rng.random((k // group, n)) * (1 << wtype.bits))
+    b = rounded(rng.normal(size=n)) if bias else None
+    a = rounded(rng.normal(size=(m, k)))
+    want = a @ qmatmul.dequantize(codes, scales, wtype, 0, group, z)
     if b is not None:
-        want = want + b.astype(np.float64)
-    dev = lambda v: None if v is None else torch.from_numpy(v).cuda()  # noqa: E731
+        want = want + b
+
+    def dev(v):
+        return None if v is None else torch.from_numpy(v).to(
+            torch.uint8 if v.dtype == np.uint8 else dtype).cuda()
     qw = torch.from_numpy(qmatmul.pack(codes, wtype).reshape(-1)).cuda()
     got = runner(dev(a), qw, dev(scales), dev(z), dev(b), wtype=wtype, group_size=group,
                  config=config)
     torch.cuda.synchronize()
-    err = np.abs(got.cpu().numpy().astype(np.float64) - want).max() / np.abs(want).max()
-    assert err <= 1e-3, err
+    assert got.dtype == dtype
+    err = np.abs(got.double().cpu().numpy() - want).max() / np.abs(want).max()
+    assert err <= (8e-3 if bf16 else 1e-3), err
 
 
 def test_zeros_bit_exact_when_representable(runner):
@@ -537,13 +579,9 @@ def _check_bf16_u4(runner, seed, m, n, k, config, group=128):
 def test_wgmma_bf16_and_refusals(runner):
     if runner.runtime.compute_capability != (9, 0):
         pytest.skip("the wgmma variant needs an sm_90 GPU")
-    torch = cuda_torch()
     n = 256
     a, qw, s, group = _check_bf16_u4(runner, 3, 70, n, 512, (2, 64, 4))
-    # A wgmma config with a bias, or one that does not tile N: refused by name.
-    with pytest.raises(tilus.TilusArgumentError, match="without zeros or bias"):
-        runner(a.cuda(), qw, s.cuda(), bias=torch.zeros(n, dtype=torch.bfloat16, device="cuda"),
-               wtype=tilus.uint4, group_size=group, offset=8, config=(2, 64, 4))
+    # A wgmma config that does not tile N: refused by name.
     with pytest.raises(tilus.TilusArgumentError, match="does not tile N = 256"):
         runner(a.cuda(), qw, s.cuda(), wtype=tilus.uint4, group_size=group, offset=8,
                config=(8, 64, 3))
@@ -581,6 +619,43 @@ def test_wgmma_ws_against_f64(runner, wtype, offset, group, config, m, k):
     if config is None:
         assert len(runner._plans[(m, n, k, wtype, group, offset, tilus.float16, False, False,
                                   None)][0]) == 4          # the warp-specialized variant ran
+
+
+# Zero points and a bias in the wgmma variants: wtype, group, zeros, bias,
+# config (a 3-tuple: the plain variant; a 4-tuple: the warp-specialized;
+# None: the runner's choice, warp-specialized above M = 32), bf16.
+WGMMA_ZB_CASES = [
+    (tilus.uint4, 128, "values", True, None, False),
+    (tilus.uint4, 32, "codes", False, None, False),
+    (tilus.uint3, 64, "values", True, (2, 256, 3, 1), False),
+    (tilus.uint8, 128, "codes", True, (1, 128, 3, 2), False),
+    (tilus.uint2, 256, None, True, (2, 128, 3, 0), False),
+    (tilus.float6_e3m2, 128, None, True, (4, 128, 3), False),
+    (tilus.uint4, 64, "values", True, (2, 64, 4), False),
+    (tilus.uint4, 128, "values", True, (2, 128, 4, 1), True),
+    (tilus.uint4, 32, "codes", True, (1, 64, 4), True),
+]
+
+
+@pytest.mark.parametrize("wtype,group,zeros,bias,config,bf16", WGMMA_ZB_CASES,
+                         ids=[f"{c[0]}-g{c[1]}-{c[2]}-{'bias' if c[3] else 'nobias'}-{c[4]}"
+                              f"{'-bf16' if c[5] else ''}" for c in WGMMA_ZB_CASES])
+@pytest.mark.parametrize("m", [40, 129, 300])
+def test_wgmma_zeros_bias_against_f64(runner, wtype, group, zeros, bias, config, bf16, m):
+    """The wgmma variants with zero points (values or uint8 codes) and a
+    bias, on ragged M; without a config the runner takes the
+    warp-specialized variant for them as for plain products."""
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("the wgmma variant needs an sm_90 GPU")
+    n, k = 512, 1024
+    _check_groups(runner, wtype, group, zeros, bias, config, m, n, k,
+                  m * 3 + group + wtype.bits, bf16)
+    if config is None:
+        act = tilus.bfloat16 if bf16 else tilus.float16
+        cfg = runner._plans[(m, n, k, wtype, group, 0, act, zeros is not None, bias,
+                             None)][0]
+        assert cfg == qmatmul.wgmma_config(m, n, k, wtype, act, group, zeros is not None)
+        assert len(cfg) == 4
 
 
 def test_wgmma_ws_bf16(runner):
@@ -1072,21 +1147,21 @@ from tilus.ops import export  # noqa: E402
 def test_export_ranges_follow_the_runner():
     """Each range of M gets the configuration and row tiles that
     quantized_matmul takes anywhere inside it on an H100 (the wgmma
-    variant's 3-tuples above M = 32 for f16 without zeros or bias, else
+    variant's above M = 32 for f16, zero points or not, else
     default_config's); equal neighbours are merged."""
     for wtype, act, zeros in [(tilus.uint4, None, False), (tilus.uint4, None, True),
                               (tilus.uint3, tilus.int8, False)]:
         for n, k in [(57344, 8192), (256, 1024)]:
-            rows = export.entries(wtype, 8, n, k, 128, act, zeros, False)
+            rows = export.entries(wtype, 8, n, k, 128, act, zeros)
             assert rows[0][0] == 1 and rows[-1][1] == 0
             for (lo, hi, cfg, mt), nxt in zip(rows, rows[1:] + [None]):
                 assert nxt is None or nxt[0] == hi + 1
                 for m in {lo, (lo + hi) // 2 if hi else lo + 7, hi or 4 * lo}:
-                    wgmma = (not zeros and act is None
-                             and qmatmul.wgmma_config(m, n, k, wtype, act))
+                    wgmma = act is None and qmatmul.wgmma_config(m, n, k, wtype, act, 128,
+                                                                 zeros)
                     assert cfg == (wgmma or qmatmul.default_config(
                         m, n, k, wtype, 128, 8, act, *export.H100))
-                    wg = m > 32 and not zeros and act is None
+                    wg = m > 32 and act is None
                     # wgmma (the warp-specialized 4-tuples wherever they fit)
                     # or mma.sync (5-tuples).
                     assert (len(cfg) == 4) == wg and (len(cfg) == 5) == (not wg)

@@ -7,8 +7,8 @@
 
 For every weight type (type:offset), shape (NxK), activation and variant,
 the configuration quantized_matmul would take on that GPU (choice: the
-shipped tuning table, the wgmma variant above M = 32 on sm_90 for f16/bf16
-without zeros or bias, else choose_config) over each range of M on which
+shipped tuning table, the wgmma variant above M = 32 on sm_90 for f16/bf16,
+else choose_config) over each range of M on which
 that choice and the block's row tiles stay the same, compiled here (needs libTilus.so, not a
 GPU) into OUT_DIR/qmatmul_<i>.tilus, one per distinct kernel, and listed in
 OUT_DIR/qmatmul-table.txt. The C runtime reads the table with
@@ -34,11 +34,11 @@ VARIANTS = {"plain": (False, False), "bias": (False, True), "zeros": (True, Fals
             "zeros+bias": (True, True)}
 
 
-def choice(m, n, k, wtype, group, offset, activation, zeros, bias, gpu=H100[0],
+def choice(m, n, k, wtype, group, offset, activation, zeros=False, gpu=H100[0],
            cc=H100[1]):
     """quantized_matmul's configuration on that GPU (QuantizedMatmulRunner.choice,
     without a runtime): the tuned table's, the wgmma variant's on sm_90 above
-    M = 32 for f16/bf16 x without zeros or bias, else choose_config's; for
+    M = 32 for f16/bf16 x, else choose_config's; for
     FP8 x, fp8_config's (None where no block tiles the shape or the GPU is
     not sm_90)."""
     if activation == tilus.float8_e4m3:           # wgmma: sm_90 only
@@ -47,20 +47,20 @@ def choice(m, n, k, wtype, group, offset, activation, zeros, bias, gpu=H100[0],
     from .tune import shipped_table
     if shipped_table().get(gpu, cc, m, n, k, wtype, group, offset, activation):
         return tuned
-    wgmma = (cc == (9, 0) and not zeros and not bias
-             and qmatmul.wgmma_config(m, n, k, wtype, activation, group))
+    wgmma = cc == (9, 0) and qmatmul.wgmma_config(m, n, k, wtype, activation, group, zeros)
     return wgmma or tuned
 
 
-def entries(wtype, offset, n, k, group, activation, zeros, bias, gpu=H100[0], cc=H100[1]):
-    """[(m_min, m_max, config, m_tiles)] for one product: the ranges of M
-    (m_max 0: unbounded) with quantized_matmul's choice on each, neighbours
-    with the same choice merged."""
+def entries(wtype, offset, n, k, group, activation, zeros=False, gpu=H100[0], cc=H100[1]):
+    """[(m_min, m_max, config, m_tiles)] for one product (with zero points
+    if `zeros`): the ranges of M (m_max 0: unbounded) with
+    quantized_matmul's choice on each, neighbours with the same choice
+    merged."""
     out = []
     for lo, hi in M_RANGES:
         m = hi or lo
         assert all(f(m) == f(lo) for f in (qmatmul.row_tiles, m_bucket))
-        cfg = choice(m, n, k, wtype, group, offset, activation, zeros, bias, gpu, cc)
+        cfg = choice(m, n, k, wtype, group, offset, activation, zeros, gpu, cc)
         # The FP8 kernels have no row tiles (blocks of block_m rows).
         mt = None if activation == tilus.float8_e4m3 else qmatmul.row_tiles(m)
         if out and out[-1][2:] == (cfg, mt):
@@ -101,8 +101,8 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
                 if zeros and (offset or act == tilus.int8) or fp8 and (zeros or bias):
                     continue
                 for n, k in shapes:
-                    for lo, hi, cfg, mt in entries(wtype, offset, n, k, group, act, zeros,
-                                                   bias, gpu, cc):
+                    for lo, hi, cfg, mt in entries(wtype, offset, n, k, group, act, zeros, gpu,
+                                                   cc):
                         if cfg is None:              # FP8: no block tiles N
                             continue
                         # The wgmma variant's (g, block_m, s) or warp-specialized
@@ -113,8 +113,8 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
                         if key not in kernels:
                             kernels[key] = (len(kernels), fp8_program(
                                 wtype, group, offset, cfg) if fp8 else wgmma_program(
-                                wtype, group, offset, cfg, act) if wg else qmatmul.program(
-                                wtype, group, offset, cfg, act, mt, zeros, bias))
+                                wtype, group, offset, cfg, act, zeros, bias) if wg else
+                                qmatmul.program(wtype, group, offset, cfg, act, mt, zeros, bias))
                         index, t = kernels[key]
                         split, block_rows, block_cols = (
                             (1, cfg[1], 64 * cfg[0]) if wg else

@@ -756,7 +756,7 @@ def wave_blocks(m, n, rows):
     return -(-m // rows) * (n // 128)
 
 
-def wgmma_config(m, n, k, wtype, activation=None, group_size=128):
+def wgmma_config(m, n, k, wtype, activation=None, group_size=128, zeros=False):
     """The wgmma configuration for M > 32 with f16 or bf16 activations on
     an H100: the warp-specialized variant's (warpgroups, block_m, stages,
     lag), or where none of its fits, the plain variant's (warpgroups,
@@ -771,7 +771,8 @@ def wgmma_config(m, n, k, wtype, activation=None, group_size=128):
     rows whose three stages fit (256 for weights of up to 5 bits, 192
     beyond). From the probes of bench/README.md ("Ninth run", "Tenth run"):
     at M = 65-128 this beat the plain variant's table by up to 1.5x (N =
-    10240, M = 96: 1.57 against 1.03 of cuBLAS f16 for u4)."""
+    10240, M = 96: 1.57 against 1.03 of cuBLAS f16 for u4). zeros: the
+    kernel takes zero points (their tiles share the stages)."""
     if m <= 32 or _activation(activation) not in (None, tilus.float16, tilus.bfloat16):
         return None
 
@@ -803,7 +804,7 @@ def wgmma_config(m, n, k, wtype, activation=None, group_size=128):
         table = [(2, 256, 3, 1), (2, 192, 3, 1), (2, 128, 4, 1), (1, 128, 3, 1)]
     from .qmatmul_wgmma import wgmma_fits
     for cfg in table:
-        if wgmma_fits(cfg, n, k, wtype, group_size):
+        if wgmma_fits(cfg, n, k, wtype, group_size, zeros=zeros):
             return cfg
     return None
 
@@ -1022,25 +1023,25 @@ class QuantizedMatmulRunner:
                          lambda: program(wtype, group_size, offset, cfg, activation, m_tiles,
                                          zeros, bias), "qmatmul")
 
-    def _config(self, m, n, k, wtype, group_size, offset, activation, config, plain=True):
+    def _config(self, m, n, k, wtype, group_size, offset, activation, config, zeros=False):
         """The configuration of a call: `config` checked against the shape
         (a (warpgroups, block_m, stages) one takes the wgmma variant, a
         (warpgroups, block_m, stages, lag) one the warp-specialized), else
-        the tuned table's, else, on sm_90 for M > 32 without zeros or bias
-        (`plain`), wgmma_config's, else choose_config's."""
+        the tuned table's, else, on sm_90 for M > 32 with f16 or bf16 x,
+        wgmma_config's, else choose_config's. zeros: with zero points."""
         from ..artifact import TilusArgumentError
         from .qmatmul_wgmma import wgmma_fits
         if activation == tilus.float8_e4m3:
             return self._fp8_config(m, n, k, wtype, group_size, config)
         mt = row_tiles(m)
         if config is not None and len(config) in (3, 4):
-            if not plain or activation == tilus.int8:
+            if activation == tilus.int8:
                 raise TilusArgumentError(f"quantized_matmul: the wgmma config {config} "
-                                         f"takes f16 or bf16 x without zeros or bias")
+                                         f"takes f16 or bf16 x")
             if self.runtime.compute_capability != (9, 0):
                 raise TilusArgumentError(f"quantized_matmul: the wgmma config {config} "
                                          f"needs an sm_90 GPU")
-            if not wgmma_fits(config, n, k, wtype, group_size):
+            if not wgmma_fits(config, n, k, wtype, group_size, zeros=zeros):
                 raise TilusArgumentError(f"quantized_matmul: wgmma config {config} does "
                                          f"not tile N = {n}, K = {k} within the registers "
                                          f"and shared memory of a block")
@@ -1059,8 +1060,8 @@ class QuantizedMatmulRunner:
         tuned = self.tuned(m, n, k, wtype, group_size, offset, activation)
         if tuned and len(tuned) == 5:        # the table holds mma.sync configurations
             return tuned
-        hopper = plain and rt.compute_capability == (9, 0)
-        return ((hopper and wgmma_config(m, n, k, wtype, activation, group_size))
+        hopper = rt.compute_capability == (9, 0)
+        return ((hopper and wgmma_config(m, n, k, wtype, activation, group_size, zeros))
                 or choose_config(m, n, k, wtype, activation))
 
     def _fp8_config(self, m, n, k, wtype, group_size, config):
@@ -1084,18 +1085,17 @@ class QuantizedMatmulRunner:
                                      f"K = {k} within a block's registers and shared memory")
         return config
 
-    def choice(self, m, n, k, wtype, group_size, offset, activation=None, zeros=False,
-               bias=False):
-        """The configuration a call of this shape takes without `config`:
-        the tuned table's, the wgmma variant's on sm_90 above M = 32 (f16 or
-        bf16 x, no zeros or bias), else choose_config's."""
+    def choice(self, m, n, k, wtype, group_size, offset, activation=None, zeros=False):
+        """The configuration a call of this shape takes without `config`
+        (with zero points if `zeros`): the tuned table's, the wgmma
+        variant's on sm_90 above M = 32 (f16 or bf16 x), else
+        choose_config's."""
         return self._config(m, n, k, wtype, group_size, offset, _activation(activation),
-                            None, plain=not zeros and not bias)
+                            None, zeros)
 
     def _plan(self, m, n, k, wtype, group_size, offset, activation, zeros, bias, config):
         """(configuration, loaded kernel, block rows, block columns) for a call."""
-        cfg = self._config(m, n, k, wtype, group_size, offset, activation, config,
-                           plain=not zeros and not bias)
+        cfg = self._config(m, n, k, wtype, group_size, offset, activation, config, zeros)
         if activation == tilus.float8_e4m3:
             from .qmatmul_fp8 import fp8_program
             kern = self.load(("fp8", str(wtype), group_size, offset, cfg),
@@ -1103,9 +1103,10 @@ class QuantizedMatmulRunner:
             return cfg, kern, cfg[1], 64 * cfg[0]
         if len(cfg) in (3, 4):
             from .qmatmul_wgmma import wgmma_program
-            kern = self.load(("wgmma", str(wtype), group_size, offset, cfg, str(activation)),
-                             lambda: wgmma_program(wtype, group_size, offset, cfg, activation),
-                             "qmatmul")
+            kern = self.load(("wgmma", str(wtype), group_size, offset, cfg, str(activation),
+                              zeros, bias),
+                             lambda: wgmma_program(wtype, group_size, offset, cfg, activation,
+                                                   zeros, bias), "qmatmul")
             return cfg, kern, cfg[1], 64 * cfg[0]
         mt = row_tiles(m)
         return (cfg, self.kernel(wtype, group_size, offset, cfg, activation, mt, zeros, bias),
@@ -1129,7 +1130,7 @@ class QuantizedMatmulRunner:
             config = tuple(int(v) for v in config)
         if m == 0:           # nothing to launch; a configuration is still checked
             self._config(m, n, k, wtype, group_size, offset, activation, config,
-                         plain=zeros is None and bias is None)
+                         zeros is not None)
             return out if out is not None else torch.empty(0, n, dtype=otype, device=x.device)
         # The configuration and loaded kernel of this call's shape and
         # operands, found once (the table, the checks, compiling).
@@ -1178,8 +1179,7 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
     dtype. `config` overrides the choice (QuantizedMatmulRunner.choice):
     the shipped tuning table (tilus.ops.tune) for this GPU and shape, the
     warp-specialized wgmma variant's (warpgroups, block_m, stages, lag) on
-    an H100 above M = 32 for f16 or bf16 x without zeros or bias
-    (wgmma_config; a 3-tuple (warpgroups, block_m, stages) asks for the
+    an H100 above M = 32 for f16 or bf16 x (wgmma_config; a 3-tuple (warpgroups, block_m, stages) asks for the
     plain wgmma variant), else choose_config's (warps, n_tiles, stages,
     split_k, k_tiles).
     Compiles in-process on first use (needs libTilus.so); `runtime` defaults

@@ -61,9 +61,6 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
         if self.bm % (8 * self.parts):
             raise ValueError(f"block_m {self.bm} does not split into {self.parts} parts "
                              f"of a multiple of 8 columns")
-        # A row's scales [bn, 1] as the accumulator holds them (its column
-        # factors dropped).
-        self.reg_row = f"spatial({self.warps},1).local(2,1).reduce(spatial(8,4,1),dims=[1])"
 
     def _a_stages(self):
         """A's stage buffers in parts, [stages, parts, pw, 128], each part a
@@ -101,7 +98,7 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
                               [TILE_K, self.bn], self.reg_w)
         return self.view(codes, FP8, [TILE_K, self.bn], self.reg_w)
 
-    def _consume(self, KT, sW, sS, sXT, full, empty, gC, om, on, gT=None):
+    def _consume(self, o, full, empty, om, on, gT=None):
         """The consumers: per k tile, the weights decoded once, then for each
         part of block_m columns its product from zero, added to the part's
         total times the tile's group scales (and 2^9); at the end the
@@ -110,23 +107,21 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
         f32, pw = tilus.float32, self.bm // self.parts
         self.attrs.fp_contract = True           # acc + part * scale: one FFMA
         reg_wt = str(tilus.Layout.parse(self.reg_w).transpose())
-        # reg_row as the row [1, bn] the shared scales load as.
-        reg_row_t = f"spatial(1,{W}).local(1,2).reduce(spatial(1,8,4),dims=[2])"
         reg_p = self._accumulator(pw)
         if self.registers:
             self.set_max_registers(self.registers[1], "inc")
         accs = [self.allocate_register(f32, [bn, pw], reg_p, init=0.0) for _ in range(P)]
         zero = self.allocate_register(f32, [bn, pw], reg_p, init=0.0)
-        for kb in self.range(KT):
+        for kb in self.range(o.KT):
             cur = kb % S
             self.mbarrier_wait(full, [cur], (kb // S) % 2)
-            raw = self.load_shared(sW, [cur, 0, 0], [1, W * 2 * tb], self.reg_raw)
-            row = self.load_shared(sS, [cur, 0, 0, 0], [1, bn], reg_row_t)
+            raw = self.load_shared(o.sW, [cur, 0, 0], [1, W * 2 * tb], self.reg_raw)
+            row = self.load_shared(o.sS, [cur, 0, 0, 0], [1, bn], self.reg_row_t)
             scale = self.permute(row, [1, 0], self.reg_row).to(f32) * (1.0 / _BYTE_UNIT)
             wt = self.permute(self._weights(raw), [1, 0], reg_wt)        # a relabelling
             for h in range(P):
                 self.wgmma_fence()
-                part = self.wgmma_mma(wt, sXT[cur, h, 0:TILE_K, 0:pw], zero)
+                part = self.wgmma_mma(wt, o.sXT[cur, h, 0:TILE_K, 0:pw], zero)
                 self.wgmma_commit_group()
                 # Nothing between the product and its wait (the verifier's
                 # rule for a register operand); the other warpgroup's
@@ -140,7 +135,7 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
             if gT is not None:
                 acc = acc * self.load_global(gT, [0, om + h * pw], [1, pw], self._reg_col(pw))
             ct = self.permute(acc, [1, 0], reg_pt)
-            self.store_global(ct.to(self.atype), gC, [om + h * pw, on])
+            self.store_global(ct.to(self.atype), o.gC, [om + h * pw, on])
 
     def _reg_col(self, pw):
         """A column's scales [1, pw] as _accumulator(pw) holds them (its row

@@ -10,16 +10,19 @@ tiles side by side (a relabelling, no data movement). A block of
 `warpgroups` warpgroups computes C's tile of block_m rows (wgmma's N, up to
 256) and 64 * warpgroups columns; A's rows go through a cp.async pipeline
 into the shared layout wgmma reads ([block_m, 128] per k tile, read as
-[128, block_m] through transpose_shared). Each k tile's weights are scaled by
-their group's scales before the product (f16), so the accumulator runs
-through the whole K range. Per k tile kb: wait for tile kb and synchronize
+[128, block_m] through transpose_shared). Each k tile's weights, less their
+group's zero points where the kernel takes them, are scaled by their group's
+scales before the product (f16), so the accumulator runs through the whole K
+range; a bias joins the f32 accumulator before C is stored. Per k tile kb: wait for tile kb and synchronize
 (every warpgroup has finished the product of tile kb - 1), refill that
 stage with tile kb + stages - 1, load and dequantize the weights, start the
 product and wait for it at once (docs/hopper.md says why).
 
-Limits of this first version: f16 or bf16 activations, no zero points, no
-bias, no split-K; M rows are zero-filled past the edge.
+Limits: f16 or bf16 activations, no split-K; M rows are zero-filled past
+the edge.
 """
+
+from types import SimpleNamespace
 
 import tilus
 
@@ -31,19 +34,25 @@ class _Wgmma:
     templates (their weight format and dequantization are shared)."""
 
     def __init__(self, wtype, group_size=128, offset=0, warpgroups=1, block_m=128,
-                 stages=4):
+                 stages=4, zeros=False, bias=False):
         check_group_size(group_size)
         if block_m % 8 or not 8 <= block_m <= 256:
             raise ValueError("block_m is wgmma's N: a multiple of 8 from 8 to 256")
         if stages < 2:
             raise ValueError("the loop reads one stage while the next fills: stages >= 2")
         super().__init__(wtype, group_size=group_size, offset=offset, warps=4 * warpgroups,
-                         n_tiles=2, stages=stages)
+                         n_tiles=2, stages=stages, zeros=zeros, bias=bias)
         self.bm = block_m
         # Every group size is scaled before the product: R = self.rows groups
         # per k tile (one for G >= 128), the weights regrouped as reg_wg.
         self.shared_x = tilus.mma_shared(block_m, TILE_K, self.a_dtype.bits, stages=stages)
         self.reg_d = self._accumulator(block_m)
+        # One value per row of C^T [bn, cols] (per column of C: a bias, a
+        # group's scales) as the accumulator holds it, its column factors
+        # dropped; and as the row [1, bn] it loads as.
+        W = self.warps
+        self.reg_row = f"spatial({W},1).local(2,1).reduce(spatial(8,4,1),dims=[1])"
+        self.reg_row_t = f"spatial(1,{W}).local(1,2).reduce(spatial(1,8,4),dims=[2])"
 
     def _accumulator(self, cols):
         """The layout of C^T [bn, cols] as wgmma's accumulator holds it: warp
@@ -56,27 +65,66 @@ class _Wgmma:
     # and k.
     a_by_tma = False
 
-    def _operands(self, a, w, scales, c, m, n, k):
-        """The number of k tiles, the global views of A [M, K], the packed
-        weights, the scales and C, and the stage buffers of A (sX, and sXT:
-        it read as [128, block_m]), the weights and the scales. A's rows are
-        KT * 128 long for cp.async, which then proves them 16-byte aligned
-        (with k itself it copied A element by element: 3-10x slower at M =
-        64-128), and k long for TMA, whose map takes the kernel's k."""
+    def _operands(self, a, w, scales, c, m, n, k, zeros=None, bias=None):
+        """The kernel's operands: KT (the number of k tiles); the global
+        views gA of A [M, K], gW of the packed weights, gS (and gZ) of the
+        scales (and zeros) [K / G, 1, N], gB of the bias [1, N] (or None)
+        and gC of C; the stage buffers sX of A (and sXT: it read as [128,
+        block_m]), sW of the weights, sS (and sZ) of the scales (and
+        zeros). A's rows are KT * 128 long for cp.async, which then proves
+        them 16-byte aligned (with k itself it copied A element by element:
+        3-10x slower at M = 64-128), and k long for TMA, whose map takes the
+        kernel's k."""
         S, W, bn, tb, R, G = (self.stages, self.warps, self.bn, self.tile_bytes, self.rows,
                               self.group)
         f16 = self.atype
         M, K = self.index(m), self.index(k)
         KT, NT = K // TILE_K, self.index(n) // TILE_N
         N = NT * TILE_N
-        gA = self.view_global(a, [M, K if self.a_by_tma else KT * TILE_K])
-        gW = self.view_global(w, [KT, NT * tb])
-        gS = self.view_global(scales, [K // G, 1, N])
-        gC = self.view_global(c, [M, N])
         sX = self._a_stages()
-        sW = self.allocate_shared(tilus.uint8, [S, 1, W * 2 * tb], f"local({S},1,{W * 2 * tb})")
-        sS = self.allocate_shared(f16, [S, R, 1, bn], f"local({S},{R},1,{bn})")
-        return KT, gA, gW, gS, gC, sX, self.transpose_shared(sX), sW, sS
+
+        def groups():
+            return self.allocate_shared(f16, [S, R, 1, bn], f"local({S},{R},1,{bn})")
+        return SimpleNamespace(
+            KT=KT, gA=self.view_global(a, [M, K if self.a_by_tma else KT * TILE_K]),
+            gW=self.view_global(w, [KT, NT * tb]),
+            gS=self.view_global(scales, [K // G, 1, N]),
+            gZ=self.view_global(zeros, [K // G, 1, N]) if self.zeros else None,
+            gB=self.view_global(bias, [1, N]) if self.bias else None,
+            gC=self.view_global(c, [M, N]), sX=sX, sXT=self.transpose_shared(sX),
+            sW=self.allocate_shared(tilus.uint8, [S, 1, W * 2 * tb],
+                                    f"local({S},1,{W * 2 * tb})"),
+            sS=groups(), sZ=groups() if self.zeros else None)
+
+    def _copy_groups(self, o, stage, t, on):
+        """Copies k tile t's scales (and zeros) [R, 1, bn] into `stage`:
+        R groups per tile, or the one group of G >= 128 rows holding it."""
+        R = self.rows
+        row = t * R if R > 1 else t * TILE_K // self.group
+        self.copy_async(o.sS, o.gS, [stage, 0, 0, 0], [row, 0, on], [R, 1, self.bn])
+        if self.zeros:
+            self.copy_async(o.sZ, o.gZ, [stage, 0, 0, 0], [row, 0, on], [R, 1, self.bn])
+
+    def _dequantize(self, o, raw, stage):
+        """The k tile's weights, from their packed bytes `raw`, less the
+        zeros and times the scales of their groups in `stage` (f16), as
+        wgmma's register operand a [bn, 128]."""
+        R, bn = self.rows, self.bn
+        wg = self.reshape(self._weights(raw), [R, TILE_K // R, bn], self.reg_wg)
+        if self.zeros:
+            wg = wg - self.load_shared(o.sZ, [stage, 0, 0, 0], [R, 1, bn], self.reg_g)
+        wg = wg * self.load_shared(o.sS, [stage, 0, 0, 0], [R, 1, bn], self.reg_g)
+        wf = self.reshape(wg, [TILE_K, bn], self.reg_w)
+        return self.permute(wf, [1, 0], str(tilus.Layout.parse(self.reg_w).transpose()))
+
+    def _store_c(self, o, total, om, on):
+        """C's tile [bm, bn] at (om, on): the accumulator C^T [bn, bm] (plus
+        the bias, in f32) in the activation type."""
+        if self.bias:
+            row = self.load_global(o.gB, [0, on], [1, self.bn], self.reg_row_t)
+            total = total + self.permute(row, [1, 0], self.reg_row).to(tilus.float32)
+        ct = self.permute(total, [1, 0], str(tilus.Layout.parse(self.reg_d).transpose()))
+        self.store_global(ct.to(self.atype), o.gC, [om, on])
 
     def _a_stages(self):
         """A's stage buffers [stages, block_m, 128] in the layout wgmma reads."""
@@ -87,43 +135,35 @@ class _Wgmma:
     def shared_bytes(self):
         return self.stages * (self.bm * TILE_K * self.a_dtype.bits // 8
                               + self.warps * self.nt * self.tile_bytes
-                              + self.rows * self.bn * 2)
+                              + self.rows * self.bn * 2 * (2 if self.zeros else 1))
 
-    def parameters(self):
-        p = tilus.pointer(self.atype)
-        return ([("a", tilus.pointer(self.a_dtype))] + self._token_scales()
-                + [("w", tilus.pointer(tilus.uint8)), ("scales", p), ("c", p),
-                   ("m", tilus.int32), ("n", tilus.int32), ("k", tilus.int32)])
+    # parameters(): QuantizedMatmul's without split-K, (a, [a_scales], w,
+    # scales, [zeros], [bias], c, m, n, k).
 
-    def _trace(self, a, w, scales, c, m, n, k):
-        S, W, bn, bm, tb, R, G = (self.stages, self.warps, self.bn, self.bm,
-                                  self.tile_bytes, self.rows, self.group)
-        f16, f32 = self.atype, tilus.float32
+    def _trace(self, a, w, scales, c, m, n, k, zeros=None, bias=None):
+        S, W, bn, bm, tb = self.stages, self.warps, self.bn, self.bm, self.tile_bytes
+        f32 = tilus.float32
         self.attrs.name = "qmatmul"
         self.attrs.blocks = [tilus.cdiv(m, bm), n // bn]
         self.attrs.warps = W
         bi, bj = self.block_indices()
         om, on = bi * bm, bj * bn
-        KT, gA, gW, gS, gC, sX, sXT, sW, sS = self._operands(a, w, scales, c, m, n, k)
+        o = self._operands(a, w, scales, c, m, n, k, zeros, bias)
+        KT, sX, sXT, sW = o.KT, o.sX, o.sXT, o.sW
         acc = self.allocate_register(f32, [bn, bm], self.reg_d, init=0.0)
         ow = bj * (W * 2 * tb)
         reg_raw = self.reg_raw
-        reg_wt = str(tilus.Layout.parse(self.reg_w).transpose())
 
         def fill(stage, tile):
-            self.copy_async(sX, gA, [stage, 0, 0], [om, tile * TILE_K], [bm, TILE_K])
-            self.copy_async(sW, gW, [stage, 0, 0], [tile, ow], [1, W * 2 * tb])
-            row = tile * R if R > 1 else tile * TILE_K // G
-            self.copy_async(sS, gS, [stage, 0, 0, 0], [row, 0, on], [R, 1, bn])
+            self.copy_async(sX, o.gA, [stage, 0, 0], [om, tile * TILE_K], [bm, TILE_K])
+            self.copy_async(sW, o.gW, [stage, 0, 0], [tile, ow], [1, W * 2 * tb])
+            self._copy_groups(o, stage, tile, on)
             self.copy_async_commit_group()
 
         def weights(stage):
-            """The k tile's weights in `stage`, scaled, as wgmma's a [bn, 128]."""
+            """The k tile's weights in `stage`, dequantized, as wgmma's a [bn, 128]."""
             raw = self.load_shared(sW, [stage, 0, 0], [1, W * 2 * tb], reg_raw)
-            wg = self.reshape(self._weights(raw), [R, TILE_K // R, bn], self.reg_wg)
-            wg = wg * self.load_shared(sS, [stage, 0, 0, 0], [R, 1, bn], self.reg_g)
-            wf = self.reshape(wg, [TILE_K, bn], self.reg_w)
-            return self.permute(wf, [1, 0], reg_wt)        # a relabelling
+            return self._dequantize(o, raw, stage)
 
         for s in self.range(S - 1):
             fill(s, s)
@@ -144,9 +184,7 @@ class _Wgmma:
             # warpgroups overlap meanwhile.
             self.wgmma_wait_group(0)
         self.copy_async_wait_group(0)
-        done = self.wgmma_wait_group(0, acc)
-        ct = self.permute(done, [1, 0], str(tilus.Layout.parse(self.reg_d).transpose()))
-        self.store_global(ct.to(f16), gC, [om, on])
+        self._store_c(o, self.wgmma_wait_group(0, acc), om, on)
 
 
 class _WgmmaWS(_Wgmma):
@@ -174,9 +212,9 @@ class _WgmmaWS(_Wgmma):
     a_by_tma = True
 
     def __init__(self, wtype, group_size=128, offset=0, warpgroups=2, block_m=256,
-                 stages=4, lag=1, set_registers=True, group_m=4):
+                 stages=4, lag=1, set_registers=True, group_m=4, zeros=False, bias=False):
         super().__init__(wtype, group_size=group_size, offset=offset, warpgroups=warpgroups,
-                         block_m=block_m, stages=stages)
+                         block_m=block_m, stages=stages, zeros=zeros, bias=bias)
         if not 0 <= lag < stages:
             raise ValueError("lag: from 0 to stages - 1 tiles")
         self.lag, self.group_m = lag, group_m
@@ -195,13 +233,14 @@ class _WgmmaWS(_Wgmma):
         row, col = self.grouped_tile(bj * tm + bi, tm, tn, self.group_m)
         return row * self.bm, col
 
-    def _trace(self, a, w, scales, c, m, n, k, a_scales=None):
-        S, W, bn, bm, tb, R, G, L = (self.stages, self.warps, self.bn, self.bm,
-                                     self.tile_bytes, self.rows, self.group, self.lag)
+    def _trace(self, a, w, scales, c, m, n, k, a_scales=None, zeros=None, bias=None):
+        S, W, bn, bm, tb, L = (self.stages, self.warps, self.bn, self.bm, self.tile_bytes,
+                               self.lag)
         self.attrs.name = "qmatmul"
         self.attrs.blocks = [tilus.cdiv(m, bm), n // bn]
         self.attrs.warps = W + 4
-        KT, gA, gW, gS, gC, sX, sXT, sW, sS = self._operands(a, w, scales, c, m, n, k)
+        o = self._operands(a, w, scales, c, m, n, k, zeros, bias)
+        KT, sW = o.KT, o.sW
         om, bj = self._tile_origin(self.index(m), self.index(n) // bn)
         on = bj * bn
         full = self.allocate_shared(tilus.int64, [S], f"local({S})")
@@ -221,10 +260,9 @@ class _WgmmaWS(_Wgmma):
                 # No producer thread falls two phases of empty[stage] behind
                 # (docs/hopper.md, the two hang rules).
                 self.synchronize()
-                self._load_a(sX, gA, full, stage, om, t)
-                self.copy_async(sW, gW, [stage, 0, 0], [t, ow], [1, W * 2 * tb])
-                row = t * R if R > 1 else t * TILE_K // G
-                self.copy_async(sS, gS, [stage, 0, 0, 0], [row, 0, on], [R, 1, bn])
+                self._load_a(o.sX, o.gA, full, stage, om, t)
+                self.copy_async(sW, o.gW, [stage, 0, 0], [t, ow], [1, W * 2 * tb])
+                self._copy_groups(o, stage, t, on)
                 self.copy_async_commit_group()
                 if L == 0:
                     self.copy_async_wait_group(0)
@@ -241,47 +279,40 @@ class _WgmmaWS(_Wgmma):
         with self.thread_group(128, 128 * self.consumers):     # the consumers
             gT = (self.view_global(a_scales, [1, self.index(m)]) if a_scales is not None
                   else None)
-            self._consume(KT, sW, sS, sXT, full, empty, gC, om, on, gT)
+            self._consume(o, full, empty, om, on, gT)
 
     def _load_a(self, sX, gA, full, stage, om, t):
         """The producer's copy of A's k tile t, rows om.., into stage `stage`."""
         self.tma_load(sX, gA, full, [stage], [stage, 0, 0], [om, t * TILE_K],
                       [self.bm, TILE_K])
 
-    def _consume(self, KT, sW, sS, sXT, full, empty, gC, om, on, gT=None):
+    def _consume(self, o, full, empty, om, on, gT=None):
         """The consumers' loop over the k tiles, and their store of C."""
-        S, W, bn, bm, tb, R = (self.stages, self.warps, self.bn, self.bm, self.tile_bytes,
-                               self.rows)
-        f16, f32 = self.atype, tilus.float32
-        reg_raw = self.reg_raw
-        reg_wt = str(tilus.Layout.parse(self.reg_w).transpose())
+        S, W, bn, bm, tb = self.stages, self.warps, self.bn, self.bm, self.tile_bytes
+        f32 = tilus.float32
         if self.registers:
             self.set_max_registers(self.registers[1], "inc")
         acc = self.allocate_register(f32, [bn, bm], self.reg_d, init=0.0)
 
         def weights(kb):
-            """Tile kb's weights, once landed, scaled, as wgmma's a [bn, 128]."""
+            """Tile kb's weights, once landed, dequantized, as wgmma's a [bn, 128]."""
             cur = kb % S
             self.mbarrier_wait(full, [cur], (kb // S) % 2)
-            raw = self.load_shared(sW, [cur, 0, 0], [1, W * 2 * tb], reg_raw)
-            wg = self.reshape(self._weights(raw), [R, TILE_K // R, bn], self.reg_wg)
-            wg = wg * self.load_shared(sS, [cur, 0, 0, 0], [R, 1, bn], self.reg_g)
-            return self.permute(self.reshape(wg, [TILE_K, bn], self.reg_w), [1, 0], reg_wt)
+            raw = self.load_shared(o.sW, [cur, 0, 0], [1, W * 2 * tb], self.reg_raw)
+            return self._dequantize(o, raw, cur)
 
-        for kb in self.range(KT):
+        for kb in self.range(o.KT):
             cur = kb % S
             wt = weights(kb)
             self.wgmma_fence()
-            acc.assign(self.wgmma_mma(wt, sXT[cur, 0:TILE_K, 0:bm], acc))
+            acc.assign(self.wgmma_mma(wt, o.sXT[cur, 0:TILE_K, 0:bm], acc))
             self.wgmma_commit_group()
             # Nothing between the product and its wait (the verifier's rule
             # for a register operand); the other warpgroups' products run
             # meanwhile.
             self.wgmma_wait_group(0)
             self.mbarrier_arrive(empty, [cur])
-        done = self.wgmma_wait_group(0, acc)
-        ct = self.permute(done, [1, 0], str(tilus.Layout.parse(self.reg_d).transpose()))
-        self.store_global(ct.to(f16), gC, [om, on])
+        self._store_c(o, self.wgmma_wait_group(0, acc), om, on)
 
 
 class QuantizedMatmulWgmmaWS(_WgmmaWS, QuantizedMatmul):
@@ -300,20 +331,19 @@ class QuantizedMatmulWgmmaBF16(_Wgmma, QuantizedMatmulBF16):
     """bf16 activations."""
 
 
-def wgmma_program(wtype, group_size, offset, cfg, activation=None):
+def wgmma_program(wtype, group_size, offset, cfg, activation=None, zeros=False, bias=False):
     """The wgmma template instance of configuration (warpgroups, block_m,
     stages), or of the warp-specialized variant's (warpgroups, block_m,
-    stages, lag), for f16 (None) or bf16 activations."""
+    stages, lag), for f16 (None) or bf16 activations, with zero points and
+    a bias where asked."""
     bf16 = activation == tilus.bfloat16
+    kw = dict(group_size=group_size, offset=offset, warpgroups=cfg[0], block_m=cfg[1],
+              stages=cfg[2], zeros=zeros, bias=bias)
     if len(cfg) == 4:
-        g, bm, st, lag = cfg
         cls = QuantizedMatmulWgmmaWSBF16 if bf16 else QuantizedMatmulWgmmaWS
-        return cls(wtype, group_size=group_size, offset=offset, warpgroups=g, block_m=bm,
-                   stages=st, lag=lag)
-    g, bm, st = cfg
+        return cls(wtype, lag=cfg[3], **kw)
     cls = QuantizedMatmulWgmmaBF16 if bf16 else QuantizedMatmulWgmma
-    return cls(wtype, group_size=group_size, offset=offset, warpgroups=g, block_m=bm,
-               stages=st)
+    return cls(wtype, **kw)
 
 
 # The largest block_m per number of warpgroups whose registers fit (ptxas,
@@ -330,12 +360,13 @@ _MAX_BLOCK_M_WS = {1: 256, 2: 256, 3: 128}
 _MAX_BLOCK_M_FP8 = {1: 256, 2: 256}
 
 
-def wgmma_fits(cfg, n, k, wtype, group_size=128, fp8=False):
+def wgmma_fits(cfg, n, k, wtype, group_size=128, fp8=False, zeros=False):
     """Whether (warpgroups, block_m, stages), or the warp-specialized
     (warpgroups, block_m, stages, lag), tiles N (64 * warpgroups columns
     per block) and K (tiles of 128) within a block's registers
     (_MAX_BLOCK_M) and shared memory (f16 or bf16 activations alike; the
-    shared_bytes of the instance and the mbarriers). fp8: the FP8-activation
+    shared_bytes of the instance, with zero points where asked, and the
+    mbarriers). fp8: the FP8-activation
     variant's (qmatmul_fp8, warp-specialized only): up to 256 rows, in
     parts of at most 128 rows of a multiple of 8 each, one-byte A."""
     from .qmatmul import MAX_BLOCK_SHARED
@@ -350,5 +381,5 @@ def wgmma_fits(cfg, n, k, wtype, group_size=128, fp8=False):
     rows = max(1, TILE_K // group_size)
     shared = st * (bm * TILE_K * (1 if fp8 else 2)
                    + 4 * g * 2 * TILE_K * TILE_N * wtype.bits // 8
-                   + rows * 64 * g * 2 + (16 if ws else 0))
+                   + rows * 64 * g * 2 * (2 if zeros else 1) + (16 if ws else 0))
     return n % (64 * g) == 0 and k % TILE_K == 0 and shared <= MAX_BLOCK_SHARED
