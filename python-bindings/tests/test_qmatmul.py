@@ -45,8 +45,11 @@ def test_every_figure10_type_compiles(wtype):
     lambda: qmatmul_fp8.fp8_program(tilus.int4, 128, 0, (2, 256, 3, 1)),
     lambda: qmatmul_wgmma.wgmma_program(tilus.uint4, 32, 0, (2, 128, 4, 1), None, True, True),
     lambda: qmatmul_wgmma.wgmma_program(tilus.uint3, 128, 0, (1, 64, 4), None, True, True),
+    lambda: qmatmul.QuantizedMatmul(tilus.uint4, 64, 0, warps=4, n_tiles=2, zeros=tilus.uint8),
+    lambda: qmatmul_wgmma.wgmma_program(tilus.uint4, 128, 0, (2, 128, 4, 1), None, tilus.uint8),
 ], ids=["mma_sync", "int8", "wgmma_1x64", "wgmma_2x64_f6", "wgmma_4x128_bf16", "wgmma_ws",
-        "fp8", "wgmma_ws_zeros_bias", "wgmma_1x64_zeros_bias"])
+        "fp8", "wgmma_ws_zeros_bias", "wgmma_1x64_zeros_bias", "mma_sync_zero_codes",
+        "wgmma_ws_zero_codes"])
 def test_kernels_take_no_slow_copy(make, tmp_path):
     """No shipped variant copies a tile element by element: the lowering's
     remark for a copy_async without provably aligned chunks stays silent
@@ -200,21 +203,25 @@ def test_quantize_round_to_nearest(wtype):
 
 @requires_compiler
 @pytest.mark.parametrize("cfg", [(1, 64, 4), (2, 128, 4, 1)], ids=["plain", "ws"])
-@pytest.mark.parametrize("zeros,bias", [(True, False), (False, True), (True, True)],
-                         ids=["zeros", "bias", "zeros-bias"])
+@pytest.mark.parametrize("zeros,bias", [(True, False), (False, True), (True, True),
+                                        (tilus.uint8, True)],
+                         ids=["zeros", "bias", "zeros-bias", "codes-bias"])
 def test_wgmma_zeros_and_bias_compile(cfg, zeros, bias):
-    """The wgmma variants take zero points and a bias as the mma.sync
-    template does: (a, w, scales, [zeros], [bias], c, m, n, k); the zeros'
-    tiles ride the stages beside the scales (shared_bytes, wgmma_fits)."""
+    """The wgmma variants take zero points (values, or uint8 codes) and a
+    bias as the mma.sync template does: (a, w, scales, [zeros], [bias], c,
+    m, n, k); the zeros' tiles ride the stages beside the scales
+    (shared_bytes, wgmma_fits)."""
     from tilus.ops.qmatmul_wgmma import wgmma_fits, wgmma_program
     k = wgmma_program(tilus.uint4, 32, 0, cfg, None, zeros, bias)
     (info,) = k.compile(target="sm_90a").kernels
+    zero_param = ["ptr ui8" if zeros == tilus.uint8 else "ptr f16"] if zeros else []
     assert [p.describe() for p in info.params] == (
-        ["ptr f16", "ptr ui8", "ptr f16"] + ["ptr f16"] * (zeros + bias)
+        ["ptr f16", "ptr ui8", "ptr f16"] + zero_param + ["ptr f16"] * bias
         + ["ptr f16", "i32", "i32", "i32"])
     plain = wgmma_program(tilus.uint4, 32, 0, cfg)
     (plain_info,) = plain.compile(target="sm_90a").kernels
-    tiles = cfg[2] * 4 * 64 * cfg[0] * 2 if zeros else 0     # stages x [4, 1, bn] f16
+    # stages x [4, 1, bn] zeros of 2 bytes (values) or 1 (codes)
+    tiles = cfg[2] * 4 * 64 * cfg[0] * (0 if not zeros else 1 if zeros == tilus.uint8 else 2)
     assert k.shared_bytes - plain.shared_bytes == tiles
     assert info.shared_bytes - plain_info.shared_bytes == tiles
     # Four zeros tiles of 2 x 64 columns per stage: where the stages fill a
@@ -371,6 +378,8 @@ def test_int8_template_refuses_what_it_cannot_do():
         qmatmul.template(tilus.uint4, tilus.int8, offset=8, group_size=64)
     with pytest.raises(ValueError, match="no zero points"):
         qmatmul.template(tilus.uint4, tilus.int8, zeros=True)
+    with pytest.raises(ValueError, match=r"zeros: True \(values of float16\) or tilus.uint8"):
+        qmatmul.QuantizedMatmul(tilus.uint4, zeros=tilus.int8)
     assert qmatmul.int8_fits(tilus.uint8, 128) and not qmatmul.int8_fits(tilus.uint8, 127)
     assert qmatmul.int8_fits(tilus.uint7, 0) and not qmatmul.int8_fits(tilus.float8_e4m3, 0)
 
@@ -652,9 +661,9 @@ def test_wgmma_zeros_bias_against_f64(runner, wtype, group, zeros, bias, config,
                   m * 3 + group + wtype.bits, bf16)
     if config is None:
         act = tilus.bfloat16 if bf16 else tilus.float16
-        cfg = runner._plans[(m, n, k, wtype, group, 0, act, zeros is not None, bias,
-                             None)][0]
-        assert cfg == qmatmul.wgmma_config(m, n, k, wtype, act, group, zeros is not None)
+        kind = {None: False, "values": True, "codes": tilus.uint8}[zeros]
+        cfg = runner._plans[(m, n, k, wtype, group, 0, act, kind, bias, None)][0]
+        assert cfg == qmatmul.wgmma_config(m, n, k, wtype, act, group, kind)
         assert len(cfg) == 4
 
 

@@ -102,7 +102,13 @@ class QuantizedMatmul(tilus.Kernel):
         self.atype = activation or tilus.float16         # of A, the scales and C
         self.wtype, self.group = _stored_type(wtype, offset), group_size
         self.offset = 0 if self.wtype is not wtype else offset
-        self.zeros, self.bias = zeros, bias
+        # Zero points: values of A's type (zeros=True), or integer codes one
+        # per byte (zeros=tilus.uint8), cast to A's type in the kernel.
+        self.zero_dtype = (self.atype if zeros is True else zeros) if zeros else None
+        if zeros and self.zero_dtype not in (self.atype, tilus.uint8):
+            raise ValueError(f"zeros: True (values of {self.atype}) or tilus.uint8 (codes), "
+                             f"not {zeros}")
+        self.zeros, self.bias = bool(zeros), bias
         # Groups shorter than a k tile: R groups per tile, each scaled (f16)
         # before the Dot; otherwise a tile's product is scaled after it (f32).
         self.prescale = group_size < TILE_K
@@ -150,16 +156,28 @@ class QuantizedMatmul(tilus.Kernel):
         """The pipeline's shared memory: per stage and k tile, A [16 * m_tiles,
         128] (of A's type), the block's packed tiles, their scales [rows, bn] f16 and
         zeros (as many)."""
-        groups = self.rows * self.bn * 2 * (2 if self.zeros else 1)
+        groups = self.group_bytes
         a_bytes = self.bm * TILE_K * self.a_dtype.bits // 8
         return self.stages * self.kpt * (a_bytes + self.warps * self.nt * self.tile_bytes
                                          + groups)
 
+    @property
+    def group_bytes(self):
+        """The bytes of one k tile's scales (and zeros), [rows, bn] each."""
+        zero_bits = self.zero_dtype.bits if self.zeros else 0
+        return self.rows * self.bn * (16 + zero_bits) // 8
+
+    def _load_zeros(self, sZ, offsets):
+        """A k tile's zero points [rows, 1, bn] from their stage (reg_g), in
+        A's type."""
+        z = self.load_shared(sZ, offsets, [self.rows, 1, self.bn], self.reg_g)
+        return z if self.zero_dtype == self.atype else z.to(self.atype)
+
     def parameters(self):
         """(a, [a_scales], w, scales, [zeros], [bias], c, [partials,
         counters], m, n, k): A, the scales, zeros, bias and C of the
-        activation type (int8 A: f32 a_scales [M], f16 scales, bias and C);
-        zeros and bias only where built with them; with split_k > 1 the f32
+        activation type (int8 A: f32 a_scales [M], f16 scales, bias and C;
+        zeros of zero_dtype); zeros and bias only where built with them; with split_k > 1 the f32
         partials [split_k, M, N] and the i32 counters [cdiv(M, 16 * m_tiles),
         N / bn]."""
         p = tilus.pointer(self.atype)
@@ -167,7 +185,8 @@ class QuantizedMatmul(tilus.Kernel):
                   ("counters", tilus.pointer(tilus.int32))] if self.split_k > 1 else [])
         return ([("a", tilus.pointer(self.a_dtype))] + self._token_scales()
                 + [("w", tilus.pointer(tilus.uint8)), ("scales", p)]
-                + ([("zeros", p)] if self.zeros else []) + ([("bias", p)] if self.bias else [])
+                + ([("zeros", tilus.pointer(self.zero_dtype))] if self.zeros else [])
+                + ([("bias", p)] if self.bias else [])
                 + [("c", p)] + split + [("m", tilus.int32), ("n", tilus.int32),
                                         ("k", tilus.int32)])
 
@@ -233,8 +252,8 @@ class QuantizedMatmul(tilus.Kernel):
         # The scales ride the pipeline too: one 16-byte copy per 8 columns
         # instead of a bounds-checked global load per warp and k tile.
         sS = self.allocate_shared(f16, [S, kpt, R, 1, bn], f"local({S},{kpt},{R},1,{bn})")
-        sZ = (self.allocate_shared(f16, [S, kpt, R, 1, bn], f"local({S},{kpt},{R},1,{bn})")
-              if self.zeros else None)
+        sZ = (self.allocate_shared(self.zero_dtype, [S, kpt, R, 1, bn],
+                                   f"local({S},{kpt},{R},1,{bn})") if self.zeros else None)
         acc = self.allocate_register(f32, [BM, bn], self.reg_c, init=0.0)
         zero = self.allocate_register(self.dot_dtype, [BM, bn], self.reg_c,
                                       init=0 if self.dot_dtype is tilus.int32 else 0.0)
@@ -269,7 +288,7 @@ class QuantizedMatmul(tilus.Kernel):
                     # Per group of rows: less its zero, times its scale (f16).
                     wg = self.reshape(wf, [R, TILE_K // R, bn], self.reg_wg)
                     if self.zeros:
-                        wg = wg - self.load_shared(sZ, [cur, j, 0, 0, 0], [R, 1, bn], self.reg_g)
+                        wg = wg - self._load_zeros(sZ, [cur, j, 0, 0, 0])
                     if self.prescale:
                         wg = wg * self.load_shared(sS, [cur, j, 0, 0, 0], [R, 1, bn], self.reg_g)
                     wf = self.reshape(wg, [TILE_K, bn], self.reg_w)
@@ -772,7 +791,8 @@ def wgmma_config(m, n, k, wtype, activation=None, group_size=128, zeros=False):
     beyond). From the probes of bench/README.md ("Ninth run", "Tenth run"):
     at M = 65-128 this beat the plain variant's table by up to 1.5x (N =
     10240, M = 96: 1.57 against 1.03 of cuBLAS f16 for u4). zeros: the
-    kernel takes zero points (their tiles share the stages)."""
+    kernel takes zero points (their tiles share the stages: True for
+    values of x's dtype, tilus.uint8 for codes)."""
     if m <= 32 or _activation(activation) not in (None, tilus.float16, tilus.bfloat16):
         return None
 
@@ -1018,8 +1038,8 @@ class QuantizedMatmulRunner:
         tiles (with zero points, with a bias); TilusArgumentError (on first
         use, before compiling) when that block needs more shared memory than
         one block may have."""
-        return self.load((str(wtype), group_size, offset, cfg, str(activation), m_tiles, zeros,
-                          bias),
+        return self.load((str(wtype), group_size, offset, cfg, str(activation), m_tiles,
+                          str(zeros), bias),
                          lambda: program(wtype, group_size, offset, cfg, activation, m_tiles,
                                          zeros, bias), "qmatmul")
 
@@ -1104,7 +1124,7 @@ class QuantizedMatmulRunner:
         if len(cfg) in (3, 4):
             from .qmatmul_wgmma import wgmma_program
             kern = self.load(("wgmma", str(wtype), group_size, offset, cfg, str(activation),
-                              zeros, bias),
+                              str(zeros), bias),
                              lambda: wgmma_program(wtype, group_size, offset, cfg, activation,
                                                    zeros, bias), "qmatmul")
             return cfg, kern, cfg[1], 64 * cfg[0]
@@ -1128,25 +1148,27 @@ class QuantizedMatmulRunner:
                                      f"{tuple(out.shape)} on {out.device}")
         if config is not None:
             config = tuple(int(v) for v in config)
+        # The kernel's zero points: values of x's dtype, or uint8 codes.
+        zkind = False if zeros is None else tilus.uint8 if zeros.dtype == torch.uint8 else True
         if m == 0:           # nothing to launch; a configuration is still checked
             self._config(m, n, k, wtype, group_size, offset, activation, config,
                          zeros is not None)
             return out if out is not None else torch.empty(0, n, dtype=otype, device=x.device)
         # The configuration and loaded kernel of this call's shape and
         # operands, found once (the table, the checks, compiling).
-        plan_key = (m, n, k, wtype, group_size, offset, activation, zeros is not None,
+        plan_key = (m, n, k, wtype, group_size, offset, activation, zkind,
                     bias is not None, config)
         plan = self._plans.get(plan_key)
         if plan is None:
             plan = self._plans[plan_key] = self._plan(m, n, k, wtype, group_size, offset,
-                                                      activation, zeros is not None,
-                                                      bias is not None, config)
+                                                      activation, zkind, bias is not None,
+                                                      config)
         cfg, kern, bm, bn = plan
         if out is None:
             out = torch.empty(m, n, dtype=otype, device=x.device)
         args = [x] + ([x_scales] if x_scales is not None else []) + [qweight, scales]
         if zeros is not None:
-            args.append(zeros if zeros.dtype == x.dtype else zeros.to(x.dtype))
+            args.append(zeros)
         if bias is not None:
             args.append(bias)
         args.append(out)
@@ -1174,8 +1196,7 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
     dtype (f16 for int8 and FP8 x); group_size 32, 64
     or a multiple of 128, dividing K (K: per channel). `zeros`
     (optional, GPTQ/AWQ style) is [K / group_size, N]: values of x's dtype,
-    or uint8 integer codes (converted on each call; keep them as values to
-    avoid that); the offset is then 0. `bias` (optional) is [N] of x's
+    or uint8 integer codes (cast in the kernel); the offset is then 0. `bias` (optional) is [N] of x's
     dtype. `config` overrides the choice (QuantizedMatmulRunner.choice):
     the shipped tuning table (tilus.ops.tune) for this GPU and shape, the
     warp-specialized wgmma variant's (warpgroups, block_m, stages, lag) on

@@ -83,8 +83,8 @@ class _Wgmma:
         N = NT * TILE_N
         sX = self._a_stages()
 
-        def groups():
-            return self.allocate_shared(f16, [S, R, 1, bn], f"local({S},{R},1,{bn})")
+        def groups(dtype=f16):
+            return self.allocate_shared(dtype, [S, R, 1, bn], f"local({S},{R},1,{bn})")
         return SimpleNamespace(
             KT=KT, gA=self.view_global(a, [M, K if self.a_by_tma else KT * TILE_K]),
             gW=self.view_global(w, [KT, NT * tb]),
@@ -94,7 +94,7 @@ class _Wgmma:
             gC=self.view_global(c, [M, N]), sX=sX, sXT=self.transpose_shared(sX),
             sW=self.allocate_shared(tilus.uint8, [S, 1, W * 2 * tb],
                                     f"local({S},1,{W * 2 * tb})"),
-            sS=groups(), sZ=groups() if self.zeros else None)
+            sS=groups(), sZ=groups(self.zero_dtype) if self.zeros else None)
 
     def _copy_groups(self, o, stage, t, on):
         """Copies k tile t's scales (and zeros) [R, 1, bn] into `stage`:
@@ -112,7 +112,7 @@ class _Wgmma:
         R, bn = self.rows, self.bn
         wg = self.reshape(self._weights(raw), [R, TILE_K // R, bn], self.reg_wg)
         if self.zeros:
-            wg = wg - self.load_shared(o.sZ, [stage, 0, 0, 0], [R, 1, bn], self.reg_g)
+            wg = wg - self._load_zeros(o.sZ, [stage, 0, 0, 0])
         wg = wg * self.load_shared(o.sS, [stage, 0, 0, 0], [R, 1, bn], self.reg_g)
         wf = self.reshape(wg, [TILE_K, bn], self.reg_w)
         return self.permute(wf, [1, 0], str(tilus.Layout.parse(self.reg_w).transpose()))
@@ -135,7 +135,7 @@ class _Wgmma:
     def shared_bytes(self):
         return self.stages * (self.bm * TILE_K * self.a_dtype.bits // 8
                               + self.warps * self.nt * self.tile_bytes
-                              + self.rows * self.bn * 2 * (2 if self.zeros else 1))
+                              + self.group_bytes)
 
     # parameters(): QuantizedMatmul's without split-K, (a, [a_scales], w,
     # scales, [zeros], [bias], c, m, n, k).
@@ -365,8 +365,8 @@ def wgmma_fits(cfg, n, k, wtype, group_size=128, fp8=False, zeros=False):
     (warpgroups, block_m, stages, lag), tiles N (64 * warpgroups columns
     per block) and K (tiles of 128) within a block's registers
     (_MAX_BLOCK_M) and shared memory (f16 or bf16 activations alike; the
-    shared_bytes of the instance, with zero points where asked, and the
-    mbarriers). fp8: the FP8-activation
+    shared_bytes of the instance, and the mbarriers; zeros: True for zero
+    values of two bytes, tilus.uint8 for codes). fp8: the FP8-activation
     variant's (qmatmul_fp8, warp-specialized only): up to 256 rows, in
     parts of at most 128 rows of a multiple of 8 each, one-byte A."""
     from .qmatmul import MAX_BLOCK_SHARED
@@ -379,7 +379,8 @@ def wgmma_fits(cfg, n, k, wtype, group_size=128, fp8=False, zeros=False):
             or st < 2 or ws and not 0 <= cfg[3] < st or fp8 and bm % (8 * -(-bm // 128)):
         return False
     rows = max(1, TILE_K // group_size)
+    zero_bytes = 0 if not zeros else 1 if zeros == tilus.uint8 else 2
     shared = st * (bm * TILE_K * (1 if fp8 else 2)
                    + 4 * g * 2 * TILE_K * TILE_N * wtype.bits // 8
-                   + rows * 64 * g * 2 * (2 if zeros else 1) + (16 if ws else 0))
+                   + rows * 64 * g * (2 + zero_bytes) + (16 if ws else 0))
     return n % (64 * g) == 0 and k % TILE_K == 0 and shared <= MAX_BLOCK_SHARED
