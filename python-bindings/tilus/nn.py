@@ -4,7 +4,10 @@
     y = q(x)                      # x [..., in_features] f16/bf16 on CUDA
 """
 
+import numpy as np
 import torch
+
+import tilus
 
 from .ops import qmatmul
 
@@ -85,6 +88,39 @@ class QuantizedLinear(torch.nn.Module):
             q.zeros.copy_(torch.from_numpy(zeros))
         if linear.bias is not None:
             q.bias.copy_(linear.bias.detach())
+        return q
+
+    @classmethod
+    def from_gptq(cls, qweight, qzeros, scales, bits, bias=None, g_idx=None,
+                  checkpoint_format="gptq"):
+        """A GPTQ layer's tensors (tilus.ops.checkpoints.from_gptq: 2, 3, 4 or
+        8 bits, "gptq" or "gptq_v2") repacked once into this module's format,
+        with their zero points; on the scales' device and in their dtype."""
+        from .ops import checkpoints
+        return cls._from_codes(checkpoints.from_gptq(qweight, qzeros, scales, bits, g_idx,
+                                                     checkpoint_format), bits, scales, bias)
+
+    @classmethod
+    def from_awq(cls, qweight, qzeros, scales, bias=None, bits=4):
+        """An AWQ layer's tensors (tilus.ops.checkpoints.from_awq: the GEMM
+        layout, 4 bits) repacked once into this module's format, with their
+        zero points; on the scales' device and in their dtype."""
+        from .ops import checkpoints
+        return cls._from_codes(checkpoints.from_awq(qweight, qzeros, scales, bits), bits,
+                               scales, bias)
+
+    @classmethod
+    def _from_codes(cls, unpacked, bits, scales, bias):
+        codes, zeros, _, group = unpacked
+        k, n = codes.shape
+        dtype = scales.dtype if scales.dtype in (torch.float16, torch.bfloat16) else torch.float16
+        wtype = tilus.dtype(f"uint{bits}")
+        q = cls(k, n, wtype, group, 0, bias is not None, dtype, scales.device, zero_points=True)
+        q.qweight.copy_(torch.from_numpy(qmatmul.pack(codes.astype(np.int64), wtype).reshape(-1)))
+        q.scales.copy_(scales.detach())
+        q.zeros.copy_(torch.from_numpy(zeros.astype(np.float32)))
+        if bias is not None:
+            q.bias.copy_(bias.detach())
         return q
 
     def dequantized_weight(self):
