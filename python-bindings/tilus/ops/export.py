@@ -76,8 +76,8 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
     """Writes the table and its artifacts into out_dir; returns the number
     of entries. `weights` is [(wtype, offset)], `shapes` [(n, k)]. A
     product the template cannot take (int8 activations with float weights or
-    groups below 128, FP8 ones with weights beyond 4 bits, zeros or a bias,
-    zeros with an offset) is skipped; ValueError for a
+    groups below 128, FP8 ones with weights beyond 4 bits or zeros, zeros
+    with an offset) is skipped; ValueError for a
     shape or group no product can take."""
     for n, k in shapes:
         if k % qmatmul.TILE_K or n % qmatmul.TILE_N or not qmatmul.group_size_ok(group) \
@@ -98,7 +98,7 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
                 continue
             for variant in variants:
                 zeros, bias = VARIANTS[variant]
-                if zeros and (offset or act == tilus.int8) or fp8 and (zeros or bias):
+                if zeros and (offset or act == tilus.int8 or fp8):
                     continue
                 for n, k in shapes:
                     for lo, hi, cfg, mt in entries(wtype, offset, n, k, group, act, zeros, gpu,
@@ -112,7 +112,7 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
                                None if wg else mt, zeros, bias)
                         if key not in kernels:
                             kernels[key] = (len(kernels), fp8_program(
-                                wtype, group, offset, cfg) if fp8 else wgmma_program(
+                                wtype, group, offset, cfg, bias) if fp8 else wgmma_program(
                                 wtype, group, offset, cfg, act, zeros, bias) if wg else
                                 qmatmul.program(wtype, group, offset, cfg, act, mt, zeros, bias))
                         index, t = kernels[key]

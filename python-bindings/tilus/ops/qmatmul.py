@@ -899,9 +899,8 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
                                      f"most 4 bits: int2-int4 with offset 0, uint1-uint4 with "
                                      f"offset 0, uint2-uint4 with the symmetric offset "
                                      f"2^(b-1); not {wtype} with offset {offset}")
-        if zeros is not None or bias is not None:
-            raise TilusArgumentError("quantized_matmul: float8_e4m3fn x takes no zero points "
-                                     "and no bias")
+        if zeros is not None:
+            raise TilusArgumentError("quantized_matmul: float8_e4m3fn x takes no zero points")
     if x.dtype == torch.int8:
         if not isinstance(wtype, tilus.IntDType):
             raise TilusArgumentError(f"quantized_matmul: int8 x needs integer weights, not "
@@ -956,7 +955,9 @@ class QuantizedMatmulRunner:
     launches the template on one runtime."""
 
     # Zeroed split-K counters set aside, outside any capture, for the calls
-    # captured into CUDA graphs (each takes its own slice, never reused).
+    # captured into CUDA graphs (each takes its own slice, never reused): a
+    # reserve of this many, replaced by a fresh one at an eager call once
+    # half of it is taken.
     CAPTURE_COUNTERS = 1 << 16
 
     def __init__(self, runtime):
@@ -964,7 +965,9 @@ class QuantizedMatmulRunner:
         self.runtime = runtime
         self._kernels = {}
         self._scratch = {}         # (device, stream) -> (partials, counters), eager calls
-        self._reserve = {}         # device -> [zeroed counters, next free index]
+        # device -> [zeroed counters, next free index, earlier reserves (kept
+        # alive: graphs captured from them point into them)]
+        self._reserve = {}
         self._reserve_lock = threading.Lock()
         self._plans = {}           # call shape and operands -> (config, kernel, bm, bn)
 
@@ -981,7 +984,10 @@ class QuantizedMatmulRunner:
         reuses it inside the graph runs after this call's kernel), counters
         from a slice of a zeroed reserve set aside by an earlier eager call
         and kept by the runner (or, without one or once it is used up,
-        zeroed inside the graph before the kernel)."""
+        zeroed inside the graph before the kernel). An eager call that finds
+        less than half of the reserve left sets aside a fresh one, so that
+        a serving stack capturing graph after graph, with eager warm-up calls
+        between, does not fall back to zeroing inside its graphs."""
         import torch
         device = x.device
         with torch.cuda.device(device):
@@ -999,12 +1005,17 @@ class QuantizedMatmulRunner:
             if c is None:
                 c = torch.zeros(counters, dtype=torch.int32, device=device)
             return p, c
-        if device not in self._reserve:
+        half = self.CAPTURE_COUNTERS // 2
+        have = self._reserve.get(device)
+        if have is None or have[0].numel() - have[1] < half:
             reserve = torch.zeros(self.CAPTURE_COUNTERS, dtype=torch.int32, device=device)
             # Zero before any graph may replay, on whichever stream.
             torch.cuda.synchronize(device)
             with self._reserve_lock:
-                self._reserve.setdefault(device, [reserve, 0])
+                have = self._reserve.get(device)
+                if have is None or have[0].numel() - have[1] < half:
+                    self._reserve[device] = [reserve, 0,
+                                             have[2] + [have[0]] if have else []]
         key = (device, stream.cuda_stream)
         have = self._scratch.get(key)
         if have is None or have[0].numel() < partials or have[1].numel() < counters:
@@ -1118,8 +1129,9 @@ class QuantizedMatmulRunner:
         cfg = self._config(m, n, k, wtype, group_size, offset, activation, config, zeros)
         if activation == tilus.float8_e4m3:
             from .qmatmul_fp8 import fp8_program
-            kern = self.load(("fp8", str(wtype), group_size, offset, cfg),
-                             lambda: fp8_program(wtype, group_size, offset, cfg), "qmatmul")
+            kern = self.load(("fp8", str(wtype), group_size, offset, cfg, bias),
+                             lambda: fp8_program(wtype, group_size, offset, cfg, bias),
+                             "qmatmul")
             return cfg, kern, cfg[1], 64 * cfg[0]
         if len(cfg) in (3, 4):
             from .qmatmul_wgmma import wgmma_program
@@ -1191,7 +1203,7 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
     tile). With float8_e4m3fn x and x_scales likewise (sm_90): integer
     weights of at most 4 bits (fp8_fits) in the FP8 format (pack(...,
     activation=tilus.float8_e4m3)), groups of a multiple of 128 rows, no
-    zeros or bias (qmatmul_fp8; its configuration (warpgroups, block_m,
+    zeros (qmatmul_fp8; its configuration (warpgroups, block_m,
     stages, lag) from fp8_config). `scales` is [K / group_size, N] of x's
     dtype (f16 for int8 and FP8 x); group_size 32, 64
     or a multiple of 128, dividing K (K: per channel). `zeros`

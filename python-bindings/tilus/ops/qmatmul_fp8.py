@@ -42,7 +42,7 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
     most 4 bits, group-scaled, warp-specialized wgmma (see the module)."""
 
     def __init__(self, wtype, group_size=128, offset=0, warpgroups=2, block_m=128,
-                 stages=4, lag=1, set_registers=True, group_m=4, parts=None):
+                 stages=4, lag=1, set_registers=True, group_m=4, parts=None, bias=False):
         if not fp8_fits(wtype, offset):
             raise ValueError(f"FP8 activations take weights of at most 4 bits: int2-int4 "
                              f"with offset 0, uint1-uint4 with offset 0 and uint2-uint4 "
@@ -53,7 +53,7 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
                              f"rows, not {group_size}")
         super().__init__(wtype, group_size=group_size, offset=offset, warpgroups=warpgroups,
                          block_m=block_m, stages=stages, lag=lag,
-                         set_registers=set_registers, group_m=group_m)
+                         set_registers=set_registers, group_m=group_m, bias=bias)
         # block_m in parts of at most 128 columns, one product and one
         # total each: a part's product (pw / 2 registers) beside every
         # part's total fits the consumers' registers up to block_m = 256.
@@ -102,7 +102,7 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
         """The consumers: per k tile, the weights decoded once, then for each
         part of block_m columns its product from zero, added to the part's
         total times the tile's group scales (and 2^9); at the end the
-        tokens' scales."""
+        tokens' scales, then the bias."""
         S, W, bn, tb, P = self.stages, self.warps, self.bn, self.tile_bytes, self.parts
         f32, pw = tilus.float32, self.bm // self.parts
         self.attrs.fp_contract = True           # acc + part * scale: one FFMA
@@ -130,10 +130,13 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
                 accs[h].assign(accs[h] + part * scale)
             self.mbarrier_arrive(empty, [cur])
         reg_pt = str(tilus.Layout.parse(reg_p).transpose())
+        bias = self._bias_rows(o, on) if self.bias else None
         for h in range(P):
             acc = accs[h]
             if gT is not None:
                 acc = acc * self.load_global(gT, [0, om + h * pw], [1, pw], self._reg_col(pw))
+            if bias is not None:
+                acc = acc + bias
             ct = self.permute(acc, [1, 0], reg_pt)
             self.store_global(ct.to(self.atype), o.gC, [om + h * pw, on])
 
@@ -177,9 +180,9 @@ def fp8_config(m, n, k, wtype, group_size=128):
     return None
 
 
-def fp8_program(wtype, group_size, offset, cfg):
+def fp8_program(wtype, group_size, offset, cfg, bias=False):
     """The FP8-activation template of configuration (warpgroups, block_m,
-    stages, lag)."""
+    stages, lag), with a bias where asked."""
     g, bm, st, lag = cfg
     return QuantizedMatmulWgmmaFP8(wtype, group_size=group_size, offset=offset, warpgroups=g,
-                                   block_m=bm, stages=st, lag=lag)
+                                   block_m=bm, stages=st, lag=lag, bias=bias)

@@ -117,12 +117,18 @@ class _Wgmma:
         wf = self.reshape(wg, [TILE_K, bn], self.reg_w)
         return self.permute(wf, [1, 0], str(tilus.Layout.parse(self.reg_w).transpose()))
 
+    def _bias_rows(self, o, on):
+        """The bias of columns on.. of C as the rows [bn, 1] of the
+        accumulator C^T (reg_row, f32): loaded once as the row [1, bn],
+        then relabelled."""
+        row = self.load_global(o.gB, [0, on], [1, self.bn], self.reg_row_t)
+        return self.permute(row, [1, 0], self.reg_row).to(tilus.float32)
+
     def _store_c(self, o, total, om, on):
         """C's tile [bm, bn] at (om, on): the accumulator C^T [bn, bm] (plus
         the bias, in f32) in the activation type."""
         if self.bias:
-            row = self.load_global(o.gB, [0, on], [1, self.bn], self.reg_row_t)
-            total = total + self.permute(row, [1, 0], self.reg_row).to(tilus.float32)
+            total = total + self._bias_rows(o, on)
         ct = self.permute(total, [1, 0], str(tilus.Layout.parse(self.reg_d).transpose()))
         self.store_global(ct.to(self.atype), o.gC, [om, on])
 
