@@ -1029,6 +1029,17 @@ def test_quantized_linear_matches_its_dequantized_weight(runner, wtype):
         assert err <= 1e-3, err
 
 
+def _u4_weights(rng, k, n):
+    """Random uint4 weights (offset 8) with group-128 scales: (the weights
+    dequantized, f64 [K, N]; the packed bytes and the scales on the GPU)."""
+    torch = cuda_torch()
+    codes = qmatmul.random_codes(rng, tilus.uint4, (k, n))
+    scales = (rng.random((k // 128, n)) * 0.02 + 0.005).astype(np.float16)
+    return (qmatmul.dequantize(codes, scales, tilus.uint4, 8, 128),
+            torch.from_numpy(qmatmul.pack(codes, tilus.uint4, 8).reshape(-1)).cuda(),
+            torch.from_numpy(scales).cuda())
+
+
 def test_capture_counters_are_replaced_when_low():
     """A runner whose reserve of capture counters is half taken sets aside a
     fresh one at the next eager call; the graphs captured from the old one
@@ -1041,11 +1052,7 @@ def test_capture_counters_are_replaced_when_low():
     r.CAPTURE_COUNTERS = 32
     rng = np.random.default_rng(13)
     m, n, k = 2, 512, 1024
-    codes = qmatmul.random_codes(rng, tilus.uint4, (k, n))
-    scales = (rng.random((k // 128, n)) * 0.02 + 0.005).astype(np.float16)
-    w = qmatmul.dequantize(codes, scales, tilus.uint4, 8, 128)
-    qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, 8).reshape(-1)).cuda()
-    s = torch.from_numpy(scales).cuda()
+    w, qw, s = _u4_weights(rng, k, n)
     x = torch.zeros(m, k, dtype=torch.float16, device="cuda")
 
     def call():                       # 512 / 32 = 16 output tiles: 16 counters
@@ -1088,11 +1095,7 @@ def test_split_k_in_a_cuda_graph(runner):
     torch = cuda_torch()
     rng = np.random.default_rng(12)
     m, n, k = 3, 512, 2048
-    codes = qmatmul.random_codes(rng, tilus.uint4, (k, n))
-    scales = (rng.random((k // 128, n)) * 0.02 + 0.005).astype(np.float16)
-    w = qmatmul.dequantize(codes, scales, tilus.uint4, 8, 128)
-    qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, 8).reshape(-1)).cuda()
-    s = torch.from_numpy(scales).cuda()
+    w, qw, s = _u4_weights(rng, k, n)
     xs = [torch.zeros(m, k, dtype=torch.float16, device="cuda") for _ in range(2)]
     configs = [(4, 2, 3, 4, 1), (4, 1, 4, 2, 2)]
 
