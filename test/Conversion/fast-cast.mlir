@@ -93,6 +93,66 @@ func.func @u8_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
   return
 }
 
+// uint4 -> bf16: the same pairs, but bf16 has 7 mantissa bits, so every
+// nibble above the first is shifted down to bit 0 (by 4, 8 and 12) and
+// masked under the exponent that makes bit 0 worth 1 (1124090624 =
+// 0x43004300, 128.0); then one bf16x2 addition of -128. Not tagged for the
+// Dot's fold (f16 only), and no f32 on the way.
+// CHECK-LABEL: gpu.func @u4_bf16
+// CHECK-DAG: %[[BIAS:.*]] = arith.constant dense<-1.280000e+02> : vector<8xbf16>
+// CHECK: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0x6a;", "=r,r,r,r" %[[WORD:.*]], %c983055_i32, %c1124090624_i32
+// CHECK-NEXT: %[[S4:.*]] = arith.shrui %[[WORD]], %c4_i32 : i32
+// CHECK-NEXT: llvm.inline_asm "lop3.b32 {{.*}} %[[S4]], %c983055_i32, %c1124090624_i32
+// CHECK-NEXT: %[[S8:.*]] = arith.shrui %[[WORD]], %c8_i32 : i32
+// CHECK-NEXT: llvm.inline_asm "lop3.b32 {{.*}} %[[S8]], %c983055_i32, %c1124090624_i32
+// CHECK-NEXT: %[[S12:.*]] = arith.shrui %[[WORD]], %c12_i32 : i32
+// CHECK-NEXT: llvm.inline_asm "lop3.b32 {{.*}} %[[S12]], %c983055_i32, %c1124090624_i32
+// CHECK: %[[W:.*]] = llvm.bitcast %{{.*}} : vector<4xi32> to vector<8xbf16>
+// CHECK-NEXT: %[[V:.*]] = arith.addf %[[W]], %[[BIAS]] : vector<8xbf16>
+// CHECK-NEXT: vector.shuffle %[[V]], %[[V]] [0, 2, 4, 6, 1, 3, 5, 7] : vector<8xbf16>, vector<8xbf16>
+// CHECK-NOT: vector<8xf32>
+// PTX-LABEL: .entry u4_bf16(
+// PTX-NOT: cvt.rn
+// PTX: lop3.b32 {{.*}}, 0x6a;
+// PTX: add.rn.bf16x2
+func.func @u4_bf16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<bf16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !g8
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<bf16>) -> !tilus.global<bf16, array<i64: 256>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g8, index) -> !tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 128>, #tilus.layout<"spatial(32).local(4)">>) -> !tilus.register<ui4, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<ui4, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<bf16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<bf16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, !tilus.global<bf16, array<i64: 256>, #tilus.row_major>, index) -> ()
+  return
+}
+
+// int6 -> bf16: pairs as for f16, placed under the bf16 exponent
+// (1124090624 = 0x43004300) with the sign bits flipped (0x00200020 =
+// 2097184), then one subtraction of 128 + 32 in bf16x2 (an addition of its
+// negation in the PTX).
+// CHECK-LABEL: gpu.func @i6_bf16
+// CHECK: %[[MAGIC:.*]] = arith.constant dense<1.600000e+02> : vector<8xbf16>
+// CHECK-NOT: xi6>
+// CHECK: arith.xori %{{.*}}, %c2097184_i32 : i32
+// CHECK-NEXT: arith.ori %{{.*}}, %c1124090624_i32 : i32
+// CHECK: arith.subf %{{.*}}, %[[MAGIC]] : vector<8xbf16>
+// CHECK-NOT: vector<8xf32>
+// PTX-LABEL: .entry i6_bf16(
+// PTX-NOT: cvt.rn
+// PTX: add.rn.bf16x2
+func.func @i6_bf16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<bf16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !g8
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<bf16>) -> !tilus.global<bf16, array<i64: 256>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!g8, index) -> !tilus.register<ui8, array<i64: 192>, #tilus.layout<"spatial(32).local(6)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 192>, #tilus.layout<"spatial(32).local(6)">>) -> !tilus.register<si6, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<si6, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>) -> !tilus.register<bf16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<bf16, array<i64: 256>, #tilus.layout<"spatial(32).local(8)">>, !tilus.global<bf16, array<i64: 256>, #tilus.row_major>, index) -> ()
+  return
+}
+
 // int6 (fields straddle bytes): flip 0x00200020, subtract 1024 + 32.
 // CHECK-LABEL: gpu.func @i6_f16
 // CHECK: %[[MAGIC:.*]] = arith.constant dense<1.056000e+03> : vector<8xf16>

@@ -17,7 +17,10 @@
 //    format's bias; subnormals too, as both formats' subnormal exponents line
 //    up), and one multiplication by 2^(B - bias) rescales exactly. Inf and
 //    NaN encodings are selected per element before the multiplication.
-//  - bf16 keeps the upper half of the exact f32 result (every value of these
+//  - integers of up to 7 bits to bf16 take the same routes as to f16 with
+//    bf16's magic number, 2^7 + v (0x4300 + v; its 7 mantissa bits hold
+//    the field), and a bf16x2 subtraction. Floats and 8-bit integers to bf16
+//    keep the upper half of the exact f32 result (every value of these
 //    types has at most 8 significant bits, so nothing is rounded).
 //
 // 1-, 2- and 4-bit integers to f16 pair the elements that lie 16 bits apart
@@ -26,7 +29,8 @@
 // bit (at offset o < 10 - n + 1 in its half, after one shift right by 8 for
 // the fields above) worth 1, so each half reads 2^(10-o) + v exactly; one
 // HADD2 of -2^(10-o) leaves v. A word of 8 nibbles costs one shift, four
-// LOP3 and four HADD2. (The Dot lowering may move that addition into the
+// LOP3 and four HADD2. To bf16 (7 mantissa bits) a shift brings down each
+// run of fields that fits below bit 7 (three per word of nibbles). (The Dot lowering may move that addition into the
 // accumulator instead: MmaDot.c.) The results go to their own slots, so a
 // consumer that pairs slots j and j + 16/n (the quantized matmul's
 // interleaved tiles, docs/quantized-matmul.md) takes the words as they are;
@@ -170,16 +174,27 @@ static MlirValue window(Packed *p, int64_t numWords, int64_t x) {
   return hasHigh ? tilusEmitArith(p->e, "ori", shifted, high) : shifted;
 }
 
-// Integers j and j + 1 (n bits, any n) as the f16 pair 2^10 + v in a word
-// (signed: sign bits flipped): one window puts element j at bit 0, one
-// element j + 1 at bit 16, and two LOP3 mask, combine, set the exponents
-// and flip.
-static MlirValue integerPair(Packed *p, int64_t m, int64_t j, int64_t flip) {
+// The 16-bit float formats a pair of integers can be placed in: the
+// mantissa bits below the exponent, the exponent bias, and the half that
+// reads 2^mantissa (f16 0x6400 = 1024, bf16 0x4300 = 128).
+typedef struct {
+  int mantissa, bias;
+  int64_t magic;
+} HalfFormat;
+
+static const HalfFormat kF16 = {10, 15, 0x6400};
+static const HalfFormat kBF16 = {7, 127, 0x4300};
+
+// Integers j and j + 1 (n bits, n <= h.mantissa) as the 16-bit float pair
+// 2^mantissa + v in a word (signed: sign bits flipped): one window puts
+// element j at bit 0, one element j + 1 at bit 16, and two LOP3 mask,
+// combine, set the exponents and flip.
+static MlirValue integerPair(Packed *p, int64_t m, int64_t j, int64_t flip, HalfFormat h) {
   int n = p->bits;
   int64_t numWords = m * n / 32, field = (1ll << n) - 1;
   MlirValue a = window(p, numWords, j * n);
   MlirValue b = window(p, numWords, (j + 1) * n - 16);
-  MlirValue high = andXor(p, b, field << 16, 0x64006400 | flip | flip << 16);
+  MlirValue high = andXor(p, b, field << 16, h.magic | h.magic << 16 | flip | flip << 16);
   return lop3(p, a, c32(p, field), high, 0x6A);
 }
 
@@ -280,36 +295,38 @@ static MlirType vectorOf(MlirType element, int64_t m) {
   return mlirVectorTypeGet(1, &m, element);
 }
 
-// 1-, 2- and 4-bit integers to f16 (see the file comment): words of
-// 32 / n elements, pairs (j, j + 16/n).
-static MlirValue narrowIntegersToF16(Packed *p, int64_t m, int64_t flip,
-                                     MlirType resultType) {
+// 1-, 2- and 4-bit integers to f16 or bf16 (see the file comment): words
+// of 32 / n elements, pairs (j, j + 16/n).
+static MlirValue narrowIntegersToHalves(Packed *p, int64_t m, int64_t flip,
+                                        MlirType resultType, HalfFormat hf) {
   TilusEmitter *e = p->e;
-  int n = p->bits;
+  int n = p->bits, mb = hf.mantissa;
   int64_t perWord = 32 / n, pairs = perWord / 2, numWords = m / perWord;
   int64_t count = m / 2;
   MlirValue *words = malloc(sizeof(MlirValue) * (size_t)count);
   double *bias = malloc(sizeof(double) * (size_t)m);
   int64_t *slot = malloc(sizeof(int64_t) * (size_t)m);
   for (int64_t k = 0; k < numWords; ++k) {
-    MlirValue w = word(p, k), shifted = {NULL};
+    MlirValue w = word(p, k), shifted = w;
+    int base = 0; // how far `shifted` is shifted right
     for (int64_t j = 0; j < pairs; ++j) {
-      int o = (int)(j * n);
-      MlirValue src = w;
-      if (o + n > 10) { // the field would reach the exponent: take it lower
-        if (!shifted.ptr)
-          shifted = opc(p, "shrui", w, 8);
-        src = shifted, o -= 8;
+      int o = (int)(j * n) - base;
+      if (o + n > mb) { // the field would reach the exponent: take it lower
+        // f16: one shift by 8 serves every field above it; bf16's 7
+        // mantissa bits take a shift for each run of fields that fits them.
+        base = mb == 10 ? 8 : (int)(j * n);
+        shifted = opc(p, "shrui", w, base);
+        o = (int)(j * n) - base;
       }
       // The exponent that makes bit o of the mantissa worth 1: the half
-      // reads 2^(10-o) + v exactly (o + n <= 10).
-      int64_t magic = (int64_t)(25 - o) << 10;
+      // reads 2^(mb-o) + v exactly (o + n <= mb).
+      int64_t magic = (int64_t)(hf.bias + mb - o) << mb;
       int64_t field = ((1ll << n) - 1) << o, flipped = flip << o;
       int64_t r = k * pairs + j;
-      words[r] = andXor(p, src, field | field << 16,
+      words[r] = andXor(p, shifted, field | field << 16,
                         magic | magic << 16 | flipped | flipped << 16);
       for (int h = 0; h < 2; ++h) {
-        bias[2 * r + h] = -(ldexp(1.0, 10 - o) + (double)flip);
+        bias[2 * r + h] = -(ldexp(1.0, mb - o) + (double)flip);
         slot[k * perWord + j + h * pairs] = 2 * r + h;
       }
     }
@@ -317,13 +334,13 @@ static MlirValue narrowIntegersToF16(Packed *p, int64_t m, int64_t flip,
   MlirValue packed = gather(p, words, count);
   MlirValue halves =
       tilusEmitValue(e, "llvm.bitcast", 1, &packed, resultType, 0, NULL);
-  // Tagged, so that the Dot lowering moves only this exact addition into its
-  // accumulator (MmaDot.c, peelBias), never a user's.
+  // Tagged (f16), so that the Dot lowering moves only this exact addition
+  // into its accumulator (MmaDot.c, peelBias), never a user's.
   MlirValue addOperands[2] = {halves, tilusEmitFloatVectorConstant(e, resultType, bias)};
   MlirNamedAttribute tag = tilusNamedAttr(e->ctx, TILUS_CAST_BIAS_ATTR,
                                           mlirUnitAttrGet(e->ctx));
-  MlirValue values =
-      tilusEmitValue(e, "arith.addf", 2, addOperands, resultType, 1, &tag);
+  MlirValue values = tilusEmitValue(e, "arith.addf", 2, addOperands, resultType,
+                                    mb == 10 ? 1 : 0, &tag);
   MlirValue both[2] = {values, values};
   MlirNamedAttribute mask = tilusNamedAttr(
       e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, slot));
@@ -404,9 +421,10 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
     return none;
   int64_t flip =
       !isFloat && !tilusElementIsUnsigned(from) ? 1ll << (n - 1) : 0;
-  if (mlirTypeIsAF16(to) && !isFloat && (n == 1 || n == 2 || n == 4) &&
-      p.wordBits == 32)
-    return narrowIntegersToF16(&p, m, flip, resultType);
+  bool f16 = mlirTypeIsAF16(to), bf16 = mlirTypeIsABF16(to);
+  HalfFormat hf = f16 ? kF16 : kBF16;
+  if ((f16 || bf16) && !isFloat && (n == 1 || n == 2 || n == 4) && p.wordBits == 32)
+    return narrowIntegersToHalves(&p, m, flip, resultType, hf);
   MlirValue *scalars = malloc(sizeof(MlirValue) * (size_t)m);
   MlirValue result;
 
@@ -434,11 +452,14 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
     free(scalars);
     return tilusEmitValue(e, "llvm.bitcast", 1, &words, resultType, 0, NULL);
   }
-  if (mlirTypeIsAF16(to) && m % 2 == 0 && (!isFloat || f.exponentBits <= 5)) {
-    // Two f16 per 32-bit word.
+  // Two f16 per 32-bit word; or two bf16, 128 + v each, for integers of up
+  // to 7 bits (bf16's mantissa; 8-bit ones and floats take the f32 route
+  // below).
+  if (m % 2 == 0 && ((f16 && (!isFloat || f.exponentBits <= 5)) ||
+                     (bf16 && !isFloat && n <= 7))) {
     for (int64_t i = 0; i < m / 2; ++i) {
       if (!isFloat && p.wordBits == 32) {
-        scalars[i] = integerPair(&p, m, 2 * i, flip);
+        scalars[i] = integerPair(&p, m, 2 * i, flip, hf);
         continue;
       }
       if (isFloat && p.wordBits == 32 && !tilusFloatFormatHasInfinity(f) &&
@@ -455,7 +476,7 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
       if (flip)
         w = opc(&p, "xori", w, flip | flip << 16);
       if (!isFloat)
-        w = opc(&p, "ori", w, 0x64006400);
+        w = opc(&p, "ori", w, (int32_t)(hf.magic | hf.magic << 16));
       scalars[i] = w;
     }
     MlirValue words = gather(&p, scalars, m / 2);
@@ -463,7 +484,7 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
     if (!isFloat)
       result = tilusEmitArith(
           e, "subf", result,
-          tilusEmitSplatConstant(e, resultType, 1024.0 + (double)flip));
+          tilusEmitSplatConstant(e, resultType, ldexp(1.0, hf.mantissa) + (double)flip));
     else if (tilusFloatFormatGetBias(f) != 15) {
       // Tagged, so that an mma Dot may scale its f32 results instead.
       MlirValue operands[2] = {
