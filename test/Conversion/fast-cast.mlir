@@ -336,13 +336,17 @@ func.func @e6m1_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
   return
 }
 
-// float6_e3m2 -> bf16: exact f32, then the upper halves.
+// float6_e3m2 -> bf16: the fields placed in bf16 (its 8 exponent bits hold
+// every format's), then one bf16x2 multiplication by 2^(127 - 3) =
+// 2.126760e+37; no f32 on the way.
 // CHECK-LABEL: gpu.func @e3m2_bf16
-// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<8xf32>
-// CHECK: arith.trunci %{{.*}} : vector<8xi32> to vector<8xi16>
-// CHECK: arith.bitcast %{{.*}} : vector<8xi16> to vector<8xbf16>
+// CHECK: %[[SCALE:.*]] = arith.constant dense<2.126760e+37> : vector<8xbf16>
+// CHECK-NOT: vector<8xf32>
+// CHECK: arith.mulf %{{.*}}, %[[SCALE]] : vector<8xbf16>
+// CHECK-NOT: vector<8xf32>
 // PTX-LABEL: .entry e3m2_bf16(
 // PTX-NOT: cvt.rn
+// PTX: mul.rn.bf16x2
 func.func @e3m2_bf16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<bf16>)
     attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
   %c0 = arith.constant 0 : index

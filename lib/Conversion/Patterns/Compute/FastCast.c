@@ -17,11 +17,12 @@
 //    format's bias; subnormals too, as both formats' subnormal exponents line
 //    up), and one multiplication by 2^(B - bias) rescales exactly. Inf and
 //    NaN encodings are selected per element before the multiplication.
-//  - integers of up to 7 bits to bf16 take the same routes as to f16 with
+//  - to bf16, integers of up to 7 bits take the same routes as to f16 with
 //    bf16's magic number, 2^7 + v (0x4300 + v; its 7 mantissa bits hold
-//    the field), and a bf16x2 subtraction. Floats and 8-bit integers to bf16
-//    keep the upper half of the exact f32 result (every value of these
-//    types has at most 8 significant bits, so nothing is rounded).
+//    the field), and a bf16x2 subtraction; floats place their fields in
+//    bf16 (8 exponent bits: every format fits) and take one bf16x2
+//    multiplication. 8-bit integers keep the upper half of the exact f32
+//    result (8 significant bits, so nothing is rounded).
 //
 // 1-, 2- and 4-bit integers to f16 pair the elements that lie 16 bits apart
 // in a word (j and j + 16/n): one LOP3 masks both out at once, flips a
@@ -178,12 +179,12 @@ static MlirValue window(Packed *p, int64_t numWords, int64_t x) {
 // mantissa bits below the exponent, the exponent bias, and the half that
 // reads 2^mantissa (f16 0x6400 = 1024, bf16 0x4300 = 128).
 typedef struct {
-  int mantissa, bias;
+  int exponent, mantissa, bias;
   int64_t magic;
 } HalfFormat;
 
-static const HalfFormat kF16 = {10, 15, 0x6400};
-static const HalfFormat kBF16 = {7, 127, 0x4300};
+static const HalfFormat kF16 = {5, 10, 15, 0x6400};
+static const HalfFormat kBF16 = {8, 7, 127, 0x4300};
 
 // Integers j and j + 1 (n bits, n <= h.mantissa) as the 16-bit float pair
 // 2^mantissa + v in a word (signed: sign bits flipped): one window puts
@@ -199,21 +200,23 @@ static MlirValue integerPair(Packed *p, int64_t m, int64_t j, int64_t flip, Half
 }
 
 // Floats j and j + 1 (sign, e <= 4 exponent bits, m mantissa bits; no inf
-// or NaN encodings) as an f16 pair in a word, fields placed as placeFloat
-// places them: one window puts element j's magnitude at bit 10 - m, one
-// element j + 1's at bit 26 - m, a LOP3 takes the low half of the first and
-// the high half of the second; the signs (at bits 10 + e and 26 + e) move
-// up to 15 and 31 by one shift, and two LOP3 keep the fields.
-static MlirValue floatPair(Packed *p, int64_t m, int64_t j, TilusFloatFormat f) {
-  int n = p->bits, e = f.exponentBits, mb = f.mantissaBits;
+// or NaN encodings) as a pair of h (f16 or bf16, M mantissa bits) in a
+// word, fields placed as placeFloat places them: one window puts element
+// j's magnitude at bit M - m, one element j + 1's at bit 16 + M - m, a LOP3
+// takes the low half of the first and the high half of the second; the
+// signs (at bits M + e and 16 + M + e) move up to 15 and 31 by one shift,
+// and two LOP3 keep the fields.
+static MlirValue floatPair(Packed *p, int64_t m, int64_t j, TilusFloatFormat f,
+                           HalfFormat h) {
+  int n = p->bits, e = f.exponentBits, mb = f.mantissaBits, M = h.mantissa;
   int64_t numWords = m * n / 32;
-  MlirValue lo = window(p, numWords, j * n - (10 - mb));
-  MlirValue hi = window(p, numWords, (j + 1) * n - (26 - mb));
+  MlirValue lo = window(p, numWords, j * n - (M - mb));
+  MlirValue hi = window(p, numWords, (j + 1) * n - (16 + M - mb));
   MlirValue both = lop3(p, lo, hi, c32(p, 0x0000FFFF), 0xE4); // c ? a : b
-  int64_t mags = ((1ll << (e + mb)) - 1) << (10 - mb);
+  int64_t mags = ((1ll << (e + mb)) - 1) << (M - mb);
   mags |= mags << 16;
   // e <= 4 here (formats with 5 exponent bits have inf), so the signs move.
-  MlirValue signs = opc(p, "andi", opc(p, "shli", both, 5 - e), (int32_t)0x80008000);
+  MlirValue signs = opc(p, "andi", opc(p, "shli", both, 15 - M - e), (int32_t)0x80008000);
   return lop3(p, both, c32(p, (int32_t)mags), signs, 0xEA); // (a & b) | c
 }
 
@@ -452,11 +455,11 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
     free(scalars);
     return tilusEmitValue(e, "llvm.bitcast", 1, &words, resultType, 0, NULL);
   }
-  // Two f16 per 32-bit word; or two bf16, 128 + v each, for integers of up
-  // to 7 bits (bf16's mantissa; 8-bit ones and floats take the f32 route
-  // below).
+  // Two f16 or bf16 per 32-bit word: integers as 2^M + v (bf16: of up to
+  // 7 bits, its mantissa; 8-bit ones take the f32 route below), floats whose
+  // exponent fits.
   if (m % 2 == 0 && ((f16 && (!isFloat || f.exponentBits <= 5)) ||
-                     (bf16 && !isFloat && n <= 7))) {
+                     (bf16 && (isFloat ? f.exponentBits <= 8 : n <= 7)))) {
     for (int64_t i = 0; i < m / 2; ++i) {
       if (!isFloat && p.wordBits == 32) {
         scalars[i] = integerPair(&p, m, 2 * i, flip, hf);
@@ -464,13 +467,13 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
       }
       if (isFloat && p.wordBits == 32 && !tilusFloatFormatHasInfinity(f) &&
           !tilusFloatFormatHasNaN(f)) {
-        scalars[i] = floatPair(&p, m, 2 * i, f);
+        scalars[i] = floatPair(&p, m, 2 * i, f, hf);
         continue;
       }
       MlirValue lo = element(&p, 2 * i), hi = element(&p, 2 * i + 1);
       if (isFloat) {
-        lo = placeFloat(&p, lo, f, 5, 10);
-        hi = placeFloat(&p, hi, f, 5, 10);
+        lo = placeFloat(&p, lo, f, hf.exponent, hf.mantissa);
+        hi = placeFloat(&p, hi, f, hf.exponent, hf.mantissa);
       }
       MlirValue w = tilusEmitArith(e, "ori", lo, opc(&p, "shli", hi, 16));
       if (flip)
@@ -485,14 +488,16 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
       result = tilusEmitArith(
           e, "subf", result,
           tilusEmitSplatConstant(e, resultType, ldexp(1.0, hf.mantissa) + (double)flip));
-    else if (tilusFloatFormatGetBias(f) != 15) {
-      // Tagged, so that an mma Dot may scale its f32 results instead.
+    else if (tilusFloatFormatGetBias(f) != hf.bias) {
+      // Tagged (f16), so that an mma Dot may scale its f32 results instead.
+      // Not bf16: its placed values can be bf16 subnormals (e2m1's 0.5 is
+      // 2^-127), which the product would take unscaled.
       MlirValue operands[2] = {
           result, tilusEmitSplatConstant(e, resultType,
-                                         ldexp(1.0, 15 - tilusFloatFormatGetBias(f)))};
+                                         ldexp(1.0, hf.bias - tilusFloatFormatGetBias(f)))};
       MlirNamedAttribute tag = tilusNamedAttr(e->ctx, TILUS_CAST_SCALE_ATTR,
                                               mlirUnitAttrGet(e->ctx));
-      result = tilusEmitValue(e, "arith.mulf", 2, operands, resultType, 1, &tag);
+      result = tilusEmitValue(e, "arith.mulf", 2, operands, resultType, f16 ? 1 : 0, &tag);
     }
     free(scalars);
     return result;
