@@ -55,6 +55,41 @@ func.func @folded(%pa: !tilus.ptr<f16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.ptr<f3
   return
 }
 
+// bf16 likewise: the cast's halves are 128 + v (bf16's magic number, the
+// nibbles shifted down to bit 0), so every bias is -(128 + 8) for si4,
+// exact in bf16, and the correction chain's B is that bf16 pair.
+// CHECK-LABEL: gpu.func @folded_bf16
+// CHECK-DAG: %[[P:.*]] = arith.constant dense<-1.360000e+02> : vector<2xbf16>
+// CHECK-DAG: %[[H:.*]] = llvm.bitcast %{{.*}} : vector<32xi32> to vector<64xbf16>
+// CHECK: llvm.bitcast %[[P]] : vector<2xbf16> to i32
+// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[%[[Z:.*]], %[[Z]], %[[Z]], %[[Z]]]
+// CHECK: llvm.bitcast %[[P]] : vector<2xbf16> to i32
+// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[
+// CHECK-COUNT-16: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: gpu.return
+// PTX-LABEL: .entry folded_bf16(
+// PTX-NOT: add.rn.bf16x2
+// PTX-COUNT-18: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-NOT: mma.sync
+// PTX: ret;
+func.func @folded_bf16(%pa: !tilus.ptr<bf16>, %pw: !tilus.ptr<ui8>, %pc: !tilus.ptr<f32>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>, tilus.fp_contract} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %ga = "tilus.view_global"(%pa) : (!tilus.ptr<bf16>) -> !tilus.global<bf16, array<i64: 16, 32>, #tilus.row_major>
+  %gw = "tilus.view_global"(%pw) : (!tilus.ptr<ui8>) -> !gw
+  %gc = "tilus.view_global"(%pc) : (!tilus.ptr<f32>) -> !gc
+  %a = "tilus.load_global"(%ga, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!tilus.global<bf16, array<i64: 16, 32>, #tilus.row_major>, index, index) -> !tilus.register<bf16, array<i64: 16, 32>, #tilus.layout<"local(1,2).column_local(2,2).spatial(8,4).local(1,2)">>
+  %w8 = "tilus.load_global"(%gw, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!gw, index) -> !rw8
+  %w4 = "tilus.view"(%w8) : (!rw8) -> !rw4
+  %wf = "tilus.cast"(%w4) : (!rw4) -> !tilus.register<bf16, array<i64: 32, 64>, #tilus.layout<"local(1,8).local(2,1).local(2,1).column_spatial(4,8).local(2,1)">>
+  %z = "tilus.allocate_register"(%zero) : (f32) -> !rc
+  %c = "tilus.dot"(%a, %wf, %z) : (!tilus.register<bf16, array<i64: 16, 32>, #tilus.layout<"local(1,2).column_local(2,2).spatial(8,4).local(1,2)">>, !tilus.register<bf16, array<i64: 32, 64>, #tilus.layout<"local(1,8).local(2,1).local(2,1).column_spatial(4,8).local(2,1)">>, !rc) -> !rc
+  "tilus.store_global"(%c, %gc, %c0, %c0) : (!rc, !gc, index, index) -> ()
+  return
+}
+
 // CHECK-LABEL: gpu.func @rounded
 // CHECK-COUNT-16: nvvm.mma.sync
 // CHECK-NOT: nvvm.mma.sync

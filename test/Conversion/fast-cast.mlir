@@ -96,8 +96,8 @@ func.func @u8_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
 // uint4 -> bf16: the same pairs, but bf16 has 7 mantissa bits, so every
 // nibble above the first is shifted down to bit 0 (by 4, 8 and 12) and
 // masked under the exponent that makes bit 0 worth 1 (1124090624 =
-// 0x43004300, 128.0); then one bf16x2 addition of -128. Not tagged for the
-// Dot's fold (f16 only), and no f32 on the way.
+// 0x43004300, 128.0); then one bf16x2 addition of -128, tagged for the Dot's
+// fold as f16's. No f32 on the way.
 // CHECK-LABEL: gpu.func @u4_bf16
 // CHECK-DAG: %[[BIAS:.*]] = arith.constant dense<-1.280000e+02> : vector<8xbf16>
 // CHECK: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0x6a;", "=r,r,r,r" %[[WORD:.*]], %c983055_i32, %c1124090624_i32
@@ -108,7 +108,7 @@ func.func @u8_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
 // CHECK-NEXT: %[[S12:.*]] = arith.shrui %[[WORD]], %c12_i32 : i32
 // CHECK-NEXT: llvm.inline_asm "lop3.b32 {{.*}} %[[S12]], %c983055_i32, %c1124090624_i32
 // CHECK: %[[W:.*]] = llvm.bitcast %{{.*}} : vector<4xi32> to vector<8xbf16>
-// CHECK-NEXT: %[[V:.*]] = arith.addf %[[W]], %[[BIAS]] : vector<8xbf16>
+// CHECK-NEXT: %[[V:.*]] = arith.addf %[[W]], %[[BIAS]] {tilus.cast_bias} : vector<8xbf16>
 // CHECK-NEXT: vector.shuffle %[[V]], %[[V]] [0, 2, 4, 6, 1, 3, 5, 7] : vector<8xbf16>, vector<8xbf16>
 // CHECK-NOT: vector<8xf32>
 // PTX-LABEL: .entry u4_bf16(

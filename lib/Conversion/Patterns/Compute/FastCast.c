@@ -337,13 +337,13 @@ static MlirValue narrowIntegersToHalves(Packed *p, int64_t m, int64_t flip,
   MlirValue packed = gather(p, words, count);
   MlirValue halves =
       tilusEmitValue(e, "llvm.bitcast", 1, &packed, resultType, 0, NULL);
-  // Tagged (f16), so that the Dot lowering moves only this exact addition
-  // into its accumulator (MmaDot.c, peelBias), never a user's.
+  // Tagged, so that the Dot lowering moves only this exact addition into its
+  // accumulator (MmaDot.c, peelBias), never a user's.
   MlirValue addOperands[2] = {halves, tilusEmitFloatVectorConstant(e, resultType, bias)};
   MlirNamedAttribute tag = tilusNamedAttr(e->ctx, TILUS_CAST_BIAS_ATTR,
                                           mlirUnitAttrGet(e->ctx));
-  MlirValue values = tilusEmitValue(e, "arith.addf", 2, addOperands, resultType,
-                                    mb == 10 ? 1 : 0, &tag);
+  MlirValue values =
+      tilusEmitValue(e, "arith.addf", 2, addOperands, resultType, 1, &tag);
   MlirValue both[2] = {values, values};
   MlirNamedAttribute mask = tilusNamedAttr(
       e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, slot));

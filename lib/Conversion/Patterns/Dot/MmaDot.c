@@ -183,6 +183,10 @@ static bool integerOffset(MlirOperation op, int64_t m, const int64_t *perm,
 // cast (a symmetric offset, `w - 1.0`) join the bias (integerOffset).
 // False (nothing emitted) for any other B.
 static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias) {
+  // The correction's B holds the bias: integers exact in B's type (f16 up
+  // to 2^11, bf16 up to 2^8).
+  double limit = mlirTypeIsABF16(mlirShapedTypeGetElementType(mlirValueGetType(vb)))
+                     ? 256 : 2048;
   int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(vb), 0);
   int64_t *perm = malloc(sizeof(int64_t) * (size_t)m);
   double *extra = calloc((size_t)m, sizeof(double)); // slot i's integer offsets
@@ -214,7 +218,7 @@ static bool peelBias(TilusEmitter *e, MlirValue vb, MlirValue *x, double **bias)
     double value = 0;
     ok = tilusConstantElement(c, (uint64_t)perm[i], &value);
     b[i] = value + extra[i];
-    ok = ok && fabs(b[i]) <= 2048; // an f16 integer, as the correction's B needs
+    ok = ok && fabs(b[i]) <= limit;
   }
   free(extra), free(spread);
   if (!ok) {
@@ -269,12 +273,17 @@ static bool peelScale(TilusEmitter *e, MlirValue vb, MlirValue *x, double *scale
   return ok;
 }
 
-// An f16 pair constant (an mma B register of the bias).
-static MlirValue halfPair(TilusEmitter *e, double lo, double hi) {
+// An f16 or bf16 pair constant (an mma B register of the bias; bf16 mma
+// operands are i32 registers).
+static MlirValue halfPair(TilusEmitter *e, MlirType element, double lo, double hi) {
   int64_t two = 2;
   double values[2] = {lo, hi};
-  return tilusEmitFloatVectorConstant(
-      e, mlirVectorTypeGet(1, &two, mlirF16TypeGet(e->ctx)), values);
+  MlirValue pair =
+      tilusEmitFloatVectorConstant(e, mlirVectorTypeGet(1, &two, element), values);
+  if (mlirTypeIsAF16(element))
+    return pair;
+  return tilusEmitValue(e, "llvm.bitcast", 1, &pair, mlirIntegerTypeGet(e->ctx, 32), 0,
+                        NULL);
 }
 
 bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
@@ -402,7 +411,7 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
     // otherwise the f32 sums carry the bias's magnitude (2^10 to 2^11) too.
     MlirValue xb = vb;
     double *bias = NULL;
-    bool fold = shape == &kHalf && tilusAllowsContraction(op) &&
+    bool fold = (shape == &kHalf || shape == &kBf16) && tilusAllowsContraction(op) &&
                 peelBias(e, vb, &xb, &bias);
     MlirValue *corr = fold ? malloc(sizeof(MlirValue) * (size_t)(4 * fc.numGroups)) : NULL;
     int64_t *same = fold ? malloc(sizeof(int64_t) * (size_t)fc.numGroups) : NULL;
@@ -447,7 +456,7 @@ bool tilusEmitMmaDot(TilusEmitter *e, MlirOperation op,
         aRegisters(e, va, &fa, p[0], shape, aAsI32, operands);
         for (int r = 0; r < 2; ++r) {
           const int64_t *bs = &fb.slots[p[1] * shape->bCount + r * shape->perRegister];
-          operands[4 + r] = halfPair(e, bias[bs[0]], bias[bs[1]]);
+          operands[4 + r] = halfPair(e, bType, bias[bs[0]], bias[bs[1]]);
         }
         emitMmaStep(e, &mma, operands, c);
       }
