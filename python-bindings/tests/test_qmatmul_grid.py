@@ -23,6 +23,8 @@ FIG10 = ([tilus.uint_(b) for b in range(1, 9)] + [tilus.int_(b) for b in range(2
                                             (2, 1), (1, 2), (1, 1), (2, 0)]])
 N, K = 320, 512
 GROUPS = [32, 64, 128, 256, K]                 # K: one scale per output channel
+# The kernel's zero points for each mode's zeros (the runner's plan key).
+ZERO_KIND = {None: False, "values": True, "codes": tilus.uint8}
 
 
 def _modes(wtype):
@@ -86,7 +88,7 @@ def runner():
     from tilus.ops.qmatmul_wgmma import wgmma_program
     programs = {}
     for wtype, group, (_, offset, zeros), m, act in CASES:
-        zkind = {None: False, "values": True, "codes": tilus.uint8}[zeros]
+        zkind = ZERO_KIND[zeros]
         a = tilus.bfloat16 if act == "bf16" else tilus.float16
         cfg = r.choice(m, N, K, wtype, group, offset, a, zeros=zkind)
         key = (str(wtype), group, offset, str(zkind), cfg, qmatmul.row_tiles(m), act)
@@ -129,7 +131,7 @@ def test_every_type_group_and_zero_mode(runner, wtype, group, mode, m, act):
         if m > 32 and runner.runtime.compute_capability == (9, 0):
             plan = runner._plans[(m, N, K, wtype, group, offset,
                                   tilus.bfloat16 if act == "bf16" else tilus.float16,
-                                  {None: False, "values": True, "codes": tilus.uint8}[zeros],
+                                  ZERO_KIND[zeros],
                                   False, None)]
             assert len(plan[0]) == 4, plan[0]         # the warp-specialized variant ran
         if exact:

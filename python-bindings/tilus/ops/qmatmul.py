@@ -167,6 +167,12 @@ class QuantizedMatmul(tilus.Kernel):
         zero_bits = self.zero_dtype.bits if self.zeros else 0
         return self.rows * self.bn * (16 + zero_bits) // 8
 
+    def _group_row(self, tile):
+        """The row of the [K / G, ...] scales (and zeros) holding k tile
+        `tile`'s first group: R groups per tile, or one group of G >= 128
+        rows holding it."""
+        return tile * self.rows if self.prescale else tile * TILE_K // self.group
+
     def _load_zeros(self, sZ, offsets):
         """A k tile's zero points [rows, 1, bn] from their stage (reg_g), in
         A's type."""
@@ -177,9 +183,9 @@ class QuantizedMatmul(tilus.Kernel):
         """(a, [a_scales], w, scales, [zeros], [bias], c, [partials,
         counters], m, n, k): A, the scales, zeros, bias and C of the
         activation type (int8 A: f32 a_scales [M], f16 scales, bias and C;
-        zeros of zero_dtype); zeros and bias only where built with them; with split_k > 1 the f32
-        partials [split_k, M, N] and the i32 counters [cdiv(M, 16 * m_tiles),
-        N / bn]."""
+        zeros of zero_dtype); zeros and bias only where built with them;
+        with split_k > 1 the f32 partials [split_k, M, N] and the i32
+        counters [cdiv(M, 16 * m_tiles), N / bn]."""
         p = tilus.pointer(self.atype)
         split = ([("partials", tilus.pointer(tilus.float32)),
                   ("counters", tilus.pointer(tilus.int32))] if self.split_k > 1 else [])
@@ -264,9 +270,7 @@ class QuantizedMatmul(tilus.Kernel):
             self.copy_async(sA, gA, [stage, 0, 0], [om, step * bk], [BM, bk])
             self.copy_async(sW, gW, [stage, 0, 0], [step * kpt, ow], [kpt, W * nt * tb])
             for j in self.range(kpt, unroll=True):
-                # The tile's first group: R groups per tile, or one group
-                # of G >= 128 rows holding it.
-                row = (step * kpt + j) * R if self.prescale else (step * kpt + j) * TILE_K // G
+                row = self._group_row(step * kpt + j)
                 self.copy_async(sS, gS, [stage, j, 0, 0, 0], [row, 0, on], [R, 1, bn])
                 if self.zeros:
                     self.copy_async(sZ, gZ, [stage, j, 0, 0, 0], [row, 0, on], [R, 1, bn])
@@ -1208,13 +1212,14 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
     dtype (f16 for int8 and FP8 x); group_size 32, 64
     or a multiple of 128, dividing K (K: per channel). `zeros`
     (optional, GPTQ/AWQ style) is [K / group_size, N]: values of x's dtype,
-    or uint8 integer codes (cast in the kernel); the offset is then 0. `bias` (optional) is [N] of x's
-    dtype. `config` overrides the choice (QuantizedMatmulRunner.choice):
-    the shipped tuning table (tilus.ops.tune) for this GPU and shape, the
-    warp-specialized wgmma variant's (warpgroups, block_m, stages, lag) on
-    an H100 above M = 32 for f16 or bf16 x (wgmma_config; a 3-tuple (warpgroups, block_m, stages) asks for the
-    plain wgmma variant), else choose_config's (warps, n_tiles, stages,
-    split_k, k_tiles).
+    or uint8 integer codes (cast in the kernel); the offset is then 0.
+    `bias` (optional) is [N] of x's dtype. `config` overrides the choice
+    (QuantizedMatmulRunner.choice): the shipped tuning table
+    (tilus.ops.tune) for this GPU and shape, the warp-specialized wgmma
+    variant's (warpgroups, block_m, stages, lag) on an H100 above M = 32
+    for f16 or bf16 x (wgmma_config; a 3-tuple (warpgroups, block_m,
+    stages) asks for the plain wgmma variant), else choose_config's
+    (warps, n_tiles, stages, split_k, k_tiles).
     Compiles in-process on first use (needs libTilus.so); `runtime` defaults
     to a tilus.Runtime on x's device, created once and kept by the runner."""
     if runtime is None:

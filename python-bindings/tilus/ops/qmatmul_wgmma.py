@@ -97,10 +97,8 @@ class _Wgmma:
             sS=groups(), sZ=groups(self.zero_dtype) if self.zeros else None)
 
     def _copy_groups(self, o, stage, t, on):
-        """Copies k tile t's scales (and zeros) [R, 1, bn] into `stage`:
-        R groups per tile, or the one group of G >= 128 rows holding it."""
-        R = self.rows
-        row = t * R if R > 1 else t * TILE_K // self.group
+        """Copies k tile t's scales (and zeros) [R, 1, bn] into `stage`."""
+        R, row = self.rows, self._group_row(t)
         self.copy_async(o.sS, o.gS, [stage, 0, 0, 0], [row, 0, on], [R, 1, self.bn])
         if self.zeros:
             self.copy_async(o.sZ, o.gZ, [stage, 0, 0, 0], [row, 0, on], [R, 1, self.bn])

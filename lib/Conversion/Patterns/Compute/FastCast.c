@@ -31,8 +31,9 @@
 // the fields above) worth 1, so each half reads 2^(10-o) + v exactly; one
 // HADD2 of -2^(10-o) leaves v. A word of 8 nibbles costs one shift, four
 // LOP3 and four HADD2. To bf16 (7 mantissa bits) a shift brings down each
-// run of fields that fits below bit 7 (three per word of nibbles). (The Dot lowering may move that addition into the
-// accumulator instead: MmaDot.c.) The results go to their own slots, so a
+// run of fields that fits below bit 7 (three per word of nibbles). (The Dot
+// lowering may move that addition into the accumulator instead: MmaDot.c.)
+// The results go to their own slots, so a
 // consumer that pairs slots j and j + 16/n (the quantized matmul's
 // interleaved tiles, docs/quantized-matmul.md) takes the words as they are;
 // one that pairs neighbours pays a PRMT per pair to regroup them.
