@@ -9,10 +9,13 @@ the f16 model in the same run on the GPU machine.
 Decoding runs through `Decoder`, a step written over the model's own modules
 (embedding, norms, lm_head) with the projections fused the way serving stacks
 fuse them (q, k and v into one linear layer; gate and up into one), a static
-KV cache, and the elementwise work (RMS norms with the residual addition,
-rotary embedding, SiLU) in torch.compile'd functions; it is checked against
-the transformers model's own forward. The f16 model and the quantized ones run
-the same Decoder; only their linear layers differ.
+KV cache, attention by torch's scaled_dot_product_attention, and the rest in
+torch.compile'd functions of one or two kernels each (the step's rotary
+tables and mask; the embedding with the first norm; RMS norms with the
+residual addition; rotary with the KV-cache write; SiLU; the greedy choice,
+its argmax in two passes, with the position's increment); it is checked
+against the transformers model's own forward. The f16 model and the
+quantized ones run the same Decoder; only their linear layers differ.
 
 For each weight type every linear layer (qkv, o, gate-up, down and lm_head)
 gets random codes (finite encodings for floats) and group-128 scales, packed
@@ -114,20 +117,39 @@ def random_quantized(k, n, wtype, offset, gen):
 
 
 def _elementwise(compiled):
-    """The decoder's elementwise functions, torch.compile'd (one fused kernel
-    each) or, if compiled is False, eager."""
+    """The decoder's non-matmul work as functions, torch.compile'd (one or
+    two fused kernels each) or, if compiled is False, eager: the step's
+    rotary tables and attention mask, the embedding with the first norm, the
+    RMS norms with the residual addition, rotary with the KV-cache write,
+    SiLU, and the greedy choice with the position's increment."""
     import torch
     import torch.nn.functional as F
+
+    def prologue(pos, inv_freq, slots):
+        # cos and sin [T, head_dim] of positions pos [T]; the additive
+        # attention mask [T, length], built once per step for every layer.
+        freqs = pos.float()[:, None] * inv_freq[None, :]
+        emb = torch.cat((freqs, freqs), dim=-1)
+        mask = torch.zeros(pos.shape[0], slots.shape[0], dtype=torch.float16,
+                           device=pos.device).masked_fill(slots[None, :] > pos[:, None],
+                                                          float("-inf"))
+        return emb.cos().half(), emb.sin().half(), mask
 
     def rms_norm(x, w, eps):
         xf = x.float()
         return w * (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
 
+    def embed_rms_norm(ids, table, w, eps):
+        x = F.embedding(ids, table)
+        return x, rms_norm(x, w, eps)
+
     def add_rms_norm(x, r, w, eps):
         s = x + r
         return s, rms_norm(s, w, eps)
 
-    def rope_split(qkv, cos, sin, heads, kv_heads, hd):
+    def rope_cache(qkv, cos, sin, cache, pos, heads, kv_heads, hd):
+        # q rotated [B, heads, T, hd]; k rotated and v written into the
+        # cache [2, B, kv_heads, length, hd] at positions pos.
         B, T = qkv.shape[0], qkv.shape[1]
         q, k, v = qkv.split([heads * hd, kv_heads * hd, kv_heads * hd], dim=-1)
         q = q.view(B, T, heads, hd).transpose(1, 2)
@@ -137,16 +159,37 @@ def _elementwise(compiled):
         def rotate(x):
             x1, x2 = x[..., : hd // 2], x[..., hd // 2:]
             return x * cos + torch.cat((-x2, x1), dim=-1) * sin
-        return rotate(q), torch.stack((rotate(k), v))
+        cache.index_copy_(3, pos, torch.stack((rotate(k), v)))
+        return rotate(q)
 
     def silu_mul(gu):
         g, u = gu.chunk(2, dim=-1)
         return F.silu(g) * u
 
-    fns = {"rms_norm": rms_norm, "add_rms_norm": add_rms_norm, "rope_split": rope_split,
-           "silu_mul": silu_mul}
+    def greedy(logits, tok, pos):
+        # The next token (the last position's argmax) into tok; pos + 1.
+        # In two passes, the first over chunks of the vocabulary in
+        # parallel: one argmax over 128256 logits is a single block's work
+        # (25-30 us). Both passes keep the first of equal maxima.
+        last = logits[:, -1]
+        B, V = last.shape
+        chunk = 1024
+        last = F.pad(last, (0, -V % chunk), value=float("-inf")).view(B, -1, chunk)
+        best, at = last.max(-1)
+        c = best.argmax(-1, keepdim=True)
+        tok.copy_(c * chunk + at.gather(-1, c))
+        pos.add_(1)
+
+    def attention(q, cache, mask, pos):
+        return F.scaled_dot_product_attention(q, cache[0], cache[1], attn_mask=mask,
+                                              enable_gqa=True)
+
+    fns = {"prologue": prologue, "embed_rms_norm": embed_rms_norm, "add_rms_norm": add_rms_norm,
+           "rope_cache": rope_cache, "silu_mul": silu_mul, "greedy": greedy}
     if compiled:
         fns = {name: torch.compile(fn, dynamic=False) for name, fn in fns.items()}
+    # Attention stays eager: torch's SDPA kernel (cuDNN's on the H100) either way.
+    fns["attention"] = attention
     return fns
 
 
@@ -183,29 +226,25 @@ class Decoder:
 
     def forward(self, ids, pos):
         """Logits [B, T, vocab] of tokens ids [B, T] at positions pos [T]."""
-        import torch
-        import torch.nn.functional as F
         fns, (B, T) = self.fns, ids.shape
-        freqs = pos.float()[:, None] * self.inv_freq[None, :]
-        emb = torch.cat((freqs, freqs), dim=-1)
-        cos, sin = emb.cos().half(), emb.sin().half()
-        # Additive, built once per step for every layer: [T, length].
-        mask = torch.zeros(T, self.length, dtype=torch.float16, device="cuda").masked_fill_(
-            self.slots[None, :] > pos[:, None], float("-inf"))
-        x = self.model.model.embed_tokens(ids)
-        h = fns["rms_norm"](x, *self.norms[0][0])
+        cos, sin, mask = fns["prologue"](pos, self.inv_freq, self.slots)
+        x, h = fns["embed_rms_norm"](ids, self.model.model.embed_tokens.weight,
+                                     *self.norms[0][0])
         for i, lin in enumerate(self.layers):
-            q, kv = fns["rope_split"](lin["qkv"](h), cos, sin, self.heads, self.kv_heads,
-                                      self.head_dim)
             cache = self.kv[i]
-            cache.index_copy_(3, pos, kv)
-            o = F.scaled_dot_product_attention(q, cache[0], cache[1], attn_mask=mask,
-                                               enable_gqa=True)
+            q = fns["rope_cache"](lin["qkv"](h), cos, sin, cache, pos, self.heads,
+                                  self.kv_heads, self.head_dim)
+            o = fns["attention"](q, cache, mask, pos)
             a = lin["o"](o.transpose(1, 2).reshape(B, T, self.heads * self.head_dim))
             x, h = fns["add_rms_norm"](x, a, *self.norms[i][1])
             m = lin["down"](fns["silu_mul"](lin["gate_up"](h)))
             x, h = fns["add_rms_norm"](x, m, *self.norms[i + 1][0])
         return self.lm_head(h)
+
+    def step(self, tok, pos):
+        """One greedy step: tok [B, 1] becomes the next token and pos [1]
+        the next position."""
+        self.fns["greedy"](self.forward(tok, pos), tok, pos)
 
 
 def decode_steps_per_s(make_decoder, batch, steps, vocab):
@@ -219,8 +258,7 @@ def decode_steps_per_s(make_decoder, batch, steps, vocab):
         pos = torch.tensor([PROMPT], device="cuda")
 
         def step():
-            tok.copy_(dec.forward(tok, pos)[:, -1:].argmax(-1))
-            pos.add_(1)
+            dec.step(tok, pos)
 
         side = torch.cuda.Stream()
         side.wait_stream(torch.cuda.current_stream())
