@@ -347,6 +347,24 @@ def test_int8_activations_compile_to_s8_mma(wtype, offset):
 
 
 @requires_compiler
+@pytest.mark.parametrize("wtype", [tilus.uint4, tilus.uint3, tilus.uint7], ids=str)
+def test_int8_zero_codes_compile(wtype):
+    """int8 x with uint8 zero codes: a zeros parameter after the scales, one
+    byte per column and group through the stages, and still only s8 mma.sync
+    in registers."""
+    t = qmatmul.template(wtype, tilus.int8, zeros=tilus.uint8, warps=4, n_tiles=2, split_k=2)
+    plain = qmatmul.template(wtype, tilus.int8, warps=4, n_tiles=2, split_k=2)
+    art = t.compile(target="sm_90a")
+    assert [p.describe() for p in art.kernels[0].params] == [
+        "ptr i8", "ptr f32", "ptr ui8", "ptr f16", "ptr ui8", "ptr f16", "ptr f32", "ptr i32",
+        "i32", "i32", "i32"]
+    assert art.kernels[0].shared_bytes == t.shared_bytes == plain.shared_bytes + 4 * 64
+    ptx = t.compile(target="sm_90a", ptx_only=True)
+    assert "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32" in ptx
+    assert "m16n8k16" not in ptx and ".local" not in ptx and "[%SP" not in ptx
+
+
+@requires_compiler
 @pytest.mark.parametrize("wtype,offset", I8_TYPES, ids=str)
 def test_int8_format_round_trip(wtype, offset):
     """The int8-activation format: unpack inverts pack; the same bytes as
@@ -376,8 +394,12 @@ def test_int8_template_refuses_what_it_cannot_do():
         qmatmul.pack(np.zeros((128, 8), np.int64), tilus.uint8, activation=tilus.int8)
     with pytest.raises(ValueError, match="groups of a multiple of 128"):
         qmatmul.template(tilus.uint4, tilus.int8, offset=8, group_size=64)
-    with pytest.raises(ValueError, match="no zero points"):
+    with pytest.raises(ValueError, match=r"zero points as uint8 codes \(zeros=tilus.uint8\)"):
         qmatmul.template(tilus.uint4, tilus.int8, zeros=True)
+    for wtype in (tilus.int4, tilus.uint8):
+        with pytest.raises(ValueError, match=f"unsigned weights of at most 7 bits.*not {wtype}"):
+            qmatmul.template(wtype, tilus.int8, zeros=tilus.uint8,
+                             offset=128 if wtype == tilus.uint8 else 0)
     with pytest.raises(ValueError, match=r"zeros: True \(values of float16\) or tilus.uint8"):
         qmatmul.QuantizedMatmul(tilus.uint4, zeros=tilus.int8)
     assert qmatmul.int8_fits(tilus.uint8, 128) and not qmatmul.int8_fits(tilus.uint8, 127)
@@ -757,6 +779,75 @@ def test_int8_activations_against_f64(runner, wtype, offset, group, bias, config
     assert err <= 1e-3, err
 
 
+I8_ZERO_CASES = [  # wtype, group, bias, config (None: the heuristic)
+    (tilus.uint4, 128, False, None), (tilus.uint4, 256, True, (4, 2, 3, 2, 1)),
+    (tilus.uint3, 128, True, (8, 1, 4, 4, 1)), (tilus.uint7, 1024, False, (4, 4, 3, 1, 1)),
+    (tilus.uint2, 128, False, (4, 2, 3, 1, 2)), (tilus.uint1, 512, True, (4, 1, 3, 1, 1)),
+]
+
+
+@pytest.mark.parametrize("wtype,group,bias,config", I8_ZERO_CASES,
+                         ids=[f"{c[0]}-g{c[1]}-{'bias' if c[2] else 'nobias'}-{c[3]}"
+                              for c in I8_ZERO_CASES])
+@pytest.mark.parametrize("m", [1, 19, 40])
+def test_int8_zero_codes_against_f64(runner, wtype, group, bias, config, m):
+    """int8 x with uint8 zero codes (GPTQ/AWQ style: code - zero per group
+    and column), against the f64 product, on ragged M; the zeros span the
+    whole code range and 128 (the largest the s8 subtraction takes)."""
+    torch = cuda_torch()
+    rng = np.random.default_rng(m * 7 + wtype.bits + group)
+    n, k = 256, 1024
+    codes = qmatmul.random_codes(rng, wtype, (k, n))
+    zeros = rng.integers(0, 1 << wtype.bits, size=(k // group, n))
+    zeros[0, :4] = 128
+    scales = (rng.random((k // group, n)) * 0.02 + 0.005).astype(np.float16)
+    x = torch.from_numpy(rng.normal(size=(m, k)).astype(np.float16)).cuda()
+    xq, xs = qmatmul.quantize_activations(x)
+    b = rng.normal(size=n).astype(np.float16) if bias else None
+    a = xq.cpu().numpy().astype(np.float64) * xs.cpu().numpy().astype(np.float64)[:, None]
+    want = a @ qmatmul.dequantize(codes, scales, wtype, 0, group, zeros)
+    if b is not None:
+        want = want + b.astype(np.float64)
+    qw = torch.from_numpy(qmatmul.pack(codes, wtype, activation=tilus.int8).reshape(-1)).cuda()
+    got = runner(xq, qw, torch.from_numpy(scales).cuda(),
+                 torch.from_numpy(zeros.astype(np.uint8)).cuda(),
+                 None if b is None else torch.from_numpy(b).cuda(), wtype=wtype,
+                 group_size=group, config=config, x_scales=xs)
+    torch.cuda.synchronize()
+    err = np.abs(got.cpu().numpy().astype(np.float64) - want).max() / np.abs(want).max()
+    assert err <= 1e-3, err
+
+
+def test_int8_zero_codes_bit_exact_when_representable(runner):
+    """uint4 codes less uint8 zeros (0 to 15, and 128) with int8 rows and
+    power-of-two scales: exact in i32 and in every scaling, so the f16
+    result is the exact value rounded once; with and without split-K, and
+    through the torch operator."""
+    torch = cuda_torch()
+    rng = np.random.default_rng(23)
+    n, k = 64, 256
+    codes = rng.integers(0, 16, size=(k, n))
+    zeros = rng.integers(0, 16, size=(k // 128, n))
+    zeros[1, 3] = 128
+    s = np.ldexp(1.0, rng.integers(-6, -3, size=(k // 128, n))).astype(np.float16)
+    w = (codes - np.repeat(zeros, 128, axis=0)) * np.repeat(s.astype(np.float64), 128, axis=0)
+    qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, activation=tilus.int8)
+                          .reshape(-1)).cuda()
+    zt, st = torch.from_numpy(zeros.astype(np.uint8)).cuda(), torch.from_numpy(s).cuda()
+    for m in (5, 37):
+        xq = rng.integers(-127, 128, size=(m, k)).astype(np.int8)
+        xs = np.ldexp(1.0, rng.integers(-3, 3, size=m)).astype(np.float32)
+        want = ((xq.astype(np.float64) @ w) * xs[:, None]).astype(np.float16)
+        xt, xst = torch.from_numpy(xq).cuda(), torch.from_numpy(xs).cuda()
+        for config in [(4, 1, 3, 1, 1), (4, 2, 3, 2, 1)]:
+            got = runner(xt, qw, st, zt, wtype=tilus.uint4, config=config, x_scales=xst)
+            torch.cuda.synchronize()
+            assert np.array_equal(got.cpu().numpy(), want), (m, config)
+        got = qmatmul.torch_op_int8()(xt, xst, qw, st, None, "uint4", 128, 0, zt)
+        torch.cuda.synchronize()
+        assert np.array_equal(got.cpu().numpy(), want), m
+
+
 def test_int8_activations_bit_exact_when_representable(runner):
     """int8 rows, int4 and uint4 weights, power-of-two weight and row scales:
     each k tile's sum is exact in i32 and in f32, every scaling is exact, and
@@ -826,8 +917,12 @@ def test_int8_argument_errors(runner):
                wtype=tilus.uint8, x_scales=xs)
     with pytest.raises(tilus.TilusArgumentError, match="int8 x needs integer weights, not"):
         runner(x, qw, s, wtype=tilus.float4_e2m1, x_scales=xs)
-    with pytest.raises(tilus.TilusArgumentError, match="takes no zero points"):
+    with pytest.raises(tilus.TilusArgumentError, match="int8 x takes zero points as uint8 "
+                                                       "codes.*not torch.float16 zeros of uint4"):
         runner(x, qw, s, s, wtype=tilus.uint4, x_scales=xs)
+    z8 = torch.zeros(2, 64, dtype=torch.uint8, device="cuda")
+    with pytest.raises(tilus.TilusArgumentError, match="not torch.uint8 zeros of int4"):
+        runner(x, qw, s, z8, wtype=tilus.int4, x_scales=xs)
     with pytest.raises(tilus.TilusArgumentError, match="group_size a multiple of 128"):
         runner(x, qw, torch.ones(4, 64, dtype=torch.float16, device="cuda"), wtype=tilus.int4,
                group_size=64, x_scales=xs)

@@ -76,7 +76,8 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
     """Writes the table and its artifacts into out_dir; returns the number
     of entries. `weights` is [(wtype, offset)], `shapes` [(n, k)]. A
     product the template cannot take (int8 activations with float weights or
-    groups below 128, FP8 ones with weights beyond 4 bits or zeros, zeros
+    groups below 128, FP8 ones with weights beyond 4 bits or zeros, int8
+    ones with zeros (the table's zeros are values, int8 takes codes), zeros
     with an offset) is skipped; ValueError for a
     shape or group no product can take."""
     for n, k in shapes:

@@ -92,6 +92,7 @@ def check_group_size(group_size):
 class QuantizedMatmul(tilus.Kernel):
     dot_dtype = tilus.float32         # the Dot's accumulator
     weight_format = None              # the activation whose weight format it reads
+    zeros_in_cast = False             # zero points subtracted by _weights, not in f16
 
     def __init__(self, wtype, group_size=128, offset=0, warps=4, n_tiles=1, stages=4,
                  split_k=1, k_tiles=1, activation=None, m_tiles=1, zeros=False, bias=False):
@@ -205,10 +206,10 @@ class QuantizedMatmul(tilus.Kernel):
     def _token_scales(self):
         return []
 
-    def _weights(self, raw):
+    def _weights(self, raw, zeros=None):
         """The k tile's weights as the Dot's B [128, bn] in reg_w: the
         packed bytes viewed as the weight type and cast to A's type (less the
-        offset)."""
+        offset). `zeros` is for templates with zeros_in_cast only."""
         f16 = self.atype
         if self.tile3:
             # Cast where the pairs lie 16 bits apart, then the same
@@ -287,11 +288,15 @@ class QuantizedMatmul(tilus.Kernel):
             for j in self.range(kpt, unroll=True):
                 ra = self.load_shared(sA, [cur, 0, j * TILE_K], [BM, TILE_K], self.reg_a)
                 raw = self.load_shared(sW, [cur, j, 0], [1, W * nt * tb], reg_raw)
-                wf = self._weights(raw)
-                if self.zeros or self.prescale:
+                zeros_f16 = self.zeros and not self.zeros_in_cast
+                if self.zeros and self.zeros_in_cast:
+                    wf = self._weights(raw, self._load_zeros(sZ, [cur, j, 0, 0, 0]))
+                else:
+                    wf = self._weights(raw)
+                if zeros_f16 or self.prescale:
                     # Per group of rows: less its zero, times its scale (f16).
                     wg = self.reshape(wf, [R, TILE_K // R, bn], self.reg_wg)
-                    if self.zeros:
+                    if zeros_f16:
                         wg = wg - self._load_zeros(sZ, [cur, j, 0, 0, 0])
                     if self.prescale:
                         wg = wg * self.load_shared(sS, [cur, j, 0, 0, 0], [R, 1, bn], self.reg_g)
@@ -365,11 +370,14 @@ class QuantizedMatmulI8(QuantizedMatmul):
     exactly in i32 by mma.sync m16n8k32 s8, then scaled in f32. Its weight
     format is the int8 one (pack(..., activation=tilus.int8)): each lane's
     bytes are the s8 B fragments of the tile's four k32 steps, and A comes
-    by ldmatrix. Groups of a multiple of 128 rows (or per channel); no zero
-    points."""
+    by ldmatrix. Groups of a multiple of 128 rows (or per channel). Zero
+    points as uint8 codes (zeros=tilus.uint8) of unsigned weights of at most
+    7 bits: code - zero is subtracted from the widened bytes, exact for
+    zeros up to 128."""
 
     dot_dtype = tilus.int32
     weight_format = tilus.int8
+    zeros_in_cast = True
 
     def __init__(self, wtype, **kwargs):
         if not isinstance(wtype, tilus.IntDType):
@@ -381,8 +389,13 @@ class QuantizedMatmulI8(QuantizedMatmul):
             raise ValueError(f"int8 activations: {wtype} codes less the offset "
                              f"{kwargs.get('offset', 0)} are not int8 values"
                              + (" (uint8 needs offset 128)" if wtype == tilus.uint8 else ""))
-        if kwargs.get("zeros"):
-            raise ValueError("int8 activations take no zero points")
+        zeros = kwargs.get("zeros")
+        if zeros is True:
+            raise ValueError("int8 activations take zero points as uint8 codes "
+                             "(zeros=tilus.uint8), not values of the activation type")
+        if zeros and (wtype.signed or wtype.bits > 7):
+            raise ValueError(f"int8 activations take zero points for unsigned weights of at "
+                             f"most 7 bits (code - zero must be an int8 value), not {wtype}")
         group = kwargs.get("group_size", 128)
         if group % TILE_K:
             raise ValueError(f"int8 activations need groups of a multiple of {TILE_K} "
@@ -405,22 +418,35 @@ class QuantizedMatmulI8(QuantizedMatmul):
     def _token_scales(self):
         return [("a_scales", tilus.pointer(tilus.float32))]
 
-    def _weights(self, raw):
-        """The weights widened to s8, less the offset."""
+    def _load_zeros(self, sZ, offsets):
+        """A k tile's zero codes as words [1, bn] of four equal bytes, in
+        the layout of the weights' words' columns."""
+        W, nt = self.warps, self.nt
+        z = self.load_shared(sZ, offsets, [1, 1, self.bn], self.reg_g)
+        z = self.reshape(z, [1, self.bn],
+                         f"spatial(1,{W}).local(1,{nt}).reduce(column_spatial(1,4,8),dims=[1])")
+        return z.to(tilus.int32) * 0x01010101
+
+    def _weights(self, raw, zeros=None):
+        """The weights widened to s8, less the offset or the zero words."""
         wq = self.view(raw, self.wtype, [TILE_K, self.bn], self.reg_w).to(tilus.int8)
-        if not self.offset:
+        if not self.offset and zeros is None:
             return wq
         # Four bytes a word: byte b (value s) ^ 0x80 is s + 128, and s + 128 -
-        # offset lies in 0..255 (int8_fits), so the word subtraction borrows
-        # across no byte; ^ 0x80 again gives s - offset. Three integer
-        # operations per four weights instead of one subtraction per byte.
+        # offset lies in 0..255 (int8_fits; for zeros, s in 0..127 and zero
+        # in 0..128), so the word subtraction borrows across no byte; ^ 0x80
+        # again gives s - offset. Three integer operations per four weights
+        # instead of one subtraction per byte.
         W, nt, o = self.warps, self.nt, self.offset
         words = self.view(wq, tilus.int32, [TILE_K // 4, self.bn],
                           f"spatial(1,{W}).local(1,{nt}).{S8_TILE_WORDS}")
         signs = -0x7F7F7F80                               # 0x80808080 as an i32
-        step = (abs(o) & 0xFF) * 0x01010101
         words = self.xor(words, signs)
-        words = words - step if o > 0 else words + step
+        if zeros is not None:
+            words = words - zeros
+        else:
+            step = (abs(o) & 0xFF) * 0x01010101
+            words = words - step if o > 0 else words + step
         return self.view(self.xor(words, signs), tilus.int8, [TILE_K, self.bn], self.reg_w)
 
 
@@ -913,8 +939,12 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
             raise TilusArgumentError(f"quantized_matmul: int8 x needs integer weights whose "
                                      f"values (code - offset) are int8; {wtype} with offset "
                                      f"{offset} has values outside -128..127")
-        if zeros is not None:
-            raise TilusArgumentError("quantized_matmul: int8 x takes no zero points")
+        if zeros is not None and (zeros.dtype != torch.uint8 or wtype.signed
+                                  or wtype.bits > 7):
+            raise TilusArgumentError(f"quantized_matmul: int8 x takes zero points as uint8 "
+                                     f"codes of unsigned weights of at most 7 bits (code - "
+                                     f"zero must be an int8 value), not {zeros.dtype} zeros "
+                                     f"of {wtype}")
     if scales.dim() != 2 or scales.dtype != vtype:
         raise TilusArgumentError(f"quantized_matmul: scales must be a 2-D {vtype} tensor "
                                  f"[K / group_size, N], not {scales.dtype} of "
@@ -1203,7 +1233,8 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
     with f16 scales and bias; integer weights whose values fit int8, packed
     in the int8 format (pack(..., activation=tilus.int8): the bytes of the
     f16 format give wrong results, and their size cannot tell), groups of a
-    multiple of 128 rows, no zeros (s8 mma.sync, exact i32 sums per k
+    multiple of 128 rows, zeros only as uint8 codes of unsigned weights of at
+    most 7 bits, each at most 128 (s8 mma.sync, exact i32 sums per k
     tile). With float8_e4m3fn x and x_scales likewise (sm_90): integer
     weights of at most 4 bits (fp8_fits) in the FP8 format (pack(...,
     activation=tilus.float8_e4m3)), groups of a multiple of 128 rows, no
@@ -1360,12 +1391,13 @@ def _register_torch_ops():
                                  device_types="cuda")
         def op8(x: torch.Tensor, x_scales: torch.Tensor, qweight: torch.Tensor,
                 scales: torch.Tensor, bias: Optional[torch.Tensor], wtype: str,
-                group_size: int, offset: int) -> torch.Tensor:
-            return quantized_matmul(x, qweight, scales, None, bias, wtype=tilus.dtype(wtype),
+                group_size: int, offset: int,
+                zeros: Optional[torch.Tensor] = None) -> torch.Tensor:
+            return quantized_matmul(x, qweight, scales, zeros, bias, wtype=tilus.dtype(wtype),
                                     group_size=group_size, offset=offset, x_scales=x_scales)
 
         @op8.register_fake
-        def _(x, x_scales, qweight, scales, bias, wtype, group_size, offset):
+        def _(x, x_scales, qweight, scales, bias, wtype, group_size, offset, zeros=None):
             return scales.new_empty(x.shape[0], scales.shape[1])
 
         _torch_ops = (op, op8)
@@ -1383,7 +1415,8 @@ def torch_op():
 def torch_op_int8():
     """quantized_matmul with int8 (or float8_e4m3fn) x and its row scales as
     the torch custom operator tilus::quantized_matmul_int8: (x, x_scales,
-    qweight, scales, bias, wtype name, group_size, offset) -> [M, N] f16
-    (bias may be None; None for FP8 x); qweight in the int8 format
-    (pack(..., activation=tilus.int8)), or the FP8 one for FP8 x."""
+    qweight, scales, bias, wtype name, group_size, offset, zeros=None) ->
+    [M, N] f16 (bias may be None; zeros: uint8 codes, int8 x only);
+    qweight in the int8 format (pack(..., activation=tilus.int8)), or the
+    FP8 one for FP8 x."""
     return _register_torch_ops()[1]
