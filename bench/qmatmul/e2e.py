@@ -116,7 +116,7 @@ def random_quantized(k, n, wtype, offset, gen):
     return q, w
 
 
-def _elementwise(compiled):
+def _step_functions(compiled):
     """The decoder's non-matmul work as functions, torch.compile'd (one or
     two fused kernels each) or, if compiled is False, eager: the step's
     rotary tables and attention mask, the embedding with the first norm, the
@@ -151,8 +151,9 @@ def _elementwise(compiled):
         # qkv [B, T, (heads + 2 kv_heads) hd] with q and k rotated, written
         # into the cache [length, B, heads + 2 kv_heads, hd] at positions pos
         # by the kernel that computes it; q [B, heads, T, hd] is a view of
-        # the same result. (The cache keeps each position's q too: 2/3 more
-        # bytes per write than k and v alone, for one kernel instead of two.)
+        # the same result. (The cache keeps each position's q too: q is 2/3
+        # of each write, 3x the bytes of k and v alone, for one kernel
+        # instead of two.)
         B, T = qkv.shape[0], qkv.shape[1]
         x = qkv.view(B, T, heads + 2 * kv_heads, hd)
         x1, x2 = x[..., : hd // 2], x[..., hd // 2:]
@@ -170,7 +171,8 @@ def _elementwise(compiled):
         # The next token (the last position's argmax) into tok; pos + 1.
         # In two passes, the first over chunks of the vocabulary in
         # parallel: one argmax over 128256 logits is a single block's work
-        # (25-30 us). Both passes keep the first of equal maxima.
+        # (25-35 us, compiled or eager). Both passes keep the first of equal
+        # maxima.
         last = logits[:, -1]
         B, V = last.shape
         chunk = 1024
@@ -186,6 +188,13 @@ def _elementwise(compiled):
     fns = {"prologue": prologue, "embed_rms_norm": embed_rms_norm, "add_rms_norm": add_rms_norm,
            "rope_cache": rope_cache, "silu_mul": silu_mul, "greedy": greedy}
     if compiled:
+        # A shape (batch, tokens, cache length) per compilation: --profile and
+        # two batch sizes make 7 of rope_cache, near dynamo's default limit
+        # (8), past which a function would run eager without a word.
+        import torch._dynamo
+        cfg = torch._dynamo.config
+        limit = "recompile_limit" if hasattr(cfg, "recompile_limit") else "cache_size_limit"
+        setattr(cfg, limit, max(getattr(cfg, limit), 64))
         fns = {name: torch.compile(fn, dynamic=False) for name, fn in fns.items()}
     # Attention stays eager: torch's SDPA kernel (cuDNN's on the H100) either way.
     fns["attention"] = attention
@@ -312,10 +321,10 @@ def profile_step(make_decoder, vocab, path):
         tok = dec.forward(ids, torch.arange(PROMPT, device="cuda"))[:, -1:].argmax(-1)
         pos = torch.tensor([PROMPT], device="cuda")
         for _ in range(2):
-            dec.forward(tok, pos)
+            dec.step(tok, pos)
         torch.cuda.synchronize()
         with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            dec.forward(tok, pos)
+            dec.step(tok, pos)
             torch.cuda.synchronize()
     totals = {}
     for e in prof.events():
@@ -356,7 +365,7 @@ def main():
         model = LlamaForCausalLM(llama3_8b_config(args.layers)).eval()
     torch.set_default_dtype(torch.float32)
     vocab = model.config.vocab_size
-    fns = _elementwise(not args.eager)
+    fns = _step_functions(not args.eager)
     log(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}; transformers "
         f"{transformers.__version__}; Llama-3-8B shape, {args.layers} layers, group {GROUP}, "
         f"prompt {PROMPT}, {args.steps} decode steps, median of {REPEATS}; elementwise "

@@ -394,8 +394,10 @@ def test_int8_template_refuses_what_it_cannot_do():
         qmatmul.pack(np.zeros((128, 8), np.int64), tilus.uint8, activation=tilus.int8)
     with pytest.raises(ValueError, match="groups of a multiple of 128"):
         qmatmul.template(tilus.uint4, tilus.int8, offset=8, group_size=64)
-    with pytest.raises(ValueError, match=r"zero points as uint8 codes \(zeros=tilus.uint8\)"):
-        qmatmul.template(tilus.uint4, tilus.int8, zeros=True)
+    for zeros in (True, tilus.float16, tilus.int8):
+        with pytest.raises(ValueError, match=r"zero points as uint8 codes \(zeros=tilus.uint8\), "
+                                             f"not {zeros}"):
+            qmatmul.template(tilus.uint4, tilus.int8, zeros=zeros)
     for wtype in (tilus.int4, tilus.uint8):
         with pytest.raises(ValueError, match=f"unsigned weights of at most 7 bits.*not {wtype}"):
             qmatmul.template(wtype, tilus.int8, zeros=tilus.uint8,
@@ -814,8 +816,12 @@ def test_int8_zero_codes_against_f64(runner, wtype, group, bias, config, m):
                  None if b is None else torch.from_numpy(b).cuda(), wtype=wtype,
                  group_size=group, config=config, x_scales=xs)
     torch.cuda.synchronize()
-    err = np.abs(got.cpu().numpy().astype(np.float64) - want).max() / np.abs(want).max()
-    assert err <= 1e-3, err
+    got = got.cpu().numpy().astype(np.float64)
+    # The columns whose first group's zero is 128 are far larger than the
+    # rest: each set of columns against its own largest value.
+    for cols in (slice(0, 4), slice(4, None)):
+        err = np.abs(got[:, cols] - want[:, cols]).max() / np.abs(want[:, cols]).max()
+        assert err <= 1e-3, (cols, err)
 
 
 def test_int8_zero_codes_bit_exact_when_representable(runner):

@@ -279,6 +279,8 @@ class QuantizedMatmul(tilus.Kernel):
 
         for s in self.range(S - 1):
             fill(s, k0 + s)
+        # Zero points subtracted in A's type after the cast (else by _weights).
+        zeros_f16 = self.zeros and not self.zeros_in_cast
         for i in self.range(per_split):
             self.copy_async_wait_group(S - 2)
             self.synchronize()
@@ -288,7 +290,6 @@ class QuantizedMatmul(tilus.Kernel):
             for j in self.range(kpt, unroll=True):
                 ra = self.load_shared(sA, [cur, 0, j * TILE_K], [BM, TILE_K], self.reg_a)
                 raw = self.load_shared(sW, [cur, j, 0], [1, W * nt * tb], reg_raw)
-                zeros_f16 = self.zeros and not self.zeros_in_cast
                 if self.zeros and self.zeros_in_cast:
                     wf = self._weights(raw, self._load_zeros(sZ, [cur, j, 0, 0, 0]))
                 else:
@@ -372,8 +373,8 @@ class QuantizedMatmulI8(QuantizedMatmul):
     bytes are the s8 B fragments of the tile's four k32 steps, and A comes
     by ldmatrix. Groups of a multiple of 128 rows (or per channel). Zero
     points as uint8 codes (zeros=tilus.uint8) of unsigned weights of at most
-    7 bits: code - zero is subtracted from the widened bytes, exact for
-    zeros up to 128."""
+    7 bits: the zero is subtracted from the widened codes, exactly for zeros
+    up to 128."""
 
     dot_dtype = tilus.int32
     weight_format = tilus.int8
@@ -390,9 +391,9 @@ class QuantizedMatmulI8(QuantizedMatmul):
                              f"{kwargs.get('offset', 0)} are not int8 values"
                              + (" (uint8 needs offset 128)" if wtype == tilus.uint8 else ""))
         zeros = kwargs.get("zeros")
-        if zeros is True:
-            raise ValueError("int8 activations take zero points as uint8 codes "
-                             "(zeros=tilus.uint8), not values of the activation type")
+        if zeros and zeros is not tilus.uint8:
+            raise ValueError(f"int8 activations take zero points as uint8 codes "
+                             f"(zeros=tilus.uint8), not {zeros}")
         if zeros and (wtype.signed or wtype.bits > 7):
             raise ValueError(f"int8 activations take zero points for unsigned weights of at "
                              f"most 7 bits (code - zero must be an int8 value), not {wtype}")
@@ -419,34 +420,37 @@ class QuantizedMatmulI8(QuantizedMatmul):
         return [("a_scales", tilus.pointer(tilus.float32))]
 
     def _load_zeros(self, sZ, offsets):
-        """A k tile's zero codes as words [1, bn] of four equal bytes, in
-        the layout of the weights' words' columns."""
+        """A k tile's zero codes z as words [1, bn] of four equal bytes 128 -
+        z, in the layout of the weights' words' columns."""
         W, nt = self.warps, self.nt
         z = self.load_shared(sZ, offsets, [1, 1, self.bn], self.reg_g)
         z = self.reshape(z, [1, self.bn],
                          f"spatial(1,{W}).local(1,{nt}).reduce(column_spatial(1,4,8),dims=[1])")
-        return z.to(tilus.int32) * 0x01010101
+        return (128 - z.to(tilus.int32)) * 0x01010101
 
     def _weights(self, raw, zeros=None):
-        """The weights widened to s8, less the offset or the zero words."""
+        """The weights widened to s8, less the offset, or less the zeros
+        (`zeros`: _load_zeros's words)."""
         wq = self.view(raw, self.wtype, [TILE_K, self.bn], self.reg_w).to(tilus.int8)
         if not self.offset and zeros is None:
             return wq
-        # Four bytes a word: byte b (value s) ^ 0x80 is s + 128, and s + 128 -
-        # offset lies in 0..255 (int8_fits; for zeros, s in 0..127 and zero
-        # in 0..128), so the word subtraction borrows across no byte; ^ 0x80
-        # again gives s - offset. Three integer operations per four weights
-        # instead of one subtraction per byte.
         W, nt, o = self.warps, self.nt, self.offset
         words = self.view(wq, tilus.int32, [TILE_K // 4, self.bn],
                           f"spatial(1,{W}).local(1,{nt}).{S8_TILE_WORDS}")
         signs = -0x7F7F7F80                               # 0x80808080 as an i32
-        words = self.xor(words, signs)
         if zeros is not None:
-            words = words - zeros
-        else:
-            step = (abs(o) & 0xFF) * 0x01010101
-            words = words - step if o > 0 else words + step
+            # Codes c in 0..127 and zeros z in 0..128: each byte c + (128 - z)
+            # lies in 0..255, so the word addition carries into no byte, and
+            # ^ 0x80 gives c - z. Two integer operations per four weights.
+            return self.view(self.xor(words + zeros, signs), tilus.int8, [TILE_K, self.bn],
+                             self.reg_w)
+        # Four bytes a word: byte b (value s) ^ 0x80 is s + 128, and s + 128 -
+        # offset lies in 0..255 (int8_fits), so the word subtraction borrows
+        # across no byte; ^ 0x80 again gives s - offset. Three integer
+        # operations per four weights instead of one subtraction per byte.
+        step = (abs(o) & 0xFF) * 0x01010101
+        words = self.xor(words, signs)
+        words = words - step if o > 0 else words + step
         return self.view(self.xor(words, signs), tilus.int8, [TILE_K, self.bn], self.reg_w)
 
 

@@ -81,7 +81,7 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
     def a_dtype(self):
         return FP8
 
-    def _weights(self, raw):
+    def _weights(self, raw, zeros=None):
         """The k tile's weights [128, bn] as E4M3 bytes worth value * 2^-9
         (reg_w): the codes' bits spread into bytes (the cast to 8 bits), and
         where the stored values are signed, the code c >= h = 2^(b-1) of a
