@@ -929,6 +929,13 @@ def test_int8_argument_errors(runner):
     z8 = torch.zeros(2, 64, dtype=torch.uint8, device="cuda")
     with pytest.raises(tilus.TilusArgumentError, match="not torch.uint8 zeros of int4"):
         runner(x, qw, s, z8, wtype=tilus.int4, x_scales=xs)
+    # Zero codes above 128: refused on the eager call, accepted once lowered
+    # in place (a new version of the same tensor).
+    z8[1, 5] = 129
+    with pytest.raises(tilus.TilusArgumentError, match="zero codes of at most 128.*hold 129"):
+        runner(x, qw, s, z8, wtype=tilus.uint4, x_scales=xs)
+    z8[1, 5] = 128
+    assert tuple(runner(x, qw, s, z8, wtype=tilus.uint4, x_scales=xs).shape) == (4, 64)
     with pytest.raises(tilus.TilusArgumentError, match="group_size a multiple of 128"):
         runner(x, qw, torch.ones(4, 64, dtype=torch.float16, device="cuda"), wtype=tilus.int4,
                group_size=64, x_scales=xs)

@@ -1008,6 +1008,32 @@ class QuantizedMatmulRunner:
         self._reserve = {}
         self._reserve_lock = threading.Lock()
         self._plans = {}           # call shape and operands -> (config, kernel, bm, bn)
+        # int8 x's zero-code tensors found at most 128: (pointer, version, size).
+        self._zeros_ok = set()
+
+    # Zero-code tensors remembered as checked; past it the set starts over
+    # (they are checked again, nothing fails).
+    ZEROS_CHECKED = 4096
+
+    def _check_int8_zeros(self, zeros):
+        """int8 x's zero codes must be at most 128 (code - zero an int8
+        value); a larger one would give wrong sums. Checked once per tensor
+        and version (torch bumps it on in-place writes) on an eager call: the
+        check reads the maximum back to the host, which a CUDA-graph capture
+        does not allow, so a capture relies on an eager call before it."""
+        import torch
+        from ..artifact import TilusArgumentError
+        key = (zeros.data_ptr(), zeros._version, zeros.numel())
+        if key in self._zeros_ok or torch.cuda.is_current_stream_capturing():
+            return
+        top = int(zeros.max())
+        if top > 128:
+            raise TilusArgumentError(f"quantized_matmul: int8 x takes zero codes of at most "
+                                     f"128 (code - zero must be an int8 value); zeros hold "
+                                     f"{top}")
+        if len(self._zeros_ok) >= self.ZEROS_CHECKED:
+            self._zeros_ok.clear()
+        self._zeros_ok.add(key)
 
     def scratch(self, x, partials, counters):
         """Split-K's (partials, counters) on x's device and current stream:
@@ -1204,6 +1230,8 @@ class QuantizedMatmulRunner:
             self._config(m, n, k, wtype, group_size, offset, activation, config,
                          zeros is not None)
             return out if out is not None else torch.empty(0, n, dtype=otype, device=x.device)
+        if zeros is not None and activation == tilus.int8:
+            self._check_int8_zeros(zeros)
         # The configuration and loaded kernel of this call's shape and
         # operands, found once (the table, the checks, compiling).
         plan_key = (m, n, k, wtype, group_size, offset, activation, zkind,
@@ -1238,8 +1266,8 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
     in the int8 format (pack(..., activation=tilus.int8): the bytes of the
     f16 format give wrong results, and their size cannot tell), groups of a
     multiple of 128 rows, zeros only as uint8 codes of unsigned weights of at
-    most 7 bits, each at most 128 (s8 mma.sync, exact i32 sums per k
-    tile). With float8_e4m3fn x and x_scales likewise (sm_90): integer
+    most 7 bits, each at most 128 (checked once per tensor version on eager
+    calls; s8 mma.sync, exact i32 sums per k tile). With float8_e4m3fn x and x_scales likewise (sm_90): integer
     weights of at most 4 bits (fp8_fits) in the FP8 format (pack(...,
     activation=tilus.float8_e4m3)), groups of a multiple of 128 rows, no
     zeros (qmatmul_fp8; its configuration (warpgroups, block_m,
