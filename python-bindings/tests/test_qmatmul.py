@@ -1422,6 +1422,17 @@ def test_fp8_template_compiles_and_refuses():
                          activation=tilus.float8_e4m3)
     with pytest.raises(ValueError, match="multiple of 128"):
         qmatmul_fp8.QuantizedMatmulWgmmaFP8(tilus.int4, 64, 0)
+    for wtype, zeros in [(tilus.int4, tilus.uint8), (tilus.uint4, True),
+                         (tilus.uint4, tilus.float16)]:
+        with pytest.raises(ValueError, match=f"zero points as uint8 codes.*not {zeros} zeros "
+                                             f"of {wtype}"):
+            qmatmul_fp8.QuantizedMatmulWgmmaFP8(wtype, 128, 0, zeros=zeros)
+    z = qmatmul_fp8.fp8_program(tilus.uint4, 128, 0, (2, 256, 3, 1), zeros=tilus.uint8)
+    plain = qmatmul_fp8.fp8_program(tilus.uint4, 128, 0, (2, 256, 3, 1))
+    assert z.shared_bytes == plain.shared_bytes + 3 * 128       # a byte per column and stage
+    assert [p.describe() for p in z.compile(target="sm_90a").kernels[0].params] == [
+        "ptr float8_e4m3", "ptr f32", "ptr ui8", "ptr f16", "ptr ui8", "ptr f16", "i32", "i32",
+        "i32"]
     assert qmatmul_fp8.fp8_config(4096, 57344, 8192, tilus.int4) == (2, 256, 3, 1)
     assert qmatmul_fp8.fp8_config(16, 57344, 8192, tilus.int4) == (2, 16, 8, 2)
     # 64 blocks of two warpgroups would leave half of 132 SMs idle: one.
@@ -1456,12 +1467,14 @@ def _fp8_inputs(rng, m, k, exact=False):
     return np.asarray(a, dtype=np.uint8), ts
 
 
-def _run_fp8(runner, a, ts, codes, scales, wtype, offset, group, config, bias=None):
+def _run_fp8(runner, a, ts, codes, scales, wtype, offset, group, config, bias=None,
+             zeros=None):
     torch = cuda_torch()
     qw = torch.from_numpy(qmatmul.pack(codes, wtype, offset, activation=tilus.float8_e4m3)
                           .reshape(-1)).cuda()
     got = runner(torch.from_numpy(a).cuda().view(torch.float8_e4m3fn), qw,
                  torch.from_numpy(scales).cuda(),
+                 None if zeros is None else torch.from_numpy(zeros.astype(np.uint8)).cuda(),
                  bias=None if bias is None else torch.from_numpy(bias).cuda(), wtype=wtype,
                  group_size=group, offset=offset, config=config,
                  x_scales=torch.from_numpy(ts).cuda())
@@ -1522,6 +1535,58 @@ def test_fp8_activations_with_bias(runner, config, m):
     assert err <= 1e-3, err
 
 
+FP8_ZERO_CASES = [  # wtype, group, config (None: fp8_config), bias
+    (tilus.uint4, 128, None, False), (tilus.uint4, 256, (2, 256, 3, 1), True),
+    (tilus.uint3, 128, (1, 128, 4, 1), False), (tilus.uint2, 512, (2, 64, 8, 3), True),
+    (tilus.uint1, 128, (2, 192, 4, 1), False),
+]
+
+
+@pytest.mark.parametrize("wtype,group,config,bias", FP8_ZERO_CASES,
+                         ids=[f"{c[0]}-g{c[1]}-{c[2]}-{'bias' if c[3] else 'nobias'}"
+                              for c in FP8_ZERO_CASES])
+@pytest.mark.parametrize("m", [7, 300])
+def test_fp8_zero_codes_against_f64(runner, wtype, group, config, bias, m):
+    """FP8 x with uint8 zero codes over the whole code range (the weights
+    c - z in -(2^b - 1)..2^b - 1, sign and magnitude in E4M3): within 1e-3
+    of the f64 reference."""
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("FP8 activations need an sm_90 GPU")
+    rng = np.random.default_rng(m + 3 * wtype.bits + group)
+    n, k = 384, 1024
+    codes = qmatmul.random_codes(rng, wtype, (k, n))
+    zeros = rng.integers(0, 1 << wtype.bits, size=(k // group, n))
+    scales = (rng.random((k // group, n)) * 0.02 + 0.005).astype(np.float16)
+    a, ts = _fp8_inputs(rng, m, k)
+    b = (rng.normal(size=n) * 4).astype(np.float16) if bias else None
+    want = (tilus.float8_e4m3.decode(a) @ qmatmul.dequantize(codes, scales, wtype, 0, group,
+                                                              zeros)) * ts[:, None]
+    if b is not None:
+        want = want + b.astype(np.float64)
+    got = _run_fp8(runner, a, ts, codes, scales, wtype, 0, group, config, b, zeros)
+    err = np.abs(got.astype(np.float64) - want).max() / np.abs(want).max()
+    assert err <= 1e-3, err
+
+
+def test_fp8_zero_codes_bit_exact_when_representable(runner):
+    """Integer E4M3 rows, uint4 codes less zeros 0..15 (every difference
+    -15..15 occurs), power-of-two scales: the f16 result is the exact value
+    rounded once."""
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("FP8 activations need an sm_90 GPU")
+    rng = np.random.default_rng(34)
+    n, k = 128, 512
+    codes = rng.integers(0, 16, size=(k, n))
+    zeros = rng.integers(0, 16, size=(k // 128, n))
+    zeros[0, :16] = np.arange(16)
+    s = np.ldexp(1.0, rng.integers(-8, -5, size=(k // 128, n))).astype(np.float16)
+    w = (codes - np.repeat(zeros, 128, axis=0)) * np.repeat(s.astype(np.float64), 128, axis=0)
+    a, ts = _fp8_inputs(rng, 200, k, exact=True)
+    want = ((tilus.float8_e4m3.decode(a) @ w) * ts[:, None]).astype(np.float16)
+    got = _run_fp8(runner, a, ts, codes, s, tilus.uint4, 0, 128, None, zeros=zeros)
+    assert np.array_equal(got, want)
+
+
 def test_fp8_activations_bit_exact_when_representable(runner):
     """Integer E4M3 rows in [-16, 16], power-of-two weight and row scales:
     every k tile's sum is an integer that f32 holds, every scaling is exact,
@@ -1564,8 +1629,16 @@ def test_fp8_device_pack_and_argument_errors(runner):
     with pytest.raises(tilus.TilusArgumentError, match="at most 4 bits"):
         runner(x, torch.zeros(256 * 128, dtype=torch.uint8, device="cuda"), s,
                wtype=tilus.uint8, offset=128, x_scales=xs)
-    with pytest.raises(tilus.TilusArgumentError, match="float8_e4m3fn x takes no zero points"):
-        runner(x, qw, s, s, wtype=tilus.int4, x_scales=xs)
+    with pytest.raises(tilus.TilusArgumentError, match="float8_e4m3fn x takes zero points as "
+                                                       "uint8 codes.*not torch.float16 zeros"):
+        runner(x, qw, s, s, wtype=tilus.uint4, x_scales=xs)
+    z8 = torch.zeros(2, 128, dtype=torch.uint8, device="cuda")
+    with pytest.raises(tilus.TilusArgumentError, match="not torch.uint8 zeros of int4"):
+        runner(x, qw, s, z8, wtype=tilus.int4, x_scales=xs)
+    # A zero code wider than the weights' (u4: 16) is refused on the eager call.
+    z8[1, 7] = 16
+    with pytest.raises(tilus.TilusArgumentError, match="uint4 weights.*at most 15; zeros hold 16"):
+        runner(x, qw, s, z8, wtype=tilus.uint4, x_scales=xs)
     with pytest.raises(tilus.TilusArgumentError, match="not an FP8"):
         runner(x, qw, s, wtype=tilus.int4, x_scales=xs, config=(4, 2, 3, 1, 1))
     with pytest.raises(tilus.TilusArgumentError, match="no FP8 configuration tiles N = 72"):

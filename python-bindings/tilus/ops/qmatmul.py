@@ -933,8 +933,10 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
                                      f"most 4 bits: int2-int4 with offset 0, uint1-uint4 with "
                                      f"offset 0, uint2-uint4 with the symmetric offset "
                                      f"2^(b-1); not {wtype} with offset {offset}")
-        if zeros is not None:
-            raise TilusArgumentError("quantized_matmul: float8_e4m3fn x takes no zero points")
+        if zeros is not None and (zeros.dtype != torch.uint8 or wtype.signed):
+            raise TilusArgumentError(f"quantized_matmul: float8_e4m3fn x takes zero points as "
+                                     f"uint8 codes of unsigned weights (code - zero must lie "
+                                     f"in -15..15), not {zeros.dtype} zeros of {wtype}")
     if x.dtype == torch.int8:
         if not isinstance(wtype, tilus.IntDType):
             raise TilusArgumentError(f"quantized_matmul: int8 x needs integer weights, not "
@@ -1008,29 +1010,30 @@ class QuantizedMatmulRunner:
         self._reserve = {}
         self._reserve_lock = threading.Lock()
         self._plans = {}           # call shape and operands -> (config, kernel, bm, bn)
-        # int8 x's zero-code tensors found at most 128: (pointer, version, size).
+        # Zero-code tensors of int8 or FP8 x found within their limit:
+        # (pointer, version, size, limit).
         self._zeros_ok = set()
 
     # Zero-code tensors remembered as checked; past it the set starts over
     # (they are checked again, nothing fails).
     ZEROS_CHECKED = 4096
 
-    def _check_int8_zeros(self, zeros):
-        """int8 x's zero codes must be at most 128 (code - zero an int8
-        value); a larger one would give wrong sums. Checked once per tensor
-        and version (torch bumps it on in-place writes) on an eager call: the
-        check reads the maximum back to the host, which a CUDA-graph capture
-        does not allow, so a capture relies on an eager call before it."""
+    def _check_zero_codes(self, zeros, limit, why):
+        """int8 and FP8 x subtract zero codes from the codes in the cast,
+        which holds only zeros up to `limit`; a larger one would give wrong
+        sums. Checked once per tensor and version (torch bumps it on
+        in-place writes) on an eager call: the check reads the maximum back
+        to the host, which a CUDA-graph capture does not allow, so a capture
+        relies on an eager call before it."""
         import torch
         from ..artifact import TilusArgumentError
-        key = (zeros.data_ptr(), zeros._version, zeros.numel())
+        key = (zeros.data_ptr(), zeros._version, zeros.numel(), limit)
         if key in self._zeros_ok or torch.cuda.is_current_stream_capturing():
             return
         top = int(zeros.max())
-        if top > 128:
-            raise TilusArgumentError(f"quantized_matmul: int8 x takes zero codes of at most "
-                                     f"128 (code - zero must be an int8 value); zeros hold "
-                                     f"{top}")
+        if top > limit:
+            raise TilusArgumentError(f"quantized_matmul: {why} takes zero codes of at most "
+                                     f"{limit}; zeros hold {top}")
         if len(self._zeros_ok) >= self.ZEROS_CHECKED:
             self._zeros_ok.clear()
         self._zeros_ok.add(key)
@@ -1127,7 +1130,7 @@ class QuantizedMatmulRunner:
         from ..artifact import TilusArgumentError
         from .qmatmul_wgmma import wgmma_fits
         if activation == tilus.float8_e4m3:
-            return self._fp8_config(m, n, k, wtype, group_size, config)
+            return self._fp8_config(m, n, k, wtype, group_size, config, zeros)
         mt = row_tiles(m)
         if config is not None and len(config) in (3, 4):
             if activation == tilus.int8:
@@ -1159,10 +1162,10 @@ class QuantizedMatmulRunner:
         return ((hopper and wgmma_config(m, n, k, wtype, activation, group_size, zeros))
                 or choose_config(m, n, k, wtype, activation))
 
-    def _fp8_config(self, m, n, k, wtype, group_size, config):
+    def _fp8_config(self, m, n, k, wtype, group_size, config, zeros=False):
         """FP8 activations: the warp-specialized wgmma variant only (sm_90),
         `config` (warpgroups, block_m, stages, lag) checked, else
-        fp8_config's."""
+        fp8_config's (zeros: with zero codes)."""
         from ..artifact import TilusArgumentError
         from .qmatmul_fp8 import fp8_config
         from .qmatmul_wgmma import wgmma_fits
@@ -1170,11 +1173,12 @@ class QuantizedMatmulRunner:
             raise TilusArgumentError("quantized_matmul: float8_e4m3fn x needs an sm_90 GPU "
                                      "(wgmma)")
         if config is None:
-            config = fp8_config(m, n, k, wtype, group_size)
+            config = fp8_config(m, n, k, wtype, group_size, tilus.uint8 if zeros else False)
             if config is None:
                 raise TilusArgumentError(f"quantized_matmul: no FP8 configuration tiles "
                                          f"N = {n} (a multiple of 64) and K = {k}")
-        elif len(config) != 4 or not wgmma_fits(config, n, k, wtype, group_size, fp8=True):
+        elif len(config) != 4 or not wgmma_fits(config, n, k, wtype, group_size, fp8=True,
+                                                 zeros=tilus.uint8 if zeros else False):
             raise TilusArgumentError(f"quantized_matmul: config {config} is not an FP8 "
                                      f"(warpgroups, block_m, stages, lag) that tiles N = {n}, "
                                      f"K = {k} within a block's registers and shared memory")
@@ -1193,8 +1197,8 @@ class QuantizedMatmulRunner:
         cfg = self._config(m, n, k, wtype, group_size, offset, activation, config, zeros)
         if activation == tilus.float8_e4m3:
             from .qmatmul_fp8 import fp8_program
-            kern = self.load(("fp8", str(wtype), group_size, offset, cfg, bias),
-                             lambda: fp8_program(wtype, group_size, offset, cfg, bias),
+            kern = self.load(("fp8", str(wtype), group_size, offset, cfg, bias, str(zeros)),
+                             lambda: fp8_program(wtype, group_size, offset, cfg, bias, zeros),
                              "qmatmul")
             return cfg, kern, cfg[1], 64 * cfg[0]
         if len(cfg) in (3, 4):
@@ -1231,7 +1235,10 @@ class QuantizedMatmulRunner:
                          zeros is not None)
             return out if out is not None else torch.empty(0, n, dtype=otype, device=x.device)
         if zeros is not None and activation == tilus.int8:
-            self._check_int8_zeros(zeros)
+            self._check_zero_codes(zeros, 128, "int8 x (code - zero must be an int8 value)")
+        elif zeros is not None and activation == tilus.float8_e4m3:
+            self._check_zero_codes(zeros, (1 << wtype.bits) - 1,
+                                   f"float8_e4m3fn x with {wtype} weights (codes of its width)")
         # The configuration and loaded kernel of this call's shape and
         # operands, found once (the table, the checks, compiling).
         plan_key = (m, n, k, wtype, group_size, offset, activation, zkind,
@@ -1260,29 +1267,33 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
                      offset=0, out=None, config=None, runtime=None, x_scales=None):
     """x [M, K] f16 or bf16 (CUDA) times the weights ((code - offset - zero)
     * scale, codes packed by tilus.ops.pack from [K, N]), plus bias -> [M, N]
-    of x's dtype. With int8 x (quantize_activations), x_scales f32 [M] gives
-    row m's scale: the result is x_scales[m] * (x x weights) (+ bias), f16,
-    with f16 scales and bias; integer weights whose values fit int8, packed
-    in the int8 format (pack(..., activation=tilus.int8): the bytes of the
-    f16 format give wrong results, and their size cannot tell), groups of a
-    multiple of 128 rows, zeros only as uint8 codes of unsigned weights of at
-    most 7 bits, each at most 128 (checked once per tensor version on eager
-    calls; s8 mma.sync, exact i32 sums per k tile). With float8_e4m3fn x and x_scales likewise (sm_90): integer
+    of x's dtype. `scales` is [K / group_size, N] of x's dtype (f16 for int8
+    and FP8 x); group_size 32, 64 or a multiple of 128, dividing K (K: per
+    channel). `zeros` (optional, GPTQ/AWQ style) is [K / group_size, N]:
+    values of x's dtype, or uint8 integer codes (cast in the kernel); the
+    offset is then 0. `bias` (optional) is [N] of x's dtype.
+
+    With int8 x (quantize_activations), x_scales f32 [M] gives row m's
+    scale: the result is x_scales[m] * (x x weights) (+ bias), f16, with f16
+    scales and bias; integer weights whose values fit int8, packed in the
+    int8 format (pack(..., activation=tilus.int8): the bytes of the f16
+    format give wrong results, and their size cannot tell), groups of a
+    multiple of 128 rows, zeros only as uint8 codes of unsigned weights of
+    at most 7 bits, each at most 128 (s8 mma.sync, exact i32 sums per k
+    tile). With float8_e4m3fn x and x_scales likewise (sm_90): integer
     weights of at most 4 bits (fp8_fits) in the FP8 format (pack(...,
-    activation=tilus.float8_e4m3)), groups of a multiple of 128 rows, no
-    zeros (qmatmul_fp8; its configuration (warpgroups, block_m,
-    stages, lag) from fp8_config). `scales` is [K / group_size, N] of x's
-    dtype (f16 for int8 and FP8 x); group_size 32, 64
-    or a multiple of 128, dividing K (K: per channel). `zeros`
-    (optional, GPTQ/AWQ style) is [K / group_size, N]: values of x's dtype,
-    or uint8 integer codes (cast in the kernel); the offset is then 0.
-    `bias` (optional) is [N] of x's dtype. `config` overrides the choice
-    (QuantizedMatmulRunner.choice): the shipped tuning table
-    (tilus.ops.tune) for this GPU and shape, the warp-specialized wgmma
-    variant's (warpgroups, block_m, stages, lag) on an H100 above M = 32
-    for f16 or bf16 x (wgmma_config; a 3-tuple (warpgroups, block_m,
-    stages) asks for the plain wgmma variant), else choose_config's
-    (warps, n_tiles, stages, split_k, k_tiles).
+    activation=tilus.float8_e4m3)), groups of a multiple of 128 rows, zeros
+    only as uint8 codes below 2^b of unsigned weights (qmatmul_fp8; its
+    configuration (warpgroups, block_m, stages, lag) from fp8_config). The
+    zero codes' limits are checked once per tensor and version, on eager
+    calls.
+
+    `config` overrides the choice (QuantizedMatmulRunner.choice): the
+    shipped tuning table (tilus.ops.tune) for this GPU and shape, the
+    warp-specialized wgmma variant's (warpgroups, block_m, stages, lag) on
+    an H100 above M = 32 for f16 or bf16 x (wgmma_config; a 3-tuple
+    (warpgroups, block_m, stages) asks for the plain wgmma variant), else
+    choose_config's (warps, n_tiles, stages, split_k, k_tiles).
     Compiles in-process on first use (needs libTilus.so); `runtime` defaults
     to a tilus.Runtime on x's device, created once and kept by the runner."""
     if runtime is None:
@@ -1448,7 +1459,7 @@ def torch_op_int8():
     """quantized_matmul with int8 (or float8_e4m3fn) x and its row scales as
     the torch custom operator tilus::quantized_matmul_int8: (x, x_scales,
     qweight, scales, bias, wtype name, group_size, offset, zeros=None) ->
-    [M, N] f16 (bias may be None; zeros: uint8 codes, int8 x only);
+    [M, N] f16 (bias and zeros may be None; zeros: uint8 codes);
     qweight in the int8 format (pack(..., activation=tilus.int8)), or the
     FP8 one for FP8 x."""
     return _register_torch_ops()[1]

@@ -42,7 +42,8 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
     most 4 bits, group-scaled, warp-specialized wgmma (see the module)."""
 
     def __init__(self, wtype, group_size=128, offset=0, warpgroups=2, block_m=128,
-                 stages=4, lag=1, set_registers=True, group_m=4, parts=None, bias=False):
+                 stages=4, lag=1, set_registers=True, group_m=4, parts=None, zeros=False,
+                 bias=False):
         if not fp8_fits(wtype, offset):
             raise ValueError(f"FP8 activations take weights of at most 4 bits: int2-int4 "
                              f"with offset 0, uint1-uint4 with offset 0 and uint2-uint4 "
@@ -51,9 +52,14 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
         if group_size % TILE_K:
             raise ValueError(f"FP8 activations need groups of a multiple of {TILE_K} "
                              f"rows, not {group_size}")
+        if zeros and (zeros is not tilus.uint8 or wtype.signed):
+            raise ValueError(f"FP8 activations take zero points as uint8 codes "
+                             f"(zeros=tilus.uint8) of unsigned weights, not {zeros} zeros of "
+                             f"{wtype}")
         super().__init__(wtype, group_size=group_size, offset=offset, warpgroups=warpgroups,
                          block_m=block_m, stages=stages, lag=lag,
-                         set_registers=set_registers, group_m=group_m, bias=bias)
+                         set_registers=set_registers, group_m=group_m, zeros=zeros,
+                         bias=bias)
         # block_m in parts of at most 128 columns, one product and one
         # total each: a part's product (pw / 2 registers) beside every
         # part's total fits the consumers' registers up to block_m = 256.
@@ -87,12 +93,26 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
         where the stored values are signed, the code c >= h = 2^(b-1) of a
         negative value v (_fp8_recode: h | (-1 - v)) plus 0x81 - h, which is
         0x80 | (c - h + 1) = 0x80 | -v: a shift, a mask and a multiply-add
-        per four weights (no byte carries into the next)."""
+        per four weights (no byte carries into the next). With zero points
+        (`zeros`: _load_zeros's words of 128 - z), the sign and magnitude of
+        c - z."""
         b, W, nt = self.wtype.bits, self.warps, self.nt
         codes = self.view(raw, tilus.uint_(b), [TILE_K, self.bn], self.reg_w).to(tilus.int8)
+        words_layout = f"spatial(1,{W}).local(1,{nt}).{S8_TILE_WORDS}"
+        if zeros is not None:
+            # Codes and zeros of b <= 4 bits: each byte c + 128 - z lies in
+            # 113..143 (no carry), its bit 7 set where c >= z. ^ 0x80 gives
+            # v = c - z in two's complement; where v < 0 the byte becomes
+            # ~v + 1 = |v| <= 15 (no carry either), and bit 7 its sign.
+            words = self.view(codes, tilus.int32, [TILE_K // 4, self.bn], words_layout)
+            biased = words + zeros
+            negative = self.xor(self.and_(self.shr(biased, 7), 0x01010101), 0x01010101)
+            v = self.xor(biased, -0x7F7F7F80)               # 0x80808080 as an i32
+            magnitude = self.xor(v, negative * 0xFF) + negative
+            sign_magnitude = self.or_(magnitude, self.shl(negative, 7))
+            return self.view(sign_magnitude, FP8, [TILE_K, self.bn], self.reg_w)
         if self.wtype.signed:
-            words = self.view(codes, tilus.int32, [TILE_K // 4, self.bn],
-                              f"spatial(1,{W}).local(1,{nt}).{S8_TILE_WORDS}")
+            words = self.view(codes, tilus.int32, [TILE_K // 4, self.bn], words_layout)
             negative = self.and_(self.shr(words, b - 1), 0x01010101)
             codes = self.view(words + negative * (0x81 - (1 << (b - 1))), tilus.int8,
                               [TILE_K, self.bn], self.reg_w)
@@ -118,7 +138,8 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
             raw = self.load_shared(o.sW, [cur, 0, 0], [1, W * 2 * tb], self.reg_raw)
             row = self.load_shared(o.sS, [cur, 0, 0, 0], [1, bn], self.reg_row_t)
             scale = self.permute(row, [1, 0], self.reg_row).to(f32) * (1.0 / _BYTE_UNIT)
-            wt = self.permute(self._weights(raw), [1, 0], reg_wt)        # a relabelling
+            zeros = self._load_zeros(o.sZ, [cur, 0, 0, 0]) if self.zeros else None
+            wt = self.permute(self._weights(raw, zeros), [1, 0], reg_wt)  # a relabelling
             for h in range(P):
                 self.wgmma_fence()
                 part = self.wgmma_mma(wt, o.sXT[cur, h, 0:TILE_K, 0:pw], zero)
@@ -156,7 +177,7 @@ _FP8_BY_ROWS = {16: (2, 16, 8, 2), 32: (2, 32, 8, 2), 64: (2, 64, 8, 3),
                 128: (2, 128, 4, 1), 256: (2, 256, 3, 1)}
 
 
-def fp8_config(m, n, k, wtype, group_size=128):
+def fp8_config(m, n, k, wtype, group_size=128, zeros=False):
     """(warpgroups, block_m, stages, lag) for FP8 activations; None if none
     fits. The block is as tall as M rounded up to 16, 32, 64, 128 or 256
     rows (wgmma's N: every row past M costs a full product); above M = 64
@@ -175,14 +196,15 @@ def fp8_config(m, n, k, wtype, group_size=128):
     best = _FP8_BY_ROWS[rows]
     one = (1,) + best[1:]
     for cfg in ((one, best) if 2 * wave_blocks(m, n, rows) < SMS else (best, one)):
-        if wgmma_fits(cfg, n, k, wtype, group_size, fp8=True):
+        if wgmma_fits(cfg, n, k, wtype, group_size, fp8=True, zeros=zeros):
             return cfg
     return None
 
 
-def fp8_program(wtype, group_size, offset, cfg, bias=False):
+def fp8_program(wtype, group_size, offset, cfg, bias=False, zeros=False):
     """The FP8-activation template of configuration (warpgroups, block_m,
-    stages, lag), with a bias where asked."""
+    stages, lag), with a bias and zero points (tilus.uint8 codes) where
+    asked."""
     g, bm, st, lag = cfg
     return QuantizedMatmulWgmmaFP8(wtype, group_size=group_size, offset=offset, warpgroups=g,
-                                   block_m=bm, stages=st, lag=lag, bias=bias)
+                                   block_m=bm, stages=st, lag=lag, zeros=zeros, bias=bias)
