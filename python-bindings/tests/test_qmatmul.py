@@ -1569,22 +1569,31 @@ def test_fp8_zero_codes_against_f64(runner, wtype, group, config, bias, m):
 
 
 def test_fp8_zero_codes_bit_exact_when_representable(runner):
-    """Integer E4M3 rows, uint4 codes less zeros 0..15 (every difference
-    -15..15 occurs), power-of-two scales: the f16 result is the exact value
-    rounded once."""
+    """Integer E4M3 rows, uint4 codes less zeros 0..16 (every difference
+    -16..15 occurs; GPTQ's original format stores zeros up to 2^b),
+    power-of-two scales: the f16 result is the exact value rounded once, by
+    the runner and through the torch operator."""
     if runner.runtime.compute_capability != (9, 0):
         pytest.skip("FP8 activations need an sm_90 GPU")
     rng = np.random.default_rng(34)
     n, k = 128, 512
     codes = rng.integers(0, 16, size=(k, n))
-    zeros = rng.integers(0, 16, size=(k // 128, n))
-    zeros[0, :16] = np.arange(16)
+    zeros = rng.integers(0, 17, size=(k // 128, n))
+    zeros[0, :17] = np.arange(17)
     s = np.ldexp(1.0, rng.integers(-8, -5, size=(k // 128, n))).astype(np.float16)
     w = (codes - np.repeat(zeros, 128, axis=0)) * np.repeat(s.astype(np.float64), 128, axis=0)
     a, ts = _fp8_inputs(rng, 200, k, exact=True)
     want = ((tilus.float8_e4m3.decode(a) @ w) * ts[:, None]).astype(np.float16)
     got = _run_fp8(runner, a, ts, codes, s, tilus.uint4, 0, 128, None, zeros=zeros)
     assert np.array_equal(got, want)
+    torch = cuda_torch()
+    qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, activation=tilus.float8_e4m3)
+                          .reshape(-1)).cuda()
+    got = qmatmul.torch_op_int8()(torch.from_numpy(a).cuda().view(torch.float8_e4m3fn),
+                                  torch.from_numpy(ts).cuda(), qw, torch.from_numpy(s).cuda(),
+                                  None, "uint4", 128, 0,
+                                  torch.from_numpy(zeros.astype(np.uint8)).cuda())
+    assert np.array_equal(got.cpu().numpy(), want)
 
 
 def test_fp8_activations_bit_exact_when_representable(runner):
@@ -1635,9 +1644,10 @@ def test_fp8_device_pack_and_argument_errors(runner):
     z8 = torch.zeros(2, 128, dtype=torch.uint8, device="cuda")
     with pytest.raises(tilus.TilusArgumentError, match="not torch.uint8 zeros of int4"):
         runner(x, qw, s, z8, wtype=tilus.int4, x_scales=xs)
-    # A zero code wider than the weights' (u4: 16) is refused on the eager call.
-    z8[1, 7] = 16
-    with pytest.raises(tilus.TilusArgumentError, match="uint4 weights.*at most 15; zeros hold 16"):
+    # A zero code above 16 (c - z below -16) is refused on the eager call.
+    z8[1, 7] = 17
+    with pytest.raises(tilus.TilusArgumentError, match="float8_e4m3fn x .*at most 16; zeros "
+                                                       "hold 17"):
         runner(x, qw, s, z8, wtype=tilus.uint4, x_scales=xs)
     with pytest.raises(tilus.TilusArgumentError, match="not an FP8"):
         runner(x, qw, s, wtype=tilus.int4, x_scales=xs, config=(4, 2, 3, 1, 1))

@@ -936,7 +936,7 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
         if zeros is not None and (zeros.dtype != torch.uint8 or wtype.signed):
             raise TilusArgumentError(f"quantized_matmul: float8_e4m3fn x takes zero points as "
                                      f"uint8 codes of unsigned weights (code - zero must lie "
-                                     f"in -15..15), not {zeros.dtype} zeros of {wtype}")
+                                     f"in -16..15), not {zeros.dtype} zeros of {wtype}")
     if x.dtype == torch.int8:
         if not isinstance(wtype, tilus.IntDType):
             raise TilusArgumentError(f"quantized_matmul: int8 x needs integer weights, not "
@@ -1237,8 +1237,8 @@ class QuantizedMatmulRunner:
         if zeros is not None and activation == tilus.int8:
             self._check_zero_codes(zeros, 128, "int8 x (code - zero must be an int8 value)")
         elif zeros is not None and activation == tilus.float8_e4m3:
-            self._check_zero_codes(zeros, (1 << wtype.bits) - 1,
-                                   f"float8_e4m3fn x with {wtype} weights (codes of its width)")
+            self._check_zero_codes(zeros, 16, "float8_e4m3fn x (code - zero must lie in "
+                                              "-16..15, an E4M3 byte's sign and magnitude)")
         # The configuration and loaded kernel of this call's shape and
         # operands, found once (the table, the checks, compiling).
         plan_key = (m, n, k, wtype, group_size, offset, activation, zkind,
@@ -1283,7 +1283,7 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
     tile). With float8_e4m3fn x and x_scales likewise (sm_90): integer
     weights of at most 4 bits (fp8_fits) in the FP8 format (pack(...,
     activation=tilus.float8_e4m3)), groups of a multiple of 128 rows, zeros
-    only as uint8 codes below 2^b of unsigned weights (qmatmul_fp8; its
+    only as uint8 codes of at most 16 of unsigned weights (qmatmul_fp8; its
     configuration (warpgroups, block_m, stages, lag) from fp8_config). The
     zero codes' limits are checked once per tensor and version, on eager
     calls.

@@ -3,7 +3,8 @@ docs/quantized-matmul.md): C[m, n] = a_scales[m] * sum over groups g of
 scales[g, n] * sum over k in g of A[m, k] * w[k, n], A float8_e4m3 (OCP E4M3FN)
 [M, K], a_scales f32 [M], w = code - offset of integer weights whose values lie
 in [-15, 15] (qmatmul.fp8_fits: integers of at most 4 bits, unsigned ones with
-offset 0 or the symmetric 2^(b-1)), scales f16 per group of a multiple of 128
+offset 0 or the symmetric 2^(b-1)), or w = code - zero[g, n] of unsigned ones
+with uint8 zero codes of at most 16, scales f16 per group of a multiple of 128
 rows, C f16.
 
 It is the warp-specialized wgmma variant (qmatmul_wgmma._WgmmaWS) with E4M3
@@ -33,7 +34,8 @@ from .qmatmul import S8_TILE_WORDS, SMS, TILE_K, QuantizedMatmulI8, fp8_fits, wa
 from .qmatmul_wgmma import _WgmmaWS
 
 FP8 = tilus.float8_e4m3
-# An E4M3 byte holding a magnitude m <= 15 in its low bits reads m * 2^-9.
+# An E4M3 byte holding a magnitude m <= 16 in its low bits reads m * 2^-9
+# (0x10 is 2^-5).
 _BYTE_UNIT = 2.0 ** -9
 
 
@@ -95,15 +97,16 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
         0x80 | (c - h + 1) = 0x80 | -v: a shift, a mask and a multiply-add
         per four weights (no byte carries into the next). With zero points
         (`zeros`: _load_zeros's words of 128 - z), the sign and magnitude of
-        c - z."""
+        c - z: ten integer operations per four weights."""
         b, W, nt = self.wtype.bits, self.warps, self.nt
         codes = self.view(raw, tilus.uint_(b), [TILE_K, self.bn], self.reg_w).to(tilus.int8)
         words_layout = f"spatial(1,{W}).local(1,{nt}).{S8_TILE_WORDS}"
         if zeros is not None:
-            # Codes and zeros of b <= 4 bits: each byte c + 128 - z lies in
-            # 113..143 (no carry), its bit 7 set where c >= z. ^ 0x80 gives
-            # v = c - z in two's complement; where v < 0 the byte becomes
-            # ~v + 1 = |v| <= 15 (no carry either), and bit 7 its sign.
+            # Codes of b <= 4 bits, zeros up to 16: each byte c + 128 - z
+            # lies in 112..143 (no carry), its bit 7 set where c >= z. ^ 0x80
+            # gives v = c - z in two's complement; where v < 0 the byte
+            # becomes ~v + 1 = |v| <= 16 (no carry either), and bit 7 its
+            # sign.
             words = self.view(codes, tilus.int32, [TILE_K // 4, self.bn], words_layout)
             biased = words + zeros
             negative = self.xor(self.and_(self.shr(biased, 7), 0x01010101), 0x01010101)
