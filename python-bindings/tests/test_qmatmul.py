@@ -1427,6 +1427,8 @@ def test_fp8_template_compiles_and_refuses():
         with pytest.raises(ValueError, match=f"zero points as uint8 codes.*not {zeros} zeros "
                                              f"of {wtype}"):
             qmatmul_fp8.QuantizedMatmulWgmmaFP8(wtype, 128, 0, zeros=zeros)
+    assert qmatmul_fp8.fp8_config(4096, 57344, 8192, tilus.uint4, zeros=tilus.uint8) == (
+        2, 256, 4, 2)
     z = qmatmul_fp8.fp8_program(tilus.uint4, 128, 0, (2, 256, 3, 1), zeros=tilus.uint8)
     plain = qmatmul_fp8.fp8_program(tilus.uint4, 128, 0, (2, 256, 3, 1))
     assert z.shared_bytes == plain.shared_bytes + 3 * 128       # a byte per column and stage
