@@ -41,6 +41,8 @@ TILE_LAYOUT = "local(8,1).local(2,1).column_spatial(4,8).local(2,1)"
 # int8-activation format), and its 32-bit words (four consecutive rows each).
 S8_TILE_WORDS = "local(4,1).local(2,1).column_spatial(4,8)"
 S8_TILE_LAYOUT = S8_TILE_WORDS + ".local(4,1)"
+# 0x80808080 as an i32: the sign bit of each byte of a word.
+BYTE_SIGNS = -0x7F7F7F80
 
 
 def interleaved(wtype):
@@ -419,6 +421,12 @@ class QuantizedMatmulI8(QuantizedMatmul):
     def _token_scales(self):
         return [("a_scales", tilus.pointer(tilus.float32))]
 
+    def _words(self, weights):
+        """The s8 weights [128, bn] (reg_w) as the i32 words [32, bn] of four
+        consecutive rows each (the same registers)."""
+        return self.view(weights, tilus.int32, [TILE_K // 4, self.bn],
+                         f"spatial(1,{self.warps}).local(1,{self.nt}).{S8_TILE_WORDS}")
+
     def _load_zeros(self, sZ, offsets):
         """A k tile's zero codes z as words [1, bn] of four equal bytes 128 -
         z, in the layout of the weights' words' columns."""
@@ -434,10 +442,7 @@ class QuantizedMatmulI8(QuantizedMatmul):
         wq = self.view(raw, self.wtype, [TILE_K, self.bn], self.reg_w).to(tilus.int8)
         if not self.offset and zeros is None:
             return wq
-        W, nt, o = self.warps, self.nt, self.offset
-        words = self.view(wq, tilus.int32, [TILE_K // 4, self.bn],
-                          f"spatial(1,{W}).local(1,{nt}).{S8_TILE_WORDS}")
-        signs = -0x7F7F7F80                               # 0x80808080 as an i32
+        o, words, signs = self.offset, self._words(wq), BYTE_SIGNS
         if zeros is not None:
             # Codes c in 0..127 and zeros z in 0..128: each byte c + (128 - z)
             # lies in 0..255, so the word addition carries into no byte, and
@@ -1172,13 +1177,14 @@ class QuantizedMatmulRunner:
         if self.runtime.compute_capability != (9, 0):
             raise TilusArgumentError("quantized_matmul: float8_e4m3fn x needs an sm_90 GPU "
                                      "(wgmma)")
+        zeros = tilus.uint8 if zeros else False      # the only zeros FP8 x takes
         if config is None:
-            config = fp8_config(m, n, k, wtype, group_size, tilus.uint8 if zeros else False)
+            config = fp8_config(m, n, k, wtype, group_size, zeros)
             if config is None:
                 raise TilusArgumentError(f"quantized_matmul: no FP8 configuration tiles "
                                          f"N = {n} (a multiple of 64) and K = {k}")
         elif len(config) != 4 or not wgmma_fits(config, n, k, wtype, group_size, fp8=True,
-                                                 zeros=tilus.uint8 if zeros else False):
+                                                 zeros=zeros):
             raise TilusArgumentError(f"quantized_matmul: config {config} is not an FP8 "
                                      f"(warpgroups, block_m, stages, lag) that tiles N = {n}, "
                                      f"K = {k} within a block's registers and shared memory")

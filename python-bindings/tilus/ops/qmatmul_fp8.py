@@ -30,7 +30,7 @@ element and k tile is the price of group scales with FP8 products.
 
 import tilus
 
-from .qmatmul import S8_TILE_WORDS, SMS, TILE_K, QuantizedMatmulI8, fp8_fits, wave_blocks
+from .qmatmul import BYTE_SIGNS, SMS, TILE_K, QuantizedMatmulI8, fp8_fits, wave_blocks
 from .qmatmul_wgmma import _WgmmaWS
 
 FP8 = tilus.float8_e4m3
@@ -98,24 +98,22 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
         per four weights (no byte carries into the next). With zero points
         (`zeros`: _load_zeros's words of 128 - z), the sign and magnitude of
         c - z: ten integer operations per four weights."""
-        b, W, nt = self.wtype.bits, self.warps, self.nt
+        b = self.wtype.bits
         codes = self.view(raw, tilus.uint_(b), [TILE_K, self.bn], self.reg_w).to(tilus.int8)
-        words_layout = f"spatial(1,{W}).local(1,{nt}).{S8_TILE_WORDS}"
         if zeros is not None:
             # Codes of b <= 4 bits, zeros up to 16: each byte c + 128 - z
             # lies in 112..143 (no carry), its bit 7 set where c >= z. ^ 0x80
             # gives v = c - z in two's complement; where v < 0 the byte
             # becomes ~v + 1 = |v| <= 16 (no carry either), and bit 7 its
             # sign.
-            words = self.view(codes, tilus.int32, [TILE_K // 4, self.bn], words_layout)
-            biased = words + zeros
+            biased = self._words(codes) + zeros
             negative = self.xor(self.and_(self.shr(biased, 7), 0x01010101), 0x01010101)
-            v = self.xor(biased, -0x7F7F7F80)               # 0x80808080 as an i32
+            v = self.xor(biased, BYTE_SIGNS)
             magnitude = self.xor(v, negative * 0xFF) + negative
             sign_magnitude = self.or_(magnitude, self.shl(negative, 7))
             return self.view(sign_magnitude, FP8, [TILE_K, self.bn], self.reg_w)
         if self.wtype.signed:
-            words = self.view(codes, tilus.int32, [TILE_K // 4, self.bn], words_layout)
+            words = self._words(codes)
             negative = self.and_(self.shr(words, b - 1), 0x01010101)
             codes = self.view(words + negative * (0x81 - (1 << (b - 1))), tilus.int8,
                               [TILE_K, self.bn], self.reg_w)
