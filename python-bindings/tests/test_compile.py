@@ -2,6 +2,7 @@
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -178,6 +179,22 @@ def test_compile_many_errors(cache):
     out = tilus.compile_many([BROKEN, AXPY], processes=1, return_exceptions=True)
     assert isinstance(out[0], tilus.CompileError) and isinstance(out[1], tilus.Artifact)
     assert tilus.compile_many([]) == []
+
+
+def test_compile_many_unguarded_script_fails_instead_of_hanging(cache, tmp_path):
+    """A script calling compile_many without the __main__ guard makes each
+    spawned worker re-run it and die while starting; the call must raise a
+    RuntimeError that says so, not wait for workers forever."""
+    script = tmp_path / "unguarded.py"
+    script.write_text("import sys\nimport tilus\n"
+                      f"tilus.compile_many([open({str(AXPY)!r}).read()] * 2, processes=2)\n"
+                      "print('compiled')\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(REPO / "python-bindings"), os.environ.get("PYTHONPATH", "")]))
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         env=env, timeout=120)
+    assert run.returncode != 0 and "compiled" not in run.stdout
+    assert "__name__ == \"__main__\"" in run.stderr.splitlines()[-1]
 
 
 def test_default_cache_dir(monkeypatch, tmp_path):

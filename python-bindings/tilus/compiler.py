@@ -263,7 +263,10 @@ def compile_many(items, processes=None, *, target="sm_90a", ptx_only=False, cach
     defaults. Returns the results in order. The first failure is raised
     after all are done, unless `return_exceptions`, which puts the
     exceptions in the list. `processes`: worker count (default: the CPU
-    count; 1 compiles in this process). Workers are spawned, not forked."""
+    count; 1 compiles in this process). Workers are spawned, not forked: each
+    imports the caller's main module, so a script that calls compile_many
+    must do so under `if __name__ == "__main__":`. A worker that dies (that
+    mistake, or a crash) raises RuntimeError here instead of hanging."""
     defaults = {"target": target, "ptx_only": ptx_only, "cache": cache}
     jobs = [_normalize(item, defaults) for item in items]
     if not jobs:
@@ -273,9 +276,19 @@ def compile_many(items, processes=None, *, target="sm_90a", ptx_only=False, cach
         outcomes = [_compile_job(j) for j in jobs]
     else:
         import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+        # An executor, not a Pool: a Pool replaces a worker that dies while
+        # starting (the unguarded main module re-run in the child) forever.
         ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(n) as pool:
-            outcomes = pool.map(_compile_job, jobs, chunksize=1)
+        try:
+            with ProcessPoolExecutor(n, mp_context=ctx) as pool:
+                outcomes = list(pool.map(_compile_job, jobs))
+        except BrokenProcessPool as e:
+            raise RuntimeError(
+                "compile_many: a worker process died before its compile finished. "
+                "Workers are spawned and import the main module first: call "
+                "compile_many under `if __name__ == \"__main__\":` in a script") from e
     results = []
     for job, outcome in zip(jobs, outcomes):
         if outcome[0] == "error":
