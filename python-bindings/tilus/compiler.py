@@ -286,9 +286,10 @@ def compile_many(items, processes=None, *, target="sm_90a", ptx_only=False, cach
                 outcomes = list(pool.map(_compile_job, jobs))
         except BrokenProcessPool as e:
             raise RuntimeError(
-                "compile_many: a worker process died before its compile finished. "
-                "Workers are spawned and import the main module first: call "
-                "compile_many under `if __name__ == \"__main__\":` in a script") from e
+                "compile_many: a worker process died before its compile finished: a "
+                "crash, or a script that calls compile_many outside `if __name__ == "
+                "\"__main__\":` (spawned workers import the main module first, so they "
+                "run such a script again)") from e
     results = []
     for job, outcome in zip(jobs, outcomes):
         if outcome[0] == "error":

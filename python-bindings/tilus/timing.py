@@ -14,7 +14,7 @@ Between the flush and the start event the GPU spins for about 200 us
 (torch.cuda._sleep), so that the host has enqueued the timed launch before
 the GPU reaches it: without that, a host-side delay in `run()` (Python work
 before the launch, more than the flush's ~85 us) is timed as GPU time, and
-such delays came in bursts that moved whole medians (a 18.7 us kernel
+such delays came in bursts that moved whole medians (an 18.7 us kernel
 measured 37.4 us)."""
 
 import statistics
