@@ -7,7 +7,8 @@
 //   wtype offset group activation zeros bias m_min m_max n k split_k
 //   block_rows block_cols artifact
 //
-// (m_max 0: no upper bound; artifact: a file name relative to DIR whose
+// (zeros: 0 none, 1 values of the scales' type, 2 uint8 codes; m_max 0: no
+// upper bound; artifact: a file name relative to DIR whose
 // kernel `qmatmul` takes the parameters of python-bindings/tilus/ops/
 // qmatmul.py's QuantizedMatmul.parameters()). The whole file is read into
 // memory and parsed once; lookups scan the entries (a table holds tens to
@@ -34,7 +35,8 @@ enum { kFields = 14 };
 typedef struct {
   char *wtype, *activation;
   int offset, group, splitK;
-  bool zeros, bias;
+  int zeros; // 0 none, 1 values, 2 uint8 codes
+  bool bias;
   int64_t mMin, mMax, n, k, blockRows, blockCols;
   int artifact; // index into the table's artifacts
 } Entry;
@@ -126,7 +128,7 @@ static bool parseEntry(TilusQmatmulTable *t, const char *dir, char **tok, int li
   int64_t v[kFields] = {0};
   // Fields 1, 2 and 4 to 12 are integers: their ranges.
   static const int64_t lo[kFields] = {0, -255, 1, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0};
-  static const int64_t hi[kFields] = {0, 255, INT32_MAX, 0, 1, 1, INT32_MAX, INT32_MAX,
+  static const int64_t hi[kFields] = {0, 255, INT32_MAX, 0, 2, 1, INT32_MAX, INT32_MAX,
                                       INT32_MAX, INT32_MAX, 64, 4096, INT32_MAX, 0};
   for (int f = 1; f < kFields - 1; ++f) {
     if (f == 3)
@@ -166,7 +168,7 @@ static bool parseEntry(TilusQmatmulTable *t, const char *dir, char **tok, int li
   }
   Entry e = {.wtype = tilusCopyText(tok[0], strlen(tok[0])),
              .activation = tilusCopyText(tok[3], strlen(tok[3])),
-             .offset = (int)v[1], .group = (int)v[2], .zeros = v[4], .bias = v[5],
+             .offset = (int)v[1], .group = (int)v[2], .zeros = (int)v[4], .bias = v[5],
              .mMin = v[6], .mMax = v[7], .n = v[8], .k = v[9], .splitK = (int)v[10],
              .blockRows = v[11], .blockCols = v[12], .artifact = artifact};
   if (!e.wtype || !e.activation) {
@@ -277,10 +279,15 @@ int tilusQmatmulTableGetNumEntries(const TilusQmatmulTable *t) {
   return t ? t->numEntries : 0;
 }
 
+// The table's zeros field for a shape: 0 none, 1 values, 2 uint8 codes.
+static int zerosKind(const TilusQmatmulShape *s) {
+  return s->zeros ? (s->zeroCodes ? 2 : 1) : 0;
+}
+
 static bool sameKind(const Entry *e, const TilusQmatmulShape *s) {
   return !strcmp(e->wtype, s->wtype) && e->offset == s->offset &&
          e->group == s->groupSize && !strcmp(e->activation, s->activation) &&
-         e->zeros == s->zeros && e->bias == s->bias;
+         e->zeros == zerosKind(s) && e->bias == s->bias;
 }
 
 // The entry index for `shape` in *index, or the failure's status (with the
@@ -290,6 +297,10 @@ static TilusStatus findEntry(const TilusQmatmulTable *t, const TilusQmatmulShape
   if (!t || !s || !s->wtype || !s->activation)
     return tilusSetError(err, TilusStatusInvalidArgument,
                          "tilusQmatmulFind: NULL table, shape, wtype or activation");
+  if (s->zeroCodes && !s->zeros)
+    return tilusSetError(err, TilusStatusInvalidArgument,
+                         "quantized matmul: zeroCodes without zeros (zero codes are a kind "
+                         "of zero points: set both)");
   if (s->m < 0 || s->n <= 0 || s->k <= 0 || s->m > INT32_MAX || s->n > INT32_MAX ||
       s->k > INT32_MAX) {
     return tilusSetError(err, TilusStatusInvalidArgument,
@@ -327,9 +338,10 @@ static TilusStatus findEntry(const TilusQmatmulTable *t, const TilusQmatmulShape
   }
   return tilusSetError(err, TilusStatusUnsupported,
                 "quantized matmul: the table has no kernel for %s (offset %d, group %d, "
-                "%s activations, zeros %d, bias %d) at M = %lld, N = %lld, K = %lld; for "
+                "%s activations, zeros %s, bias %d) at M = %lld, N = %lld, K = %lld; for "
                 "those it has N x K: %s (python3 -m tilus.ops.export makes tables)",
-                s->wtype, s->offset, s->groupSize, s->activation, s->zeros, s->bias,
+                s->wtype, s->offset, s->groupSize, s->activation,
+                (const char *const[]){"none", "values", "codes"}[zerosKind(s)], s->bias,
                 (long long)s->m, (long long)s->n, (long long)s->k, used ? have : "none");
 }
 

@@ -47,8 +47,16 @@ typedef struct {
   int groupSize;          /* rows of K per scale (K: per channel) */
   const char *activation; /* "float16", "bfloat16", "int8" or "float8_e4m3"
                              (E4M3FN, sm_90 entries) */
-  bool zeros, bias;       /* with zero points (values), with a bias */
+  bool zeros, bias;       /* with zero points, with a bias */
   int64_t m, n, k;
+  bool zeroCodes;         /* with zeros: the zero points are uint8 codes
+                             (GPTQ/AWQ style), not values of the scales' type.
+                             int8 and FP8 activations take only codes: int8
+                             of unsigned weights of at most 7 bits, codes
+                             <= 128; FP8 of unsigned weights, codes <= 16.
+                             Codes beyond those limits give wrong products;
+                             the caller checks them (tilus.ops does, per
+                             tensor version). */
 } TilusQmatmulShape;
 
 /* What a launch of a shape needs besides its operands. */
@@ -84,7 +92,8 @@ typedef struct {
                               FP8 x their own formats), K * N * bits / 8 bytes */
   TilusDevicePtr scales;   /* [K / groupSize, N]: f16 for f16, int8 and FP8
                               x, bf16 for bf16 x */
-  TilusDevicePtr zeros;    /* with zeros: [K / groupSize, N] like scales */
+  TilusDevicePtr zeros;    /* with zeros: [K / groupSize, N] like scales, or
+                              uint8 [K / groupSize, N] with zeroCodes */
   TilusDevicePtr bias;     /* with a bias: [N] like scales */
   TilusDevicePtr out;      /* [M, N] like scales */
   TilusDevicePtr partials; /* split-K only: plan.partialsBytes */

@@ -1372,6 +1372,35 @@ def test_export_writes_a_table_the_c_runtime_reads(tmp_path):
                      "--group", "256"])
 
 
+@requires_compiler
+def test_export_zero_codes(tmp_path):
+    """Zero points as values (zeros 1) and as uint8 codes (zeros 2): f16
+    takes both, int8 and FP8 only codes; each kernel's zeros parameter has
+    that type, after x (and x's row scales), the weights and the scales."""
+    count = export.export(str(tmp_path), [(tilus.uint4, 0), (tilus.int4, 0)], [(256, 1024)],
+                          activations=("float16", "int8", "float8_e4m3"),
+                          variants=("zeros", "codes"), processes=1)
+    lines = (tmp_path / export.TABLE_FILE).read_text().splitlines()
+    rows = [ln.split() for ln in lines if not ln.startswith("#")][1:]
+    assert len(rows) == count
+    # int4: f16 only (int8 and FP8 take zero codes of unsigned weights).
+    assert {(r[0], r[3], r[4]) for r in rows} == {
+        ("uint4", "float16", "1"), ("uint4", "float16", "2"), ("uint4", "int8", "2"),
+        ("uint4", "float8_e4m3", "2"), ("int4", "float16", "1"), ("int4", "float16", "2")}
+    for r in rows:
+        names = [p.describe() for p in
+                 tilus.Artifact.from_file(tmp_path / r[13]).kernels[0].params]
+        at = 4 if r[3] in ("int8", "float8_e4m3") else 3
+        assert names[at] == ("ptr ui8" if r[4] == "2" else "ptr f16"), (r, names)
+    # FP8 with zero codes: fp8_config's blocks with zeros, as the runner's.
+    from tilus.ops.qmatmul_fp8 import fp8_config
+    fp8 = [r for r in rows if r[3] == "float8_e4m3"]
+    assert fp8
+    for r in fp8:
+        g, bm, _, _ = fp8_config(int(r[6]), 256, 1024, tilus.uint4, 128, tilus.uint8)
+        assert (int(r[11]), int(r[12])) == (bm, 64 * g)
+
+
 # --- FP8 (E4M3) activations (qmatmul_fp8) --------------------------------------
 
 FP8_TYPES = [(tilus.int4, 0), (tilus.uint4, 8), (tilus.uint4, 0), (tilus.int3, 0),

@@ -49,6 +49,6 @@ done
 # The quantized matmul's kernel table for C (test/gpu/suite/QmatmulTests.c).
 TILUS_LIBRARY_DIR=${TILUS_LIBRARY_DIR:-$build/lib/Shared} \
   PYTHONPATH=$root/python-bindings${PYTHONPATH:+:$PYTHONPATH} PYTHONDONTWRITEBYTECODE=1 \
-  "$python" -m tilus.ops.export "$out/qmatmul-table" --weights uint3:0,uint8:128,uint4:8 \
-  --shapes 256x1024 --activations float16,int8,float8_e4m3 --variants plain,bias >/dev/null
+  "$python" -m tilus.ops.export "$out/qmatmul-table" --weights uint3:0,uint8:128,uint4:8,uint4:0 \
+  --shapes 256x1024 --activations float16,int8,float8_e4m3 --variants plain,bias,codes >/dev/null
 echo "built $(ls "$out"/*.tilus | wc -l) artifacts in $out"

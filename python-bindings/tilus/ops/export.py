@@ -3,9 +3,11 @@
 
     python3 -m tilus.ops.export OUT_DIR --weights uint4:8,int4:0 \\
         --shapes 57344x8192,8192x8192 [--group 128] [--activations float16,int8,float8_e4m3] \\
-        [--variants plain,bias,zeros,zeros+bias] [--gpu NAME --cc 9.0] [--target sm_90a]
+        [--variants plain,bias,zeros,zeros+bias,codes,codes+bias] [--gpu NAME --cc 9.0] \\
+        [--target sm_90a]
 
-For every weight type (type:offset), shape (NxK), activation and variant,
+For every weight type (type:offset), shape (NxK), activation and variant
+(zeros: zero points as values of the scales' type; codes: as uint8 codes),
 the configuration quantized_matmul would take on that GPU (choice: the
 shipped tuning table, the wgmma variant above M = 32 on sm_90 for f16/bf16,
 else choose_config) over each range of M on which
@@ -30,8 +32,13 @@ H100 = ("NVIDIA H100 80GB HBM3", (9, 0))
 # M ranges on which row_tiles, the tuning table's M bucket and choose_config's
 # thresholds are all constant (their boundaries: 16, 32, 64, 128, 256).
 M_RANGES = [(1, 16), (17, 32), (33, 64), (65, 128), (129, 256), (257, 0)]
+# Variant -> (the kernel's zero points: False, True for values of the scales'
+# type or tilus.uint8 for codes; bias).
 VARIANTS = {"plain": (False, False), "bias": (False, True), "zeros": (True, False),
-            "zeros+bias": (True, True)}
+            "zeros+bias": (True, True), "codes": (tilus.uint8, False),
+            "codes+bias": (tilus.uint8, True)}
+# The table's zeros column for each kind of zero points.
+ZEROS_COLUMN = {False: 0, True: 1, tilus.uint8: 2}
 
 
 def choice(m, n, k, wtype, group, offset, activation, zeros=False, gpu=H100[0],
@@ -41,8 +48,9 @@ def choice(m, n, k, wtype, group, offset, activation, zeros=False, gpu=H100[0],
     M = 32 for f16/bf16 x, else choose_config's; for
     FP8 x, fp8_config's (None where no block tiles the shape or the GPU is
     not sm_90)."""
-    if activation == tilus.float8_e4m3:           # wgmma: sm_90 only
-        return fp8_config(m, n, k, wtype, group) if cc == (9, 0) else None
+    if activation == tilus.float8_e4m3:           # wgmma: sm_90 only; zeros are codes
+        return (fp8_config(m, n, k, wtype, group, tilus.uint8 if zeros else False)
+                if cc == (9, 0) else None)
     tuned = qmatmul.default_config(m, n, k, wtype, group, offset, activation, gpu, cc)
     from .tune import shipped_table
     if shipped_table().get(gpu, cc, m, n, k, wtype, group, offset, activation):
@@ -75,11 +83,11 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
            processes=None):
     """Writes the table and its artifacts into out_dir; returns the number
     of entries. `weights` is [(wtype, offset)], `shapes` [(n, k)]. A
-    product the template cannot take (int8 activations with float weights or
-    groups below 128, FP8 ones with weights beyond 4 bits or zeros, int8
-    ones with zeros (the table's zeros are values, int8 takes codes), zeros
-    with an offset) is skipped; ValueError for a
-    shape or group no product can take."""
+    product the template cannot take is skipped: int8 activations with float
+    weights or groups below 128; FP8 ones with weights beyond 4 bits; zero
+    points with an offset; int8 and FP8 activations with zero values (they
+    take codes), or with codes of signed weights (or, for int8, of 8-bit
+    ones). ValueError for a shape or group no product can take."""
     for n, k in shapes:
         if k % qmatmul.TILE_K or n % qmatmul.TILE_N or not qmatmul.group_size_ok(group) \
                 or k % group:
@@ -99,21 +107,23 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
                 continue
             for variant in variants:
                 zeros, bias = VARIANTS[variant]
-                if zeros and (offset or act == tilus.int8 or fp8):
+                codes_only = act == tilus.int8 or fp8
+                if zeros and (offset or (codes_only and (
+                        zeros is not tilus.uint8 or wtype.signed or wtype.bits > 7))):
                     continue
                 for n, k in shapes:
-                    for lo, hi, cfg, mt in entries(wtype, offset, n, k, group, act, zeros, gpu,
-                                                   cc):
+                    for lo, hi, cfg, mt in entries(wtype, offset, n, k, group, act,
+                                                   bool(zeros), gpu, cc):
                         if cfg is None:              # FP8: no block tiles N
                             continue
                         # The wgmma variant's (g, block_m, s) or warp-specialized
                         # (g, block_m, s, lag).
                         wg = len(cfg) in (3, 4)
                         key = (str(wtype), offset, group, activation, cfg,
-                               None if wg else mt, zeros, bias)
+                               None if wg else mt, ZEROS_COLUMN[zeros], bias)
                         if key not in kernels:
                             kernels[key] = (len(kernels), fp8_program(
-                                wtype, group, offset, cfg, bias) if fp8 else wgmma_program(
+                                wtype, group, offset, cfg, bias, zeros) if fp8 else wgmma_program(
                                 wtype, group, offset, cfg, act, zeros, bias) if wg else
                                 qmatmul.program(wtype, group, offset, cfg, act, mt, zeros, bias))
                         index, t = kernels[key]
@@ -121,7 +131,8 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
                             (1, cfg[1], 64 * cfg[0]) if wg else
                             (cfg[3], 16 * mt,
                              qmatmul.block_width(qmatmul._with_row_tiles(cfg, mt))))
-                        rows.append(f"{wtype} {offset} {group} {activation} {int(zeros)} "
+                        rows.append(f"{wtype} {offset} {group} {activation} "
+                                    f"{ZEROS_COLUMN[zeros]} "
                                     f"{int(bias)} {lo} {hi} {n} {k} {split} {block_rows} "
                                     f"{block_cols} qmatmul_{index}.tilus")
     programs = [t for _, t in sorted(kernels.values(), key=lambda v: v[0])]

@@ -10,7 +10,9 @@
 // kernel sums in f32 and rounds to f16 once). At N = 256 the f16 mma.sync
 // entries split K, so their launches also check the caller's scratch; above
 // M = 32 the f16 entries without a bias are wgmma kernels, and the FP8
-// entries always are (the table's artifacts are all sm_90a).
+// entries always are (the table's artifacts are all sm_90a). Zero points as
+// uint8 codes (GPTQ style, zeros 2 in the table) with f16, int8 and FP8
+// activations: random codes per group within each activation's limits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +40,7 @@ typedef struct {
   Activation act;
   bool bias;
   int64_t m;
+  bool codes; // zero points as uint8 codes (offset 0)
 } Case;
 
 static const char *activationName(Activation a) {
@@ -90,9 +93,9 @@ static uint8_t *packWeights(const Case *c, const uint32_t *codes, int64_t K, int
 static void runCase(Suite *s, TilusQmatmulTable *table, const Case *c, uint32_t seed) {
   const int64_t M = c->m, N = 256, K = 1024, G = 128;
   char name[96], why[600] = "";
-  snprintf(name, sizeof name, "qmatmul_table.%s_o%d_%s%s", c->wtype, c->offset,
+  snprintf(name, sizeof name, "qmatmul_table.%s_o%d_%s%s%s", c->wtype, c->offset,
            c->act == kInt8 ? "int8" : c->act == kFp8 ? "fp8" : "f16",
-           c->bias ? "_bias" : "");
+           c->bias ? "_bias" : "", c->codes ? "_zero_codes" : "");
   uint32_t state = seed;
   uint32_t *codes = malloc(sizeof(uint32_t) * (size_t)(K * N));
   for (int64_t g = 0; g < K * N; ++g)
@@ -105,6 +108,12 @@ static void runCase(Suite *s, TilusQmatmulTable *table, const Case *c, uint32_t 
   }
   for (int64_t j = 0; j < N; ++j)
     bias[j] = tilusF16FromDouble(c->bias ? (double)((int)(nextRandom(&state) % 17) - 8) / 8 : 0);
+  // Zero codes per group: up to 2^bits (GPTQ's original format) with f16
+  // and FP8 x (FP8 takes at most 16), below 2^bits with int8 x.
+  uint8_t *zeros = malloc((size_t)(K / G * N));
+  uint32_t zlimit = c->act == kInt8 ? (1u << c->bits) : (1u << c->bits) + 1;
+  for (int64_t i = 0; i < K / G * N; ++i)
+    zeros[i] = c->codes ? (uint8_t)(nextRandom(&state) % zlimit) : 0;
   // x: f16 values k/16 in [-2, 2), or int8 (or E4M3 integers in [-15, 15])
   // with per-row scales.
   size_t xBytes = (size_t)(M * K) * (c->act == kF16 ? 2 : 1);
@@ -133,7 +142,8 @@ static void runCase(Suite *s, TilusQmatmulTable *table, const Case *c, uint32_t 
     for (int64_t j = 0; j < N; ++j) {
       double sum = c->bias ? (double)halfToFloat(bias[j]) : 0;
       for (int64_t k = 0; k < K; ++k)
-        sum += xv[i * K + k] * ((double)codes[k * N + j] - c->offset) *
+        sum += xv[i * K + k] *
+               ((double)codes[k * N + j] - c->offset - zeros[k / G * N + j]) *
                (double)halfToFloat(scales[k / G * N + j]);
       want[i * N + j] = sum;
       peak = fmax(peak, fabs(sum));
@@ -141,7 +151,8 @@ static void runCase(Suite *s, TilusQmatmulTable *table, const Case *c, uint32_t 
   uint8_t *packed = packWeights(c, codes, K, N, why, sizeof why);
   TilusQmatmulShape shape = {.wtype = c->wtype, .offset = c->offset, .groupSize = (int)G,
                              .activation = activationName(c->act), .bias = c->bias,
-                             .m = M, .n = N, .k = K};
+                             .zeros = c->codes, .m = M, .n = N, .k = K,
+                             .zeroCodes = c->codes};
   TilusQmatmulPlan plan = {0};
   TilusRuntimeError err;
   bool ok = packed != NULL;
@@ -157,6 +168,7 @@ static void runCase(Suite *s, TilusQmatmulTable *table, const Case *c, uint32_t 
     b.qweight = upload(s, packed, (size_t)(K * N * c->bits / 8));
     b.scales = upload(s, scales, 2 * (size_t)(K / G * N));
     b.bias = c->bias ? upload(s, bias, 2 * (size_t)N) : 0;
+    b.zeros = c->codes ? upload(s, zeros, (size_t)(K / G * N)) : 0;
     b.out = upload(s, NULL, 2 * (size_t)(M * N));
     if (plan.splitK > 1) {
       b.partials = upload(s, NULL, plan.partialsBytes);
@@ -180,12 +192,12 @@ static void runCase(Suite *s, TilusQmatmulTable *table, const Case *c, uint32_t 
     ok = false;
   }
   report(s, name, "table", M, plan.splitK, ok, ok ? NULL : why);
-  TilusDevicePtr all[] = {b.x, b.xScales, b.qweight, b.scales, b.bias, b.out, b.partials,
-                          b.counters};
+  TilusDevicePtr all[] = {b.x, b.xScales, b.qweight, b.scales, b.bias, b.zeros, b.out,
+                          b.partials, b.counters};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
     if (all[i])
       tilusRuntimeFree(s->rt, all[i], &err);
-  free(codes), free(scales), free(bias), free(scale), free(x), free(xv), free(xs);
+  free(codes), free(scales), free(bias), free(zeros), free(scale), free(x), free(xv), free(xs);
   free(want), free(packed), free(out);
 }
 
@@ -199,16 +211,20 @@ void testQmatmulTable(Suite *s) {
     table = NULL;
   }
   static const Case cases[] = {
-      {"uint3", 3, 0, kF16, false, 5},   {"uint3", 3, 0, kF16, true, 21},
-      {"uint8", 8, 128, kF16, true, 40}, {"uint8", 8, 128, kF16, false, 1},
-      {"uint4", 4, 8, kInt8, false, 5},  {"uint4", 4, 8, kInt8, true, 40},
-      {"uint4", 4, 8, kInt8, true, 19},
+      {"uint3", 3, 0, kF16, false, 5, false},   {"uint3", 3, 0, kF16, true, 21, false},
+      {"uint8", 8, 128, kF16, true, 40, false}, {"uint8", 8, 128, kF16, false, 1, false},
+      {"uint4", 4, 8, kInt8, false, 5, false},  {"uint4", 4, 8, kInt8, true, 40, false},
+      {"uint4", 4, 8, kInt8, true, 19, false},
       // Above M = 32 the f16 entries without a bias are the wgmma variant's.
-      {"uint8", 8, 128, kF16, false, 100}, {"uint3", 3, 0, kF16, false, 33},
+      {"uint8", 8, 128, kF16, false, 100, false}, {"uint3", 3, 0, kF16, false, 33, false},
       // FP8: blocks of 16, 32 and 64 rows (at N = 256, 64 rows fill less
       // than a wave at any of these M; ragged M).
-      {"uint4", 4, 8, kFp8, false, 7},   {"uint4", 4, 8, kFp8, false, 40},
-      {"uint4", 4, 8, kFp8, false, 300}, {"uint3", 3, 0, kFp8, false, 129},
+      {"uint4", 4, 8, kFp8, false, 7, false},   {"uint4", 4, 8, kFp8, false, 40, false},
+      {"uint4", 4, 8, kFp8, false, 300, false}, {"uint3", 3, 0, kFp8, false, 129, false},
+      // Zero codes: f16 on mma.sync (split K) and on wgmma, int8, FP8. (f16's
+      // 4-bit format interleaves its tiles, which packWeights does not.)
+      {"uint3", 3, 0, kF16, false, 21, true}, {"uint3", 3, 0, kF16, false, 40, true},
+      {"uint4", 4, 0, kInt8, false, 5, true}, {"uint4", 4, 0, kFp8, false, 40, true},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
     if (!table) {

@@ -40,6 +40,21 @@ static const char kFp8Artifact[] = "tilus-artifact 1\ntarget sm_90a\n"
                                    "  param ptr f16\n  param ptr f16\n"
                                    "  param i32\n  param i32\n  param i32\nend\nptx:\n"
                                    ".entry qmatmul()\n";
+// f16 activations with zero points of `Z` (f16 values or ui8 codes): a, w,
+// scales, zeros, c, m, n, k.
+#define ZEROS_ARTIFACT(Z)                                                              \
+  "tilus-artifact 1\ntarget sm_90a\nkernel qmatmul\n  block 128 1 1\n"                 \
+  "  grid s5 ceildiv 16 ; s6 floordiv 64 ; 1\n"                                        \
+  "  param ptr f16\n  param ptr ui8\n  param ptr f16\n  param ptr " Z "\n"             \
+  "  param ptr f16\n  param i32\n  param i32\n  param i32\nend\nptx:\n.entry qmatmul()\n"
+// int8 activations with zero codes: a, a_scales, w, scales, zeros, c, m, n, k.
+static const char kInt8CodesArtifact[] = "tilus-artifact 1\ntarget sm_90a\n"
+                                         "kernel qmatmul\n  block 128 1 1\n"
+                                         "  grid s6 ceildiv 16 ; s7 floordiv 64 ; 1\n"
+                                         "  param ptr i8\n  param ptr f32\n  param ptr ui8\n"
+                                         "  param ptr f16\n  param ptr ui8\n  param ptr f16\n"
+                                         "  param i32\n  param i32\n  param i32\nend\nptx:\n"
+                                         ".entry qmatmul()\n";
 static const char kOtherArtifact[] = "tilus-artifact 1\ntarget sm_90a\nkernel other\n  block 32 1 1\n"
                                      "  grid 1\nend\nptx:\n.entry other()\n";
 static const char kTable[] =
@@ -62,7 +77,8 @@ static void writeFile(const char *dir, const char *name, const char *text) {
 
 static void removeAll(const char *dir) {
   static const char *const names[] = {"qmatmul-table.txt", "split.tilus", "int8.tilus",
-                                      "other.tilus"};
+                                      "other.tilus", "fp8.tilus", "zvalues.tilus",
+                                      "zcodes.tilus", "i8codes.tilus"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -116,6 +132,10 @@ static void testLoadErrors(const char *dir) {
   CHECK_ERROR(err, TilusStatusParseError,
               "qmatmul-table.txt line 2: bias '2' is not an integer in [0, 1]");
   err = loadError(dir, "tilus-qmatmul-table 1\n"
+                       "uint4 8 128 float16 3 0 1 16 256 1024 4 16 64 split.tilus\n");
+  CHECK_ERROR(err, TilusStatusParseError,
+              "qmatmul-table.txt line 2: zeros '3' is not an integer in [0, 2]");
+  err = loadError(dir, "tilus-qmatmul-table 1\n"
                        "uint4 8 128 float32 0 0 1 16 256 1024 4 16 64 split.tilus\n");
   CHECK_ERROR(err, TilusStatusParseError,
               "qmatmul-table.txt line 2: activation 'float32' is not float16, bfloat16, int8 "
@@ -159,7 +179,7 @@ static void testFindAndLaunch(const char *dir) {
   CHECK(tilusQmatmulFind(t, &miss, &plan, &err) == TilusStatusUnsupported);
   CHECK_ERROR(err, TilusStatusUnsupported,
               "quantized matmul: the table has no kernel for uint4 (offset 8, group 128, "
-              "float16 activations, zeros 0, bias 0) at M = 17, N = 256, K = 1024; for those "
+              "float16 activations, zeros none, bias 0) at M = 17, N = 256, K = 1024; for those "
               "it has N x K: 256x1024 (python3 -m tilus.ops.export makes tables)");
   miss = shapeOf("bfloat16", false, 1);
   CHECK(tilusQmatmulFind(t, &miss, &plan, &err) == TilusStatusUnsupported);
@@ -282,6 +302,61 @@ static void testFp8Launch(const char *dir) {
   tilusRuntimeDestroy(rt);
 }
 
+// Zero points as values (zeros 1) and as uint8 codes (zeros 2) are different
+// entries; a shape picks one by zeroCodes, and the codes ride in the zeros
+// parameter like values.
+static void testZeroCodes(const char *dir) {
+  writeFile(dir, "zvalues.tilus", ZEROS_ARTIFACT("f16"));
+  writeFile(dir, "zcodes.tilus", ZEROS_ARTIFACT("ui8"));
+  writeFile(dir, "i8codes.tilus", kInt8CodesArtifact);
+  writeFile(dir, "qmatmul-table.txt",
+            "tilus-qmatmul-table 1\n"
+            "uint4 0 128 float16 1 0 1 0 256 1024 1 16 64 zvalues.tilus\n"
+            "uint4 0 128 float16 2 0 1 0 256 1024 1 16 64 zcodes.tilus\n"
+            "uint4 0 128 int8 2 0 1 0 256 1024 1 16 64 i8codes.tilus\n");
+  TilusRuntimeError err;
+  TilusQmatmulTable *t = tilusQmatmulTableLoad(dir, &err);
+  CHECK(t != NULL);
+  if (!t)
+    return;
+  TilusQmatmulShape s = {.wtype = "uint4", .groupSize = 128, .activation = "float16",
+                         .zeros = true, .m = 3, .n = 256, .k = 1024};
+  TilusQmatmulPlan plan;
+  CHECK(tilusQmatmulFind(t, &s, &plan, &err) == TilusStatusSuccess && plan.entry == 0);
+  s.zeroCodes = true;
+  CHECK(tilusQmatmulFind(t, &s, &plan, &err) == TilusStatusSuccess && plan.entry == 1);
+  s.activation = "int8";
+  CHECK(tilusQmatmulFind(t, &s, &plan, &err) == TilusStatusSuccess && plan.entry == 2);
+  s.zeroCodes = false;
+  CHECK(tilusQmatmulFind(t, &s, &plan, &err) == TilusStatusUnsupported);
+  CHECK_CONTAINS(err, "int8 activations, zeros values, bias 0) at M = 3");
+  s.zeros = false, s.zeroCodes = true;
+  CHECK(tilusQmatmulFind(t, &s, &plan, &err) == TilusStatusInvalidArgument);
+  CHECK_ERROR(err, TilusStatusInvalidArgument,
+              "quantized matmul: zeroCodes without zeros (zero codes are a kind of zero "
+              "points: set both)");
+
+  resetFake();
+  TilusRuntime *rt = createFake(&err);
+  CHECK(rt != NULL && tilusQmatmulTablePrepare(t, rt, &err) == TilusStatusSuccess);
+  s.zeros = true;
+  TilusQmatmulBuffers b = {.x = 0x1100, .xScales = 0x1200, .qweight = 0x2100,
+                           .scales = 0x3100, .zeros = 0x3200, .out = 0x4100};
+  fake.numParamsToRecord = 9;
+  CHECK(tilusQmatmulLaunch(t, rt, &s, &b, NULL, &err) == TilusStatusSuccess);
+  CHECK(fake.launches == 1);
+  CHECK(paramU64(0) == 0x1100 && paramU64(1) == 0x1200 && paramU64(2) == 0x2100 &&
+        paramU64(3) == 0x3100 && paramU64(4) == 0x3200 && paramU64(5) == 0x4100);
+  CHECK((int32_t)paramU64(6) == 3);
+  b.zeros = 0;
+  CHECK(tilusQmatmulLaunch(t, rt, &s, &b, NULL, &err) == TilusStatusInvalidArgument);
+  CHECK_ERROR(err, TilusStatusInvalidArgument,
+              "quantized matmul: buffer 'zeros' is 0, but the shape has zero points");
+  CHECK(fake.launches == 1);
+  tilusQmatmulTableDestroy(t);
+  tilusRuntimeDestroy(rt);
+}
+
 void testQmatmulTable(void) {
   char dir[] = "/tmp/tilus-qmatmul-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
@@ -292,5 +367,6 @@ void testQmatmulTable(void) {
   testFindAndLaunch(dir);
   testMissingShapeMessage(dir);
   testFp8Launch(dir);
+  testZeroCodes(dir);
   removeAll(dir);
 }
