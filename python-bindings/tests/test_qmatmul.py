@@ -1372,14 +1372,42 @@ def test_export_writes_a_table_the_c_runtime_reads(tmp_path):
                      "--group", "256"])
 
 
+def test_export_chooses_as_the_runner_with_zero_codes():
+    """Zero codes take less shared memory than values, so the runner's wgmma
+    and FP8 choices can differ between the two; the table's entries follow
+    the kind of zero points (the runner passes tilus.uint8 for codes)."""
+    from tilus.ops.qmatmul_fp8 import fp8_config
+    last = export.entries(tilus.uint4, 0, 8192, 1024, 128, tilus.float8_e4m3,
+                          tilus.uint8)[-1]
+    assert last[2] == fp8_config(300, 8192, 1024, tilus.uint4, 128, tilus.uint8) \
+        == (2, 256, 4, 2)
+    assert export.entries(tilus.uint4, 0, 8192, 1024, 128, tilus.float8_e4m3)[-1][2] \
+        == (2, 256, 3, 1)
+    for zeros in (True, tilus.uint8):
+        rows = export.entries(tilus.uint5, 0, 10240, 8192, 32, None, zeros)
+        cfg = next(c for lo, hi, c, _ in rows if lo <= 200 <= (hi or 200))
+        assert cfg == qmatmul.wgmma_config(200, 10240, 8192, tilus.uint5, None, 32, zeros)
+    assert export.entries(tilus.uint5, 0, 10240, 8192, 32, None, True) != \
+        export.entries(tilus.uint5, 0, 10240, 8192, 32, None, tilus.uint8)
+
+
 @requires_compiler
-def test_export_zero_codes(tmp_path):
+def test_export_zero_codes(tmp_path, monkeypatch):
     """Zero points as values (zeros 1) and as uint8 codes (zeros 2): f16
     takes both, int8 and FP8 only codes; each kernel's zeros parameter has
     that type, after x (and x's row scales), the weights and the scales."""
+    kinds_asked = set()
+    real_entries = export.entries
+
+    def spy(*args):
+        kinds_asked.add(args[6])
+        return real_entries(*args)
+    monkeypatch.setattr(export, "entries", spy)
     count = export.export(str(tmp_path), [(tilus.uint4, 0), (tilus.int4, 0)], [(256, 1024)],
                           activations=("float16", "int8", "float8_e4m3"),
                           variants=("zeros", "codes"), processes=1)
+    # Each variant's choice sees its kind of zero points (values or codes).
+    assert kinds_asked == {True, tilus.uint8}
     lines = (tmp_path / export.TABLE_FILE).read_text().splitlines()
     rows = [ln.split() for ln in lines if not ln.startswith("#")][1:]
     assert len(rows) == count
@@ -1392,13 +1420,6 @@ def test_export_zero_codes(tmp_path):
                  tilus.Artifact.from_file(tmp_path / r[13]).kernels[0].params]
         at = 4 if r[3] in ("int8", "float8_e4m3") else 3
         assert names[at] == ("ptr ui8" if r[4] == "2" else "ptr f16"), (r, names)
-    # FP8 with zero codes: fp8_config's blocks with zeros, as the runner's.
-    from tilus.ops.qmatmul_fp8 import fp8_config
-    fp8 = [r for r in rows if r[3] == "float8_e4m3"]
-    assert fp8
-    for r in fp8:
-        g, bm, _, _ = fp8_config(int(r[6]), 256, 1024, tilus.uint4, 128, tilus.uint8)
-        assert (int(r[11]), int(r[12])) == (bm, 64 * g)
 
 
 # --- FP8 (E4M3) activations (qmatmul_fp8) --------------------------------------

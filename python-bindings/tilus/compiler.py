@@ -287,9 +287,11 @@ def compile_many(items, processes=None, *, target="sm_90a", ptx_only=False, cach
         except BrokenProcessPool as e:
             raise RuntimeError(
                 "compile_many: a worker process died before its compile finished: a "
-                "crash, or a script that calls compile_many outside `if __name__ == "
-                "\"__main__\":` (spawned workers import the main module first, so they "
-                "run such a script again)") from e
+                "crash; a tilus.Kernel whose class the worker cannot import (defined in "
+                "`python -c`, a notebook or under __main__'s guard); or a script that "
+                "calls compile_many outside `if __name__ == \"__main__\":` (spawned "
+                "workers import the main module first, so they run such a script "
+                "again)") from e
     results = []
     for job, outcome in zip(jobs, outcomes):
         if outcome[0] == "error":

@@ -47,7 +47,9 @@ def choice(m, n, k, wtype, group, offset, activation, zeros=False, gpu=H100[0],
     without a runtime): the tuned table's, the wgmma variant's on sm_90 above
     M = 32 for f16/bf16 x, else choose_config's; for
     FP8 x, fp8_config's (None where no block tiles the shape or the GPU is
-    not sm_90)."""
+    not sm_90). zeros: False, True (values) or tilus.uint8 (codes), as the
+    kernel takes them: codes take less shared memory, so the wgmma and FP8
+    choices can differ."""
     if activation == tilus.float8_e4m3:           # wgmma: sm_90 only; zeros are codes
         return (fp8_config(m, n, k, wtype, group, tilus.uint8 if zeros else False)
                 if cc == (9, 0) else None)
@@ -61,7 +63,7 @@ def choice(m, n, k, wtype, group, offset, activation, zeros=False, gpu=H100[0],
 
 def entries(wtype, offset, n, k, group, activation, zeros=False, gpu=H100[0], cc=H100[1]):
     """[(m_min, m_max, config, m_tiles)] for one product (with zero points
-    if `zeros`): the ranges of M (m_max 0: unbounded) with
+    if `zeros`: True for values, tilus.uint8 for codes): the ranges of M (m_max 0: unbounded) with
     quantized_matmul's choice on each, neighbours with the same choice
     merged."""
     out = []
@@ -112,8 +114,8 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
                         zeros is not tilus.uint8 or wtype.signed or wtype.bits > 7))):
                     continue
                 for n, k in shapes:
-                    for lo, hi, cfg, mt in entries(wtype, offset, n, k, group, act,
-                                                   bool(zeros), gpu, cc):
+                    for lo, hi, cfg, mt in entries(wtype, offset, n, k, group, act, zeros,
+                                                   gpu, cc):
                         if cfg is None:              # FP8: no block tiles N
                             continue
                         # The wgmma variant's (g, block_m, s) or warp-specialized

@@ -344,7 +344,7 @@ static void testZeroCodes(const char *dir) {
                            .scales = 0x3100, .zeros = 0x3200, .out = 0x4100};
   fake.numParamsToRecord = 9;
   CHECK(tilusQmatmulLaunch(t, rt, &s, &b, NULL, &err) == TilusStatusSuccess);
-  CHECK(fake.launches == 1);
+  CHECK(fake.launches == 1 && fake.grid[0] == 1 && fake.grid[1] == 4);
   CHECK(paramU64(0) == 0x1100 && paramU64(1) == 0x1200 && paramU64(2) == 0x2100 &&
         paramU64(3) == 0x3100 && paramU64(4) == 0x3200 && paramU64(5) == 0x4100);
   CHECK((int32_t)paramU64(6) == 3);
@@ -353,6 +353,13 @@ static void testZeroCodes(const char *dir) {
   CHECK_ERROR(err, TilusStatusInvalidArgument,
               "quantized matmul: buffer 'zeros' is 0, but the shape has zero points");
   CHECK(fake.launches == 1);
+  // f16 with codes: a, w, scales, zeros, c, m, n, k (the codes entry's kernel).
+  s.activation = "float16";
+  b.xScales = 0, b.zeros = 0x3300;
+  fake.numParamsToRecord = 8;
+  CHECK(tilusQmatmulLaunch(t, rt, &s, &b, NULL, &err) == TilusStatusSuccess);
+  CHECK(fake.launches == 2 && paramU64(3) == 0x3300 && paramU64(4) == 0x4100 &&
+        (int32_t)paramU64(5) == 3);
   tilusQmatmulTableDestroy(t);
   tilusRuntimeDestroy(rt);
 }
