@@ -8,8 +8,8 @@
 
 For every weight type (type:offset), shape (NxK), activation and variant
 (zeros: zero points as values of the scales' type; codes: as uint8 codes),
-the configuration quantized_matmul would take on that GPU (choice: the
-shipped tuning table, the wgmma variant above M = 32 on sm_90 for f16/bf16,
+the configuration quantized_matmul would take on that GPU (qmatmul.default_choice:
+the shipped tuning table, the wgmma variant above M = 32 on sm_90 for f16/bf16,
 else choose_config) over each range of M on which
 that choice and the block's row tiles stay the same, compiled here (needs libTilus.so, not a
 GPU) into OUT_DIR/qmatmul_<i>.tilus, one per distinct kernel, and listed in
@@ -22,7 +22,7 @@ import os
 import tilus
 
 from . import qmatmul
-from .qmatmul_fp8 import fp8_config, fp8_program
+from .qmatmul_fp8 import fp8_program
 from .qmatmul_wgmma import wgmma_program
 from .tune import m_bucket
 
@@ -41,36 +41,17 @@ VARIANTS = {"plain": (False, False), "bias": (False, True), "zeros": (True, Fals
 ZEROS_COLUMN = {False: 0, True: 1, tilus.uint8: 2}
 
 
-def choice(m, n, k, wtype, group, offset, activation, zeros=False, gpu=H100[0],
-           cc=H100[1]):
-    """quantized_matmul's configuration on that GPU (QuantizedMatmulRunner.choice,
-    without a runtime): the tuned table's, the wgmma variant's on sm_90 above
-    M = 32 for f16/bf16 x, else choose_config's; for
-    FP8 x, fp8_config's (None where no block tiles the shape or the GPU is
-    not sm_90). zeros: False, True (values) or tilus.uint8 (codes), as the
-    kernel takes them: codes take less shared memory, so the wgmma and FP8
-    choices can differ."""
-    if activation == tilus.float8_e4m3:           # wgmma: sm_90 only; zeros are codes
-        return (fp8_config(m, n, k, wtype, group, tilus.uint8 if zeros else False)
-                if cc == (9, 0) else None)
-    tuned = qmatmul.default_config(m, n, k, wtype, group, offset, activation, gpu, cc)
-    from .tune import shipped_table
-    if shipped_table().get(gpu, cc, m, n, k, wtype, group, offset, activation):
-        return tuned
-    wgmma = cc == (9, 0) and qmatmul.wgmma_config(m, n, k, wtype, activation, group, zeros)
-    return wgmma or tuned
-
-
 def entries(wtype, offset, n, k, group, activation, zeros=False, gpu=H100[0], cc=H100[1]):
     """[(m_min, m_max, config, m_tiles)] for one product (with zero points
-    if `zeros`: True for values, tilus.uint8 for codes): the ranges of M (m_max 0: unbounded) with
-    quantized_matmul's choice on each, neighbours with the same choice
-    merged."""
+    if `zeros`: True for values, tilus.uint8 for codes): the ranges of M
+    (m_max 0: unbounded) with quantized_matmul's choice on each, neighbours
+    with the same choice merged."""
     out = []
     for lo, hi in M_RANGES:
         m = hi or lo
         assert all(f(m) == f(lo) for f in (qmatmul.row_tiles, m_bucket))
-        cfg = choice(m, n, k, wtype, group, offset, activation, zeros, gpu, cc)
+        cfg = qmatmul.default_choice(m, n, k, wtype, group, offset, activation, zeros,
+                                     gpu, cc)
         # The FP8 kernels have no row tiles (blocks of block_m rows).
         mt = None if activation == tilus.float8_e4m3 else qmatmul.row_tiles(m)
         if out and out[-1][2:] == (cfg, mt):
@@ -109,9 +90,7 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
                 continue
             for variant in variants:
                 zeros, bias = VARIANTS[variant]
-                codes_only = act == tilus.int8 or fp8
-                if zeros and (offset or (codes_only and (
-                        zeros is not tilus.uint8 or wtype.signed or wtype.bits > 7))):
+                if zeros and (offset or not qmatmul.zeros_fit(wtype, act, zeros)):
                     continue
                 for n, k in shapes:
                     for lo, hi, cfg, mt in entries(wtype, offset, n, k, group, act, zeros,

@@ -393,12 +393,12 @@ class QuantizedMatmulI8(QuantizedMatmul):
                              f"{kwargs.get('offset', 0)} are not int8 values"
                              + (" (uint8 needs offset 128)" if wtype == tilus.uint8 else ""))
         zeros = kwargs.get("zeros")
-        if zeros and zeros is not tilus.uint8:
-            raise ValueError(f"int8 activations take zero points as uint8 codes "
-                             f"(zeros=tilus.uint8), not {zeros}")
-        if zeros and (wtype.signed or wtype.bits > 7):
-            raise ValueError(f"int8 activations take zero points for unsigned weights of at "
-                             f"most 7 bits (code - zero must be an int8 value), not {wtype}")
+        if zeros and not zeros_fit(wtype, tilus.int8, zeros):
+            raise ValueError(
+                f"int8 activations take zero points as uint8 codes (zeros=tilus.uint8), not "
+                f"{zeros}" if zeros is not tilus.uint8 else
+                f"int8 activations take zero points for unsigned weights of at most 7 bits "
+                f"(code - zero must be an int8 value), not {wtype}")
         group = kwargs.get("group_size", 128)
         if group % TILE_K:
             raise ValueError(f"int8 activations need groups of a multiple of {TILE_K} "
@@ -471,6 +471,18 @@ def fp8_fits(wtype, offset):
     if wtype.signed or wtype.bits == 1:
         return offset == 0
     return offset in (0, 1 << (wtype.bits - 1))
+
+
+def zeros_fit(wtype, activation, zeros):
+    """Whether the template takes zero points of kind `zeros` (True: values
+    of x's type; tilus.uint8: codes) for weights of `wtype` with `activation`
+    x: f16 and bf16 x take both; int8 and FP8 x only codes, subtracted from
+    the codes in the cast, of unsigned integer weights (for int8 of at most
+    7 bits, so that code - zero is an int8 value)."""
+    if activation not in (tilus.int8, tilus.float8_e4m3):
+        return True
+    return (zeros is tilus.uint8 and isinstance(wtype, tilus.IntDType) and not wtype.signed
+            and (activation != tilus.int8 or wtype.bits <= 7))
 
 
 def _fp8_recode(values, bits):
@@ -879,6 +891,28 @@ def default_config(m, n, k, wtype, group_size, offset, activation, gpu, cc):
             or choose_config(m, n, k, wtype, activation))
 
 
+def default_choice(m, n, k, wtype, group_size, offset, activation, zeros, gpu, cc):
+    """The configuration quantized_matmul takes without `config` on GPU `gpu`
+    (its name) of compute capability `cc`: QuantizedMatmulRunner.choice's,
+    and what the C kernel tables (tilus.ops.export) hold. For FP8 x,
+    fp8_config's (its zero points are codes; None on a GPU other than sm_90
+    or where no block tiles the shape); else the shipped tuning table's,
+    else on sm_90 the wgmma variant's above M = 32 for f16 or bf16 x
+    (wgmma_config), else choose_config's. zeros: False, True (values of x's
+    type) or tilus.uint8 (codes), as the kernel takes them: codes take less
+    shared memory, so the wgmma and FP8 choices can differ."""
+    if activation == tilus.float8_e4m3:
+        from .qmatmul_fp8 import fp8_config
+        return (fp8_config(m, n, k, wtype, group_size, tilus.uint8 if zeros else False)
+                if cc == (9, 0) else None)
+    from .tune import shipped_table
+    tuned = shipped_table().get(gpu, cc, m, n, k, wtype, group_size, offset, activation)
+    if tuned and len(tuned) == 5:            # the table holds mma.sync configurations
+        return tuned
+    return ((cc == (9, 0) and wgmma_config(m, n, k, wtype, activation, group_size, zeros))
+            or choose_config(m, n, k, wtype, activation))
+
+
 def program(wtype, group_size, offset, cfg, activation=None, m_tiles=1, zeros=False,
             bias=False):
     """The template instance that runs configuration `cfg` for blocks of
@@ -908,6 +942,9 @@ def split_scratch(split_k, m, n, device="cuda"):
 
 def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=0,
            x_scales=None):
+    """quantized_matmul's operands checked (TilusArgumentError); (M, N, K,
+    the kernel's kind of zero points: False, True for values, tilus.uint8
+    for codes)."""
     import torch
     from ..artifact import TilusArgumentError
     fp8 = getattr(torch, "float8_e4m3fn", None)
@@ -932,13 +969,16 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
     if scaled and group_size % TILE_K:
         raise TilusArgumentError(f"quantized_matmul: {name} x needs group_size a multiple "
                                  f"of {TILE_K} (or K), not {group_size}")
+    # The kernel's zero points (as zeros_fit and the templates take them):
+    # values of x's dtype, or uint8 codes.
+    zkind = False if zeros is None else tilus.uint8 if zeros.dtype == torch.uint8 else True
     if x.dtype == fp8:
         if not fp8_fits(wtype, offset):
             raise TilusArgumentError(f"quantized_matmul: float8_e4m3fn x needs weights of at "
                                      f"most 4 bits: int2-int4 with offset 0, uint1-uint4 with "
                                      f"offset 0, uint2-uint4 with the symmetric offset "
                                      f"2^(b-1); not {wtype} with offset {offset}")
-        if zeros is not None and (zeros.dtype != torch.uint8 or wtype.signed):
+        if zeros is not None and not zeros_fit(wtype, tilus.float8_e4m3, zkind):
             raise TilusArgumentError(f"quantized_matmul: float8_e4m3fn x takes zero points as "
                                      f"uint8 codes of unsigned weights (code - zero must lie "
                                      f"in -16..15), not {zeros.dtype} zeros of {wtype}")
@@ -950,8 +990,7 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
             raise TilusArgumentError(f"quantized_matmul: int8 x needs integer weights whose "
                                      f"values (code - offset) are int8; {wtype} with offset "
                                      f"{offset} has values outside -128..127")
-        if zeros is not None and (zeros.dtype != torch.uint8 or wtype.signed
-                                  or wtype.bits > 7):
+        if zeros is not None and not zeros_fit(wtype, tilus.int8, zkind):
             raise TilusArgumentError(f"quantized_matmul: int8 x takes zero points as uint8 "
                                      f"codes of unsigned weights of at most 7 bits (code - "
                                      f"zero must be an int8 value), not {zeros.dtype} zeros "
@@ -992,7 +1031,7 @@ def _check(x, qweight, scales, wtype, group_size, zeros=None, bias=None, offset=
         if t is not None and t.device != x.device:
             raise TilusArgumentError(f"quantized_matmul: {name} is on {t.device}, x on "
                                      f"{x.device}")
-    return m, n, k
+    return m, n, k, zkind
 
 
 class QuantizedMatmulRunner:
@@ -1157,29 +1196,26 @@ class QuantizedMatmulRunner:
                                          f"N = {n} by {block_width(eff)} columns (n_tiles "
                                          f"{nt_} // {mt} row tiles for M = {m}) or K = {k} "
                                          f"by {sk_ * kpt_} x {TILE_K}")
-        rt = self.runtime
         if config is not None:
             return config
-        tuned = self.tuned(m, n, k, wtype, group_size, offset, activation)
-        if tuned and len(tuned) == 5:        # the table holds mma.sync configurations
-            return tuned
-        hopper = rt.compute_capability == (9, 0)
-        return ((hopper and wgmma_config(m, n, k, wtype, activation, group_size, zeros))
-                or choose_config(m, n, k, wtype, activation))
+        rt = self.runtime
+        return default_choice(m, n, k, wtype, group_size, offset, activation, zeros,
+                              rt.device_name, rt.compute_capability)
 
     def _fp8_config(self, m, n, k, wtype, group_size, config, zeros=False):
         """FP8 activations: the warp-specialized wgmma variant only (sm_90),
         `config` (warpgroups, block_m, stages, lag) checked, else
         fp8_config's (zeros: with zero codes)."""
         from ..artifact import TilusArgumentError
-        from .qmatmul_fp8 import fp8_config
         from .qmatmul_wgmma import wgmma_fits
-        if self.runtime.compute_capability != (9, 0):
+        rt = self.runtime
+        if rt.compute_capability != (9, 0):
             raise TilusArgumentError("quantized_matmul: float8_e4m3fn x needs an sm_90 GPU "
                                      "(wgmma)")
         zeros = tilus.uint8 if zeros else False      # the only zeros FP8 x takes
         if config is None:
-            config = fp8_config(m, n, k, wtype, group_size, zeros)
+            config = default_choice(m, n, k, wtype, group_size, 0, tilus.float8_e4m3, zeros,
+                                    rt.device_name, rt.compute_capability)
             if config is None:
                 raise TilusArgumentError(f"quantized_matmul: no FP8 configuration tiles "
                                          f"N = {n} (a multiple of 64) and K = {k}")
@@ -1222,7 +1258,8 @@ class QuantizedMatmulRunner:
                  offset=0, out=None, config=None, x_scales=None):
         import torch
         from ..artifact import TilusArgumentError
-        m, n, k = _check(x, qweight, scales, wtype, group_size, zeros, bias, offset, x_scales)
+        m, n, k, zkind = _check(x, qweight, scales, wtype, group_size, zeros, bias, offset,
+                                x_scales)
         activation = {torch.bfloat16: tilus.bfloat16, torch.int8: tilus.int8,
                       getattr(torch, "float8_e4m3fn", None): tilus.float8_e4m3}.get(
             x.dtype, tilus.float16)
@@ -1234,8 +1271,6 @@ class QuantizedMatmulRunner:
                                      f"{tuple(out.shape)} on {out.device}")
         if config is not None:
             config = tuple(int(v) for v in config)
-        # The kernel's zero points: values of x's dtype, or uint8 codes.
-        zkind = False if zeros is None else tilus.uint8 if zeros.dtype == torch.uint8 else True
         if m == 0:           # nothing to launch; a configuration is still checked
             self._config(m, n, k, wtype, group_size, offset, activation, config,
                          zeros is not None)

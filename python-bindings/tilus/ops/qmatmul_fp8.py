@@ -30,7 +30,8 @@ element and k tile is the price of group scales with FP8 products.
 
 import tilus
 
-from .qmatmul import BYTE_SIGNS, SMS, TILE_K, QuantizedMatmulI8, fp8_fits, wave_blocks
+from .qmatmul import (BYTE_SIGNS, SMS, TILE_K, QuantizedMatmulI8, fp8_fits, wave_blocks,
+                      zeros_fit)
 from .qmatmul_wgmma import _WgmmaWS
 
 FP8 = tilus.float8_e4m3
@@ -54,7 +55,7 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
         if group_size % TILE_K:
             raise ValueError(f"FP8 activations need groups of a multiple of {TILE_K} "
                              f"rows, not {group_size}")
-        if zeros and (zeros is not tilus.uint8 or wtype.signed):
+        if zeros and not zeros_fit(wtype, FP8, zeros):
             raise ValueError(f"FP8 activations take zero points as uint8 codes "
                              f"(zeros=tilus.uint8) of unsigned weights, not {zeros} zeros of "
                              f"{wtype}")
