@@ -8,7 +8,8 @@ compiled in-process; the self-contained library serves where MLIR is absent).
 Each point uses the configuration quantized_matmul itself would take
 (runner.choice: the shipped table, the wgmma variant's (warpgroups,
 block_m, stages) above M = 32 on an H100, else choose_config with the rows
-per block of row_tiles(M)),
+per block of row_tiles(M)); M = 192 too, a batch between the powers of two,
+where the block's height (qmatmul.block_rows) is M's own,
 on random packed weights with group-128 scales: the median of RUNS runs, each
 after an L2 flush, with CUDA events (split-K needs no zeroing of C). Bytes count W, the scales, A and C once each. Writes
 OUT_DIR/llama.txt (the table) and, where matplotlib is installed,
@@ -31,7 +32,7 @@ GROUP = 128
 TYPES = {"u4": (tilus.uint4, 8), "i4": (tilus.int4, 0), "u3": (tilus.uint3, 4),
          "f6e3m2": (tilus.float6_e3m2, 0), "u8": (tilus.uint8, 128)}
 SHAPES = [(57344, 8192), (8192, 8192), (10240, 8192), (8192, 28672)]
-MS = [1, 4, 8, 16, 32, 64, 128, 256]
+MS = [1, 4, 8, 16, 32, 64, 128, 192, 256]
 
 
 def main():

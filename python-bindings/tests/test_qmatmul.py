@@ -297,11 +297,11 @@ def test_choose_config_divides_the_shape():
 
 
 def test_wgmma_config_fills_one_wave():
-    """M = 33-256: the warp-specialized variant, with the lowest block
-    height whose grid of two-warpgroup blocks fits one wave of the 132 SMs
-    (else M's own), one warpgroup where even its grid does; two stages
-    where three of 256 rows do not fit; 128-row blocks of one warpgroup for a
-    dear decode where 64-row ones fit one wave."""
+    """M = 33-256: the warp-specialized variant, its block height from
+    block_rows (the least waves times rows), one warpgroup where even its
+    grid fits one wave; two stages where three of 256 rows do not fit;
+    128-row blocks of one warpgroup for a dear decode where 64-row ones fit
+    one wave."""
     u4, f6 = tilus.uint4, tilus.float6_e3m2
     assert qmatmul.wgmma_config(32, 8192, 8192, u4) is None
     for m in (33, 64):
@@ -313,15 +313,50 @@ def test_wgmma_config_fills_one_wave():
         # A dearer decode: 128 rows, one warpgroup, as many blocks.
         assert qmatmul.wgmma_config(m, 8192, 8192, f6) == (1, 128, 4, 1)
         assert qmatmul.wgmma_config(m, 8192, 28672, tilus.uint3) == (1, 128, 4, 1)
-        assert qmatmul.wgmma_config(m, 10240, 8192, u4) == (2, 128, 4, 1)   # 80, not 160
-        assert qmatmul.wgmma_config(m, 57344, 8192, u4) == (2, 128, 4, 1)
+        # M's own height, rounded up to 32: 80 blocks, not 160.
+        own = 96 if m <= 96 else 128
+        assert qmatmul.wgmma_config(m, 10240, 8192, u4) == (2, own, 4, 1)
+        assert qmatmul.wgmma_config(m, 57344, 8192, u4) == (2, own, 4, 1)
     for m in (129, 256):
-        assert qmatmul.wgmma_config(m, 8192, 8192, u4) == (2, 128, 4, 1)
-        assert qmatmul.wgmma_config(m, 10240, 8192, u4) == (2, 256, 3, 1)
-        assert qmatmul.wgmma_config(m, 10240, 8192, f6) == (2, 256, 2, 0)
+        own = 160 if m == 129 else 256
+        # One warpgroup's 128 blocks of M's own rows, or two's of 128 rows.
+        assert qmatmul.wgmma_config(m, 8192, 8192, u4) == ((1, 160, 4, 1) if m == 129
+                                                           else (2, 128, 4, 1))
+        assert qmatmul.wgmma_config(m, 10240, 8192, u4) == (2, own, 3, 1)
+        assert qmatmul.wgmma_config(m, 10240, 8192, f6) == (2, own, 3 if m == 129 else 2,
+                                                             1 if m == 129 else 0)
     assert qmatmul.wgmma_config(300, 8192, 8192, f6) == (2, 192, 3, 1)
     # N not a multiple of 128: one warpgroup (64 columns a block).
     assert qmatmul.wgmma_config(100, 8256, 8192, u4)[0] == 1
+
+
+def test_block_rows_counts_waves():
+    """block_rows, at the points the fourteenth run measured: M's own height
+    where it takes fewer waves (N = 57344, M = 192: 4 waves of 192 rows
+    against 7 of 128), or where one warpgroup's grid of it fits one wave
+    (N = 8192, M = 192), 128 rows where two M's own rows of one warpgroup
+    are more (N = 8192, M = 224) or where the decode is cheap and the waves
+    nearly even (u4 at M = 256: 7 x 128 against 4 x 256 rows), M's own for
+    a dear decode there; 64 rows where their grid fits one wave (N =
+    4096)."""
+    assert qmatmul.block_rows(192, 57344, False) == 192
+    assert qmatmul.block_rows(192, 57344, True) == 192
+    assert qmatmul.block_rows(136, 57344, False) == 160
+    assert qmatmul.block_rows(192, 8192, False) == 192
+    assert qmatmul.block_rows(192, 8192, True) == 192
+    assert qmatmul.block_rows(224, 8192, False) == 128
+    assert qmatmul.block_rows(224, 8192, True) == 128
+    assert qmatmul.block_rows(256, 57344, False) == 128
+    assert qmatmul.block_rows(256, 57344, True) == 256
+    assert qmatmul.block_rows(192, 10240, False) == 192
+    assert qmatmul.block_rows(192, 4096, False) == 64
+    assert qmatmul.block_rows(96, 8192, False) == 64
+    assert qmatmul.block_rows(72, 57344, False) == 96
+    # Every height is a block wgmma_fits takes (a multiple of 8, at most 256).
+    for m in range(65, 257):
+        for n in (4096, 8192, 10240, 28672, 57344, 128256):
+            r = qmatmul.block_rows(m, n, m % 2 == 0)
+            assert r % 32 == 0 and 64 <= r <= 256
 
 
 I8_TYPES = [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4), (tilus.uint8, 128),
@@ -633,7 +668,9 @@ WS_CASES = [
     (tilus.uint3, 4, 64, (2, 256, 3, 1)), (tilus.float6_e3m2, 0, 128, (2, 192, 3, 1)),
     (tilus.uint8, 128, 256, (1, 128, 3, 2)), (tilus.uint1, 0, 128, (2, 128, 3, 0)),
     (tilus.float8_e4m3, 0, 512, None), (tilus.uint2, 1, 1024, (3, 128, 3, 1)),
-    (tilus.int6, 0, 128, (2, 64, 2, 1)),
+    (tilus.int6, 0, 128, (2, 64, 2, 1)), (tilus.uint4, 8, 64, (2, 160, 3, 1)),
+    (tilus.float6_e3m2, 0, 128, (2, 96, 4, 1)), (tilus.uint8, 128, 128, (2, 224, 3, 1)),
+    (tilus.int4, 0, 128, (1, 192, 4, 1)),
 ]
 
 
@@ -667,6 +704,7 @@ WGMMA_ZB_CASES = [
     (tilus.uint4, 64, "values", True, (2, 64, 4), False),
     (tilus.uint4, 128, "values", True, (2, 128, 4, 1), True),
     (tilus.uint4, 32, "codes", True, (1, 64, 4), True),
+    (tilus.uint3, 128, "codes", True, (2, 224, 3, 1), True),
 ]
 
 
@@ -689,6 +727,22 @@ def test_wgmma_zeros_bias_against_f64(runner, wtype, group, zeros, bias, config,
         cfg = runner._plans[(m, n, k, wtype, group, 0, act, kind, bias, None)][0]
         assert cfg == qmatmul.wgmma_config(m, n, k, wtype, act, group, kind)
         assert len(cfg) == 4
+
+
+@pytest.mark.parametrize("wtype,offset,m,n,block", [
+    (tilus.uint4, 8, 72, 17920, (2, 96)), (tilus.float6_e3m2, 0, 200, 17920, (2, 224)),
+    (tilus.uint3, 4, 150, 8192, (1, 160))])
+def test_wgmma_own_height_against_f64(runner, wtype, offset, m, n, block):
+    """Where M's own height takes fewer waves (N = 17920: 140 blocks of 128
+    columns), or one warpgroup's grid of it fits one wave (N = 8192), the
+    runner takes it (block_rows), and the rows past M, read as zeros, are
+    not stored."""
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("the wgmma variant needs an sm_90 GPU")
+    k = 256
+    _check_against_f64(runner, wtype, offset, 128, None, m, n, k, m + wtype.bits)
+    cfg = runner._plans[(m, n, k, wtype, 128, offset, tilus.float16, False, False, None)][0]
+    assert cfg[:2] == block and len(cfg) == 4
 
 
 def test_wgmma_ws_bf16(runner):

@@ -29,9 +29,11 @@ from .tune import m_bucket
 TABLE_FILE = "qmatmul-table.txt"
 HEADER = "tilus-qmatmul-table 1"
 H100 = ("NVIDIA H100 80GB HBM3", (9, 0))
-# M ranges on which row_tiles, the tuning table's M bucket and choose_config's
-# thresholds are all constant (their boundaries: 16, 32, 64, 128, 256).
-M_RANGES = [(1, 16), (17, 32), (33, 64), (65, 128), (129, 256), (257, 0)]
+# M ranges on which row_tiles, the tuning table's M bucket, choose_config's
+# thresholds and wgmma_config's block heights (block_rows: M rounded up to
+# 32 between 65 and 256) are all constant.
+M_RANGES = ([(1, 16), (17, 32), (33, 64)] + [(lo + 1, lo + 32) for lo in range(64, 256, 32)]
+            + [(257, 0)])
 # Variant -> (the kernel's zero points: False, True for values of the scales'
 # type or tilus.uint8 for codes; bias).
 VARIANTS = {"plain": (False, False), "bias": (False, True), "zeros": (True, False),

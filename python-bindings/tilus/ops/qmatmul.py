@@ -826,6 +826,35 @@ def wave_blocks(m, n, rows):
     return -(-m // rows) * (n // 128)
 
 
+def block_rows(m, n, dear):
+    """The block height of the wgmma product at 64 < M <= 256: of 64 (up to
+    M = 128, and beyond where its grid fits one wave), 128 (beyond M = 128)
+    and M's own height (M rounded up to 32: one block row, and at most six
+    kernels per shape between M = 65 and 256), the one whose grid takes the
+    least time. A grid of two-warpgroup blocks (128 columns) takes its waves
+    of the SMS times the rows per block plus the decode's cost in rows (32;
+    80 for a `dear` decode, which taller blocks amortize over more rows); a
+    grid of one-warpgroup blocks (64 columns), where it fits one wave, half
+    of the rows plus a larger cost (104; 196), as no other warpgroup's
+    product runs during its decode. Fitted to the fourteenth run
+    (bench/README.md): at N = 57344, M = 192, one block row of 192 makes 448
+    blocks (4 waves) where 128-row blocks make 896 (7 waves): 0.99-1.13
+    against 0.75-0.87 of cuBLAS f16; at N = 8192, M = 160, one warpgroup's
+    128 blocks of 160 rows took 0.93-1.19 where 128-row blocks of two took
+    0.65-0.86, and lost from M = 224."""
+    own = -(-m // 32) * 32
+    heights = {own, 64 if m <= 128 else 128}
+    if wave_blocks(m, n, 64) <= SMS:
+        heights.add(64)
+    cost, cost_one = (80, 196) if dear else (32, 104)
+
+    def time(rows):
+        blocks = wave_blocks(m, n, rows)
+        t = -(-blocks // SMS) * (rows + cost)
+        return min(t, (rows + cost_one) / 2) if 2 * blocks < SMS else t
+    return min(sorted(heights), key=time)
+
+
 def wgmma_config(m, n, k, wtype, activation=None, group_size=128, zeros=False):
     """The wgmma configuration for M > 32 with f16 or bf16 activations on
     an H100: the warp-specialized variant's (warpgroups, block_m, stages,
@@ -833,43 +862,42 @@ def wgmma_config(m, n, k, wtype, activation=None, group_size=128, zeros=False):
     block_m, stages); None where neither applies (M <= 32, int8
     activations) or nothing tiles the shape.
 
-    Up to M = 256 the block is the lowest of 64, 128 (and, beyond M = 128,
-    256) rows, up to M rounded up to those, whose grid of two-warpgroup
-    blocks fits one wave of the SMs, else M's own height (128 beyond M =
-    128); one warpgroup instead of two where even its grid fits one wave
-    (N = 8192, M = 64: 128 blocks of 64 columns). Beyond M = 256, the most
-    rows whose three stages fit (256 for weights of up to 5 bits, 192
-    beyond). From the probes of bench/README.md ("Ninth run", "Tenth run"):
-    at M = 65-128 this beat the plain variant's table by up to 1.5x (N =
-    10240, M = 96: 1.57 against 1.03 of cuBLAS f16 for u4). zeros: the
-    kernel takes zero points (their tiles share the stages: True for
-    values of x's dtype, tilus.uint8 for codes)."""
+    Up to M = 64 the block has 64 rows. Above, block_rows picks its height
+    (64, or 128 beyond M = 128, or M's own rounded up to 32) by the waves of
+    its grid; one warpgroup instead of two where even its grid fits one
+    wave (N = 8192, M = 64: 128 blocks of 64 columns). Beyond M = 256, the
+    most rows whose three stages fit (256 for weights of up to 5 bits, 192
+    beyond). From the probes of bench/README.md ("Ninth run", "Tenth run",
+    "Fourteenth run"): at M = 65-128 this beat the plain variant's table by
+    up to 1.5x (N = 10240, M = 96: 1.57 against 1.03 of cuBLAS f16 for u4).
+    zeros: the kernel takes zero points (their tiles share the stages: True
+    for values of x's dtype, tilus.uint8 for codes)."""
     if m <= 32 or _activation(activation) not in (None, tilus.float16, tilus.bfloat16):
         return None
 
     if m <= 256:
-        heights = (64,) if m <= 64 else (64, 128) if m <= 128 else (64, 128, 256)
-        rows = next((r for r in heights if wave_blocks(m, n, r) <= SMS),
-                    64 if m <= 64 else 128)
         # Weights whose decode takes more than a shift and a mask (3-, 5-, 6-
-        # and 7-bit codes, floats) amortize it over more rows: where the
-        # grid of 64-row blocks fits one wave, 128-row blocks of one
-        # warpgroup make as many blocks (N = 8192, M = 96-128: 1.06-1.30
+        # and 7-bit codes, floats) amortize it over more rows.
+        dear = isinstance(wtype, tilus.FloatDType) or wtype.bits not in (1, 2, 4, 8)
+        rows = 64 if m <= 64 else block_rows(m, n, dear)
+        # Where the grid of 64-row blocks fits one wave, 128-row blocks of
+        # one warpgroup make as many blocks (N = 8192, M = 96-128: 1.06-1.30
         # against 0.97-1.19 of cuBLAS f16 for u3 and f6e3m2; 5-15 % slower
         # for u4 and u8).
-        dear = isinstance(wtype, tilus.FloatDType) or wtype.bits not in (1, 2, 4, 8)
         one_wg_128 = -(-m // 128) * (n // 64)           # one-warpgroup blocks of 128 rows
         if m > 64 and rows == 64 and dear and one_wg_128 <= SMS:
             rows, one_first = 128, True
         else:
             one_first = 2 * wave_blocks(m, n, rows) < SMS
-        stages = 3 if rows == 256 else 4
-        two, one = (2, rows, stages, 1), (1, rows, stages, 1)
-        # 256 rows: two stages without lag where three do not fit (6- to
-        # 8-bit weights; N = 10240, M = 256: 0.74 against 0.61 of cuBLAS
-        # f16 for f6e3m2, 0.78 against 0.72 for u8), else 128 rows.
-        table = ([two, (2, 256, 2, 0), (2, 128, 4, 1)] if rows == 256
-                 else [one, two] if one_first else [two, one])
+        # Two warpgroups above 128 rows: three stages, or two without lag
+        # where three do not fit (6- to 8-bit weights; N = 10240, M = 256:
+        # 0.74 against 0.61 of cuBLAS f16 for f6e3m2, 0.78 against 0.72 for
+        # u8), else 128 rows. One warpgroup: four stages where they fit (N =
+        # 8192, M = 160-192: 3-6 % faster than three).
+        two = ([(2, rows, 3, 1), (2, rows, 2, 0), (2, 128, 4, 1)] if rows > 128
+               else [(2, rows, 4, 1)])
+        one = [(1, rows, 4, 1)] + ([(1, rows, 3, 1), (1, rows, 2, 0)] if rows > 128 else [])
+        table = one + two if one_first else two + one
         table += ([(4, 128, 3), (2, 64, 4), (1, 64, 4)] if m > 64 else [(2, 64, 4), (1, 64, 4)])
     else:
         table = [(2, 256, 3, 1), (2, 192, 3, 1), (2, 128, 4, 1), (1, 128, 3, 1)]
