@@ -1644,7 +1644,7 @@ def test_fp8_activations_with_bias(runner, config, m):
 FP8_ZERO_CASES = [  # wtype, group, config (None: fp8_config), bias
     (tilus.uint4, 128, None, False), (tilus.uint4, 256, (2, 256, 3, 1), True),
     (tilus.uint3, 128, (1, 128, 4, 1), False), (tilus.uint2, 512, (2, 64, 8, 3), True),
-    (tilus.uint1, 128, (2, 192, 4, 1), False),
+    (tilus.uint1, 128, (2, 192, 4, 1), False), (tilus.uint4, 1024, (2, 256, 3, 1), True),
 ]
 
 
