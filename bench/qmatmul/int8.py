@@ -7,9 +7,11 @@ torch and libTilus.so there (kernels compiled in-process).
 
 Per type, shape and M: cuBLAS f16 (torch.matmul), the f16-activation kernel
 with the configuration quantized_matmul takes, and the int8-activation
-kernel with each configuration of CANDIDATES that tiles the shape and fits
-a block's shared memory (the best is reported, with the one quantized_matmul
-takes: choose_config's, as the tuned table has no int8 entries). Median of RUNS runs,
+kernel with the configuration quantized_matmul takes (runner.choice: the
+wgmma variant's above M = 32 on an H100, else choose_config's, as the tuned
+table has no int8 entries) and, up to M = 256, each mma.sync configuration of
+CANDIDATES that tiles the shape and fits a block's shared memory (the best
+of them all is reported, beside the runner's choice). Median of RUNS runs,
 each after an L2 flush, CUDA events, random packed weights, group-128
 scales. Writes OUT_DIR/int8.txt.
 """
@@ -29,7 +31,7 @@ GROUP = 128
 TYPES = {"u4": (tilus.uint4, 8), "i4": (tilus.int4, 0), "u3": (tilus.uint3, 4),
          "u8": (tilus.uint8, 128)}
 SHAPES = [(57344, 8192), (8192, 8192)]
-MS = [1, 16, 64, 128, 256]
+MS = [1, 16, 64, 128, 256, 4096]
 CANDIDATES = [(4, 8, 3, 1, 1), (4, 8, 4, 1, 1), (4, 16, 3, 1, 1), (4, 16, 4, 1, 1),
               (4, 16, 4, 2, 1), (4, 4, 3, 1, 1),
               (8, 2, 3, 1, 1), (4, 2, 3, 2, 1), (4, 2, 3, 4, 1), (4, 8, 3, 2, 1),
@@ -44,7 +46,7 @@ def main():
     runner = qmatmul.QuantizedMatmulRunner(tilus.Runtime(torch.cuda.current_device()))
     lines = [f"device: {torch.cuda.get_device_name()}; int8 x with per-row scales vs f16 x",
              f"{'type':5} {'M':>4} {'N':>6} {'K':>6} {'cublas us':>9} {'f16 x us':>8} "
-             f"{'int8 us':>8} {'int8 config':>16} {'heur us':>8} {'f16/i8':>6} {'x cublas':>8}"]
+             f"{'int8 us':>8} {'int8 config':>16} {'choice us':>9} {'f16/i8':>6} {'x cublas':>8}"]
     print(lines[0], flush=True)
     for n, k, wf, s, tname, dt, off, packed in weights(SHAPES, TYPES, GROUP):
         for m in MS:
@@ -55,10 +57,10 @@ def main():
             f16 = median_ms(lambda: runner(a, packed, s, wtype=dt, group_size=GROUP,
                                            offset=off, out=c))
             mt = qmatmul.row_tiles(m)
-            heur = qmatmul.choose_config(m, n, k, dt, tilus.int8)
+            choice = runner.choice(m, n, k, dt, GROUP, off, tilus.int8)
             times = {}
-            for cfg in dict.fromkeys([heur] + CANDIDATES):
-                if not qmatmul.fits(qmatmul._with_row_tiles(cfg, mt), n, k):
+            for cfg in dict.fromkeys([choice] + (CANDIDATES if m <= 256 else [])):
+                if len(cfg) == 5 and not qmatmul.fits(qmatmul._with_row_tiles(cfg, mt), n, k):
                     continue
                 try:
                     times[cfg] = median_ms(lambda: runner(aq, packed, s, wtype=dt,
@@ -69,7 +71,7 @@ def main():
             best = min(times, key=times.get)
             i8 = times[best]
             line = (f"{tname:5} {m:4} {n:6} {k:6} {cublas * 1e3:9.2f} {f16 * 1e3:8.2f} "
-                    f"{i8 * 1e3:8.2f} {str(best):>16} {times.get(heur, float('nan')) * 1e3:8.2f} "
+                    f"{i8 * 1e3:8.2f} {str(best):>16} {times.get(choice, float('nan')) * 1e3:9.2f} "
                     f"{f16 / i8:6.2f} {cublas / i8:8.2f}")
             lines.append(line)
             print(line, flush=True)

@@ -878,6 +878,47 @@ def test_int8_zero_codes_against_f64(runner, wtype, group, bias, config, m):
         assert err <= 1e-3, (cols, err)
 
 
+# int8 x on wgmma (qmatmul_i8_wgmma), which the runner takes above M = 64 on an
+# H100: the cases of the mma.sync template with warp-specialized configs
+# (warpgroups, block_m, stages, lag; None: the runner's, fp8_config's blocks).
+I8_WS_CASES = [  # wtype, offset, group, bias, config
+    (tilus.uint4, 8, 128, False, None), (tilus.int4, 0, 256, True, (2, 256, 3, 1)),
+    (tilus.uint8, 128, 128, True, None), (tilus.uint3, 4, 128, False, (1, 128, 4, 1)),
+    (tilus.int6, 0, 1024, False, (2, 128, 4, 1)), (tilus.uint7, 64, 512, True, (2, 192, 3, 1)),
+    (tilus.uint4, 7, 128, True, (2, 64, 8, 3)), (tilus.int2, 0, 128, False, (2, 256, 4, 2)),
+]
+I8_WS_ZERO_CASES = [  # wtype, group, bias, config
+    (tilus.uint4, 128, True, None), (tilus.uint7, 256, False, (2, 256, 4, 2)),
+    (tilus.uint3, 1024, True, (2, 128, 4, 1)),
+]
+
+
+@pytest.mark.parametrize("wtype,offset,group,bias,config", I8_WS_CASES,
+                         ids=[f"{c[0]}-{c[1]}-g{c[2]}-{'bias' if c[3] else 'nobias'}-{c[4]}"
+                              for c in I8_WS_CASES])
+@pytest.mark.parametrize("m", [65, 129, 300])
+def test_int8_wgmma_against_f64(runner, wtype, offset, group, bias, config, m):
+    """Ragged M (TMA's zero rows are not stored), within 1e-3 of the f64
+    product; without a config the runner takes the wgmma variant."""
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("int8 x on wgmma needs an sm_90 GPU")
+    test_int8_activations_against_f64(runner, wtype, offset, group, bias, config, m)
+    if config is None:
+        cfg = runner._plans[(m, 256, 1024, wtype, group, offset, tilus.int8, False, bias,
+                             None)][0]
+        assert len(cfg) == 4
+
+
+@pytest.mark.parametrize("wtype,group,bias,config", I8_WS_ZERO_CASES,
+                         ids=[f"{c[0]}-g{c[1]}-{'bias' if c[2] else 'nobias'}-{c[3]}"
+                              for c in I8_WS_ZERO_CASES])
+@pytest.mark.parametrize("m", [65, 300])
+def test_int8_wgmma_zero_codes_against_f64(runner, wtype, group, bias, config, m):
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("int8 x on wgmma needs an sm_90 GPU")
+    test_int8_zero_codes_against_f64(runner, wtype, group, bias, config, m)
+
+
 def test_int8_zero_codes_bit_exact_when_representable(runner):
     """uint4 codes less uint8 zeros (0 to 15, and 128) with int8 rows and
     power-of-two scales: exact in i32 and in every scaling, so the f16
@@ -1370,8 +1411,9 @@ from tilus.ops import export  # noqa: E402
 def test_export_ranges_follow_the_runner():
     """Each range of M gets the configuration and row tiles that
     quantized_matmul takes anywhere inside it on an H100 (the wgmma
-    variant's above M = 32 for f16, zero points or not, else
-    default_config's); equal neighbours are merged."""
+    variant's above M = 32 for f16, zero points or not, and above M = 64
+    for int8 x, else default_config's); equal neighbours are merged."""
+    from tilus.ops.qmatmul_fp8 import fp8_config
     for wtype, act, zeros in [(tilus.uint4, None, False), (tilus.uint4, None, True),
                               (tilus.uint3, tilus.int8, False)]:
         for n, k in [(57344, 8192), (256, 1024)]:
@@ -1382,11 +1424,15 @@ def test_export_ranges_follow_the_runner():
                 for m in {lo, (lo + hi) // 2 if hi else lo + 7, hi or 4 * lo}:
                     wgmma = act is None and qmatmul.wgmma_config(m, n, k, wtype, act, 128,
                                                                  zeros)
+                    if act == tilus.int8 and m > qmatmul.I8_WGMMA_ABOVE:
+                        # int8 x on wgmma: the FP8 variant's blocks.
+                        wgmma = fp8_config(m, n, k, wtype, 128, False)
                     assert cfg == (wgmma or qmatmul.default_config(
                         m, n, k, wtype, 128, 8, act, *export.H100))
-                    wg = m > 32 and act is None
-                    # wgmma (the warp-specialized 4-tuples wherever they fit)
-                    # or mma.sync (5-tuples).
+                    wg = m > 32 and act is None or m > qmatmul.I8_WGMMA_ABOVE and \
+                        act == tilus.int8
+                    # wgmma (the warp-specialized 4-tuples wherever they fit;
+                    # for int8 x above M = 64) or mma.sync (5-tuples).
                     assert (len(cfg) == 4) == wg and (len(cfg) == 5) == (not wg)
                     assert mt == qmatmul.row_tiles(m)
 

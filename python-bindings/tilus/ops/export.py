@@ -23,6 +23,7 @@ import tilus
 
 from . import qmatmul
 from .qmatmul_fp8 import fp8_program
+from .qmatmul_i8_wgmma import i8_program
 from .qmatmul_wgmma import wgmma_program
 from .tune import m_bucket
 
@@ -106,7 +107,9 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
                                None if wg else mt, ZEROS_COLUMN[zeros], bias)
                         if key not in kernels:
                             kernels[key] = (len(kernels), fp8_program(
-                                wtype, group, offset, cfg, bias, zeros) if fp8 else wgmma_program(
+                                wtype, group, offset, cfg, bias, zeros) if fp8 else i8_program(
+                                wtype, group, offset, cfg, bias, zeros)
+                                if wg and act == tilus.int8 else wgmma_program(
                                 wtype, group, offset, cfg, act, zeros, bias) if wg else
                                 qmatmul.program(wtype, group, offset, cfg, act, mt, zeros, bias))
                         index, t = kernels[key]

@@ -919,12 +919,20 @@ def default_config(m, n, k, wtype, group_size, offset, activation, gpu, cc):
             or choose_config(m, n, k, wtype, activation))
 
 
+# int8 x above this M takes the warp-specialized wgmma variant on sm_90
+# (qmatmul_i8_wgmma), below it the mma.sync template (bench/README.md,
+# "int8 activations on wgmma").
+I8_WGMMA_ABOVE = 32
+
+
 def default_choice(m, n, k, wtype, group_size, offset, activation, zeros, gpu, cc):
     """The configuration quantized_matmul takes without `config` on GPU `gpu`
     (its name) of compute capability `cc`: QuantizedMatmulRunner.choice's,
     and what the C kernel tables (tilus.ops.export) hold. For FP8 x,
     fp8_config's (its zero points are codes; None on a GPU other than sm_90
-    or where no block tiles the shape); else the shipped tuning table's,
+    or where no block tiles the shape); for int8 x above M = I8_WGMMA_ABOVE
+    on sm_90, fp8_config's blocks for the int8 wgmma variant where one tiles
+    the shape; else the shipped tuning table's,
     else on sm_90 the wgmma variant's above M = 32 for f16 or bf16 x
     (wgmma_config), else choose_config's. zeros: False, True (values of x's
     type) or tilus.uint8 (codes), as the kernel takes them: codes take less
@@ -933,6 +941,11 @@ def default_choice(m, n, k, wtype, group_size, offset, activation, zeros, gpu, c
         from .qmatmul_fp8 import fp8_config
         return (fp8_config(m, n, k, wtype, group_size, tilus.uint8 if zeros else False)
                 if cc == (9, 0) else None)
+    if activation == tilus.int8 and cc == (9, 0) and m > I8_WGMMA_ABOVE:
+        from .qmatmul_fp8 import fp8_config       # the same blocks: one-byte A
+        cfg = fp8_config(m, n, k, wtype, group_size, tilus.uint8 if zeros else False)
+        if cfg:
+            return cfg
     from .tune import shipped_table
     tuned = shipped_table().get(gpu, cc, m, n, k, wtype, group_size, offset, activation)
     if tuned and len(tuned) == 5:            # the table holds mma.sync configurations
@@ -1205,12 +1218,21 @@ class QuantizedMatmulRunner:
             return self._fp8_config(m, n, k, wtype, group_size, config, zeros)
         mt = row_tiles(m)
         if config is not None and len(config) in (3, 4):
-            if activation == tilus.int8:
-                raise TilusArgumentError(f"quantized_matmul: the wgmma config {config} "
-                                         f"takes f16 or bf16 x")
+            if activation == tilus.int8 and len(config) == 3:
+                raise TilusArgumentError(f"quantized_matmul: the plain wgmma config {config} "
+                                         f"takes f16 or bf16 x (int8 x: a warp-specialized "
+                                         f"(warpgroups, block_m, stages, lag))")
             if self.runtime.compute_capability != (9, 0):
                 raise TilusArgumentError(f"quantized_matmul: the wgmma config {config} "
                                          f"needs an sm_90 GPU")
+            if activation == tilus.int8:
+                if not wgmma_fits(config, n, k, wtype, group_size, fp8=True,
+                                  zeros=tilus.uint8 if zeros else False):
+                    raise TilusArgumentError(
+                        f"quantized_matmul: wgmma config {config} does not tile N = {n}, "
+                        f"K = {k} within the registers and shared memory of a block for "
+                        f"int8 x")
+                return config
             if not wgmma_fits(config, n, k, wtype, group_size, zeros=zeros):
                 raise TilusArgumentError(f"quantized_matmul: wgmma config {config} does "
                                          f"not tile N = {n}, K = {k} within the registers "
@@ -1269,6 +1291,12 @@ class QuantizedMatmulRunner:
             from .qmatmul_fp8 import fp8_program
             kern = self.load(("fp8", str(wtype), group_size, offset, cfg, bias, str(zeros)),
                              lambda: fp8_program(wtype, group_size, offset, cfg, bias, zeros),
+                             "qmatmul")
+            return cfg, kern, cfg[1], 64 * cfg[0]
+        if activation == tilus.int8 and len(cfg) == 4:
+            from .qmatmul_i8_wgmma import i8_program
+            kern = self.load(("i8ws", str(wtype), group_size, offset, cfg, bias, str(zeros)),
+                             lambda: i8_program(wtype, group_size, offset, cfg, bias, zeros),
                              "qmatmul")
             return cfg, kern, cfg[1], 64 * cfg[0]
         if len(cfg) in (3, 4):

@@ -45,23 +45,17 @@ _BYTE_UNIT = 2.0 ** -9
 
 class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
     """FP8 (E4M3) activations with per-token f32 scales, integer weights of at
-    most 4 bits, group-scaled, warp-specialized wgmma (see the module)."""
+    most 4 bits, group-scaled, warp-specialized wgmma (see the module). The
+    int8-activation variant (qmatmul_i8_wgmma) changes the operands' type,
+    the products' (product_dtype) and the scales' unit."""
+
+    product_dtype = tilus.float32       # a k tile's product, from zero
+    unit = 1.0 / _BYTE_UNIT             # the weights' bytes read value * 2^-9
 
     def __init__(self, wtype, group_size=128, offset=0, warpgroups=2, block_m=128,
                  stages=4, lag=1, set_registers=True, group_m=4, parts=None, zeros=False,
                  bias=False):
-        if not fp8_fits(wtype, offset):
-            raise ValueError(f"FP8 activations take weights of at most 4 bits: int2-int4 "
-                             f"with offset 0, uint1-uint4 with offset 0 and uint2-uint4 "
-                             f"with the symmetric offset 2^(b-1); not {wtype} with offset "
-                             f"{offset}")
-        if group_size % TILE_K:
-            raise ValueError(f"FP8 activations need groups of a multiple of {TILE_K} "
-                             f"rows, not {group_size}")
-        if zeros and not zeros_fit(wtype, FP8, zeros):
-            raise ValueError(f"FP8 activations take zero points as uint8 codes "
-                             f"(zeros=tilus.uint8) of unsigned weights, not {zeros} zeros of "
-                             f"{wtype}")
+        self._check_weights(wtype, offset, group_size, zeros)
         super().__init__(wtype, group_size=group_size, offset=offset, warpgroups=warpgroups,
                          block_m=block_m, stages=stages, lag=lag,
                          set_registers=set_registers, group_m=group_m, zeros=zeros,
@@ -74,13 +68,29 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
             raise ValueError(f"block_m {self.bm} does not split into {self.parts} parts "
                              f"of a multiple of 8 columns")
 
+    @staticmethod
+    def _check_weights(wtype, offset, group_size, zeros):
+        """ValueError unless FP8 activations take these weights."""
+        if not fp8_fits(wtype, offset):
+            raise ValueError(f"FP8 activations take weights of at most 4 bits: int2-int4 "
+                             f"with offset 0, uint1-uint4 with offset 0 and uint2-uint4 "
+                             f"with the symmetric offset 2^(b-1); not {wtype} with offset "
+                             f"{offset}")
+        if group_size % TILE_K:
+            raise ValueError(f"FP8 activations need groups of a multiple of {TILE_K} "
+                             f"rows, not {group_size}")
+        if zeros and not zeros_fit(wtype, FP8, zeros):
+            raise ValueError(f"FP8 activations take zero points as uint8 codes "
+                             f"(zeros=tilus.uint8) of unsigned weights, not {zeros} zeros of "
+                             f"{wtype}")
+
     def _a_stages(self):
         """A's stage buffers in parts, [stages, parts, pw, 128], each part a
         tile wgmma reads (the same bytes as one [block_m, 128] tile: rows of
         128 bytes, the swizzle repeating every 8)."""
         S, P = self.stages, self.parts
         pw = self.bm // P
-        return self.allocate_shared(FP8, [S, P, pw, TILE_K],
+        return self.allocate_shared(self.a_dtype, [S, P, pw, TILE_K],
                                     tilus.local(S, P, 1, 1) * tilus.mma_shared(pw, TILE_K, 8))
 
     def _load_a(self, sX, gA, full, stage, om, t):
@@ -136,13 +146,17 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
         if self.registers:
             self.set_max_registers(self.registers[1], "inc")
         accs = [self.allocate_register(f32, [bn, pw], reg_p, init=0.0) for _ in range(P)]
-        zero = self.allocate_register(f32, [bn, pw], reg_p, init=0.0)
+        integer = self.product_dtype == tilus.int32
+        zero = self.allocate_register(self.product_dtype, [bn, pw], reg_p,
+                                      init=0 if integer else 0.0)
         for kb in self.range(o.KT):
             cur = kb % S
             self.mbarrier_wait(full, [cur], (kb // S) % 2)
             raw = self.load_shared(o.sW, [cur, 0, 0], [1, W * 2 * tb], self.reg_raw)
             row = self.load_shared(o.sS, [cur, 0, 0, 0], [1, bn], self.reg_row_t)
-            scale = self.permute(row, [1, 0], self.reg_row).to(f32) * (1.0 / _BYTE_UNIT)
+            scale = self.permute(row, [1, 0], self.reg_row).to(f32)
+            if self.unit != 1.0:
+                scale = scale * self.unit
             zeros = self._load_zeros(o.sZ, [cur, 0, 0, 0]) if self.zeros else None
             wt = self.permute(self._weights(raw, zeros), [1, 0], reg_wt)  # a relabelling
             for h in range(P):
@@ -153,7 +167,7 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
                 # rule for a register operand); the other warpgroup's
                 # products run meanwhile.
                 part = self.wgmma_wait_group(0, part)
-                accs[h].assign(accs[h] + part * scale)
+                accs[h].assign(accs[h] + (part.to(f32) if integer else part) * scale)
             self.mbarrier_arrive(empty, [cur])
         reg_pt = str(tilus.Layout.parse(reg_p).transpose())
         bias = self._bias_rows(o, on) if self.bias else None
