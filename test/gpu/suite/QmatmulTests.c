@@ -213,6 +213,7 @@ void testQmatmulTable(Suite *s) {
   static const Case cases[] = {
       {"uint3", 3, 0, kF16, false, 5, false},   {"uint3", 3, 0, kF16, true, 21, false},
       {"uint8", 8, 128, kF16, true, 40, false}, {"uint8", 8, 128, kF16, false, 1, false},
+      // int8: mma.sync up to M = 32, the wgmma variant above (40).
       {"uint4", 4, 8, kInt8, false, 5, false},  {"uint4", 4, 8, kInt8, true, 40, false},
       {"uint4", 4, 8, kInt8, true, 19, false},
       // Above M = 32 the f16 entries without a bias are the wgmma variant's.
@@ -224,7 +225,8 @@ void testQmatmulTable(Suite *s) {
       // Zero codes: f16 on mma.sync (split K) and on wgmma, int8, FP8. (f16's
       // 4-bit format interleaves its tiles, which packWeights does not.)
       {"uint3", 3, 0, kF16, false, 21, true}, {"uint3", 3, 0, kF16, false, 40, true},
-      {"uint4", 4, 0, kInt8, false, 5, true}, {"uint4", 4, 0, kFp8, false, 40, true},
+      {"uint4", 4, 0, kInt8, false, 5, true}, {"uint4", 4, 0, kInt8, false, 70, true},
+      {"uint4", 4, 0, kFp8, false, 40, true},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
     if (!table) {
