@@ -886,6 +886,7 @@ I8_WS_CASES = [  # wtype, offset, group, bias, config
     (tilus.uint8, 128, 128, True, None), (tilus.uint3, 4, 128, False, (1, 128, 4, 1)),
     (tilus.int6, 0, 1024, False, (2, 128, 4, 1)), (tilus.uint7, 64, 512, True, (2, 192, 3, 1)),
     (tilus.uint4, 7, 128, True, (2, 64, 8, 3)), (tilus.int2, 0, 128, False, (2, 256, 4, 2)),
+    (tilus.uint8, 128, 128, False, (2, 192, 4, 2)), (tilus.int4, 0, 256, True, (2, 96, 4, 1)),
 ]
 I8_WS_ZERO_CASES = [  # wtype, group, bias, config
     (tilus.uint4, 128, True, None), (tilus.uint7, 256, False, (2, 256, 4, 2)),
@@ -1596,6 +1597,12 @@ def test_fp8_template_compiles_and_refuses():
     assert qmatmul_fp8.fp8_config(256, 8192, 8192, tilus.int4) == (2, 128, 4, 1)
     assert qmatmul_fp8.fp8_config(256, 10240, 8192, tilus.int4) == (2, 256, 3, 1)
     assert qmatmul_fp8.fp8_config(128, 10240, 8192, tilus.int4) == (2, 128, 4, 1)
+    # Between the powers of two, M's own height (rounded up to 32) where the
+    # lower ones do not fit one wave: four stages.
+    assert qmatmul_fp8.fp8_config(96, 57344, 8192, tilus.int4) == (2, 96, 4, 1)
+    assert qmatmul_fp8.fp8_config(150, 57344, 8192, tilus.int4) == (2, 160, 4, 2)
+    assert qmatmul_fp8.fp8_config(192, 10240, 8192, tilus.int4) == (2, 192, 4, 2)
+    assert qmatmul_fp8.fp8_config(192, 8192, 8192, tilus.int4) == (2, 128, 4, 1)
     assert qmatmul_fp8.fp8_config(40, 64, 8192, tilus.int4) == (1, 64, 8, 3)   # N = 64
     assert qmatmul_fp8.fp8_config(4096, 96, 8192, tilus.int4) is None
     assert not qmatmul_wgmma.wgmma_fits((2, 256, 6, 1), 8192, 8192, tilus.int4,
@@ -1639,6 +1646,8 @@ FP8_CASES = [  # wtype, offset, group, config (None: fp8_config)
     (tilus.uint4, 0, 128, (2, 256, 3, 1)), (tilus.int3, 0, 128, (2, 256, 4, 2)),
     (tilus.int2, 0, 512, (1, 128, 4, 1)), (tilus.uint2, 2, 128, None),
     (tilus.uint1, 0, 128, (2, 192, 4, 1)), (tilus.uint3, 4, 1024, (2, 64, 2, 1)),
+    # M's own heights (fp8_config between the powers of two)
+    (tilus.int4, 0, 128, (2, 160, 4, 2)), (tilus.uint4, 8, 256, (2, 96, 4, 1)),
 ]
 
 
@@ -1691,6 +1700,7 @@ FP8_ZERO_CASES = [  # wtype, group, config (None: fp8_config), bias
     (tilus.uint4, 128, None, False), (tilus.uint4, 256, (2, 256, 3, 1), True),
     (tilus.uint3, 128, (1, 128, 4, 1), False), (tilus.uint2, 512, (2, 64, 8, 3), True),
     (tilus.uint1, 128, (2, 192, 4, 1), False), (tilus.uint4, 1024, (2, 256, 3, 1), True),
+    (tilus.uint4, 128, (2, 192, 4, 2), True), (tilus.uint3, 256, (2, 224, 4, 2), False),
 ]
 
 

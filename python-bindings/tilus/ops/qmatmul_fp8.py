@@ -197,12 +197,14 @@ _FP8_BY_ROWS = {16: (2, 16, 8, 2), 32: (2, 32, 8, 2), 64: (2, 64, 8, 3),
 
 
 def fp8_config(m, n, k, wtype, group_size=128, zeros=False):
-    """(warpgroups, block_m, stages, lag) for FP8 activations; None if none
-    fits. The block is as tall as M rounded up to 16, 32, 64, 128 or 256
-    rows (wgmma's N: every row past M costs a full product); above M = 64
-    it is the lowest of 64, 128 and 256 rows, up to that, whose grid fits
-    one wave of the H100's SMs, else that height (at N = 8192, M = 256, 128
-    rows: 128 blocks instead of 64 on 132 SMs, 44.9 against 69.3 us). Two
+    """(warpgroups, block_m, stages, lag) for FP8 activations (and int8 ones
+    on wgmma); None if none fits. The block is as tall as M rounded up to
+    16, 32 or 64 rows (wgmma's N: every row past M costs a full product);
+    above M = 64 it is the lowest of 64, 128 and M's own height (M rounded
+    up to 32), up to that, whose grid fits one wave of the H100's SMs, else
+    M's own (at N = 8192, M = 256, 128 rows: 128 blocks instead of 64 on 132
+    SMs, 44.9 against 69.3 us); heights between the table's take four
+    stages (lag 2 above 128 rows). Two
     warpgroups (128 columns a block), or one where that grid would leave
     more than half the SMs idle or N is not a multiple of 128 (N = 8192, K =
     28672, M = 1: 75.4 against 92.4 us)."""
@@ -210,9 +212,14 @@ def fp8_config(m, n, k, wtype, group_size=128, zeros=False):
     rows = next(r for r in (16, 32, 64, 128, 256) if m <= r or r == 256)
 
     if rows > 64:
-        rows = next((r for r in (64, 128, 256) if r <= rows and wave_blocks(m, n, r) <= SMS),
-                    rows)
-    best = _FP8_BY_ROWS[rows]
+        # M's own height, rounded up to 32 (at most six kernels between M =
+        # 65 and 256, as for f16 x: qmatmul.block_rows): at N = 57344, M =
+        # 160, 4 waves of 160 rows took 1.37-1.66x cuBLAS f16 where 256 rows
+        # took 0.99-1.24 (bench/README.md, "int8 activations on wgmma").
+        own = min(256, -(-m // 32) * 32)
+        rows = next((r for r in (64, 128, own) if r <= own and wave_blocks(m, n, r) <= SMS),
+                    own)
+    best = _FP8_BY_ROWS.get(rows) or ((2, rows, 4, 2) if rows > 128 else (2, rows, 4, 1))
     if zeros and best == (2, 256, 3, 1):
         # With zero codes (2, 256, 3, 1) spills under ptxas 13 (36 bytes
         # stored for uint4); (2, 256, 4, 2) does not and was 4-12 % faster
