@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import tilus
-from tilus.ops import qmatmul, qmatmul_fp8, qmatmul_wgmma
+from tilus.ops import qmatmul, qmatmul_fp8, qmatmul_i8_wgmma, qmatmul_wgmma
 
 from conftest import cuda_torch, requires_compiler
 
@@ -47,9 +47,10 @@ def test_every_figure10_type_compiles(wtype):
     lambda: qmatmul_wgmma.wgmma_program(tilus.uint3, 128, 0, (1, 64, 4), None, True, True),
     lambda: qmatmul.QuantizedMatmul(tilus.uint4, 64, 0, warps=4, n_tiles=2, zeros=tilus.uint8),
     lambda: qmatmul_wgmma.wgmma_program(tilus.uint4, 128, 0, (2, 128, 4, 1), None, tilus.uint8),
+    lambda: qmatmul_i8_wgmma.i8_program(tilus.uint4, 128, 8, (2, 160, 4, 2), True),
 ], ids=["mma_sync", "int8", "wgmma_1x64", "wgmma_2x64_f6", "wgmma_4x128_bf16", "wgmma_ws",
         "fp8", "wgmma_ws_zeros_bias", "wgmma_1x64_zeros_bias", "mma_sync_zero_codes",
-        "wgmma_ws_zero_codes"])
+        "wgmma_ws_zero_codes", "int8_wgmma"])
 def test_kernels_take_no_slow_copy(make, tmp_path):
     """No shipped variant copies a tile element by element: the lowering's
     remark for a copy_async without provably aligned chunks stays silent
@@ -352,11 +353,15 @@ def test_block_rows_counts_waves():
     assert qmatmul.block_rows(192, 4096, False) == 64
     assert qmatmul.block_rows(96, 8192, False) == 64
     assert qmatmul.block_rows(72, 57344, False) == 96
-    # Every height is a block wgmma_fits takes (a multiple of 8, at most 256).
-    for m in range(65, 257):
+    # Every configuration it leads to is one wgmma_fits takes (registers,
+    # shared memory) for the types it stands for.
+    from tilus.ops.qmatmul_wgmma import wgmma_fits
+    for m in range(65, 257, 3):
         for n in (4096, 8192, 10240, 28672, 57344, 128256):
-            r = qmatmul.block_rows(m, n, m % 2 == 0)
-            assert r % 32 == 0 and 64 <= r <= 256
+            for wtype in (tilus.uint4, tilus.uint8, tilus.float6_e3m2, tilus.uint3):
+                for zeros in (False, True, tilus.uint8):
+                    cfg = qmatmul.wgmma_config(m, n, 8192, wtype, None, 128, zeros)
+                    assert cfg and wgmma_fits(cfg, n, 8192, wtype, 128, zeros=zeros), (m, n)
 
 
 I8_TYPES = [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4), (tilus.uint8, 128),
@@ -811,7 +816,7 @@ I8_CASES = [  # wtype, offset, group, bias, config (None: the heuristic)
 def test_int8_activations_against_f64(runner, wtype, offset, group, bias, config, m):
     """int8 x with per-row scales (quantize_activations of random f16 rows)
     against the f64 product of the same int8 rows, scales and weights, on
-    ragged M (40: blocks of four row tiles)."""
+    ragged M (40: on an H100 without a config, the wgmma variant)."""
     torch = cuda_torch()
     rng = np.random.default_rng(m * 5 + wtype.bits + group)
     n, k = 256, 1024
@@ -878,7 +883,7 @@ def test_int8_zero_codes_against_f64(runner, wtype, group, bias, config, m):
         assert err <= 1e-3, (cols, err)
 
 
-# int8 x on wgmma (qmatmul_i8_wgmma), which the runner takes above M = 64 on an
+# int8 x on wgmma (qmatmul_i8_wgmma), which the runner takes above M = 32 on an
 # H100: the cases of the mma.sync template with warp-specialized configs
 # (warpgroups, block_m, stages, lag; None: the runner's, fp8_config's blocks).
 I8_WS_CASES = [  # wtype, offset, group, bias, config
@@ -1412,8 +1417,10 @@ from tilus.ops import export  # noqa: E402
 def test_export_ranges_follow_the_runner():
     """Each range of M gets the configuration and row tiles that
     quantized_matmul takes anywhere inside it on an H100 (the wgmma
-    variant's above M = 32 for f16, zero points or not, and above M = 64
-    for int8 x, else default_config's); equal neighbours are merged."""
+    variant's above M = 32 for f16, zero points or not, and for int8 x,
+    fp8_config's for FP8 x, else default_config's); equal neighbours are
+    merged. Every M of every range (to well past the last boundary) takes
+    the range's choice."""
     from tilus.ops.qmatmul_fp8 import fp8_config
     for wtype, act, zeros in [(tilus.uint4, None, False), (tilus.uint4, None, True),
                               (tilus.uint3, tilus.int8, False)]:
@@ -1432,10 +1439,24 @@ def test_export_ranges_follow_the_runner():
                         m, n, k, wtype, 128, 8, act, *export.H100))
                     wg = m > 32 and act is None or m > qmatmul.I8_WGMMA_ABOVE and \
                         act == tilus.int8
-                    # wgmma (the warp-specialized 4-tuples wherever they fit;
-                    # for int8 x above M = 64) or mma.sync (5-tuples).
+                    # wgmma (the warp-specialized 4-tuples wherever they fit,
+                    # f16 and int8 x above M = 32) or mma.sync (5-tuples).
                     assert (len(cfg) == 4) == wg and (len(cfg) == 5) == (not wg)
                     assert mt == qmatmul.row_tiles(m)
+    # Every M, not samples: the runner's choice stays the range's across each
+    # range (fp8_config's above M = 256 changes with the waves at narrow N).
+    for wtype, off, act, zeros in [(tilus.uint4, 8, None, False),
+                                   (tilus.uint4, 0, None, tilus.uint8),
+                                   (tilus.uint4, 8, tilus.int8, False),
+                                   (tilus.uint4, 0, tilus.int8, tilus.uint8),
+                                   (tilus.int4, 0, tilus.float8_e4m3, False),
+                                   (tilus.uint4, 0, tilus.float8_e4m3, tilus.uint8)]:
+        for n, k in [(1024, 4096), (4096, 4096), (10240, 8192), (57344, 8192)]:
+            rows = export.entries(wtype, off, n, k, 128, act, zeros)
+            for lo, hi, cfg, mt in rows:
+                for m in range(lo, (hi or 2 * lo) + 1):
+                    assert qmatmul.default_choice(m, n, k, wtype, 128, off, act, zeros,
+                                                  *export.H100) == cfg, (act, n, m)
 
 
 @requires_compiler
@@ -1454,9 +1475,11 @@ def test_export_writes_a_table_the_c_runtime_reads(tmp_path):
                      ("float6_e3m2", "float16", "1"), ("uint4", "int8", "0"),
                      ("uint4", "float8_e4m3", "0")}
     # FP8: fp8_config's blocks, as tall as M's range up to 64 rows; at N =
-    # 256 (two column blocks) 64 rows fill less than a wave beyond.
+    # 256, 64-row blocks fit one wave up to M = 64 x 66 (one warpgroup's, of
+    # 64 columns, up to 2048), then taller blocks do.
     fp8 = sorted((int(r[6]), int(r[7]), int(r[11])) for r in rows if r[3] == "float8_e4m3")
-    assert fp8 == [(1, 16, 16), (17, 32, 32), (33, 0, 64)]
+    assert fp8 == [(1, 16, 16), (17, 32, 32), (33, 2048, 64), (2049, 4224, 64),
+                   (4225, 8448, 128), (8449, 0, 256)]
     first = {"int8": "ptr i8", "float8_e4m3": "ptr float8_e4m3"}
     for r in rows:
         art = tilus.Artifact.from_file(tmp_path / r[13])
@@ -1550,6 +1573,34 @@ def test_fp8_format_round_trip(wtype, offset):
 
 
 @requires_compiler
+@requires_compiler
+def test_int8_wgmma_template_compiles_and_refuses():
+    """The int8 wgmma variant's PTX: s8 wgmma from a register operand into
+    s32, converted to f32 for the group scales, TMA, setmaxnreg, no local
+    memory; and what it refuses, by name (the mma.sync template's rules)."""
+    k = qmatmul_i8_wgmma.QuantizedMatmulWgmmaI8(tilus.uint4, 128, 8, warpgroups=2,
+                                                block_m=160, stages=4, lag=2, bias=True)
+    assert k.parts == 2 and k.shared_bytes <= qmatmul.MAX_BLOCK_SHARED
+    art = k.compile(target="sm_90a")
+    assert [p.describe() for p in art.kernels[0].params] == [
+        "ptr i8", "ptr f32", "ptr ui8", "ptr f16", "ptr f16", "ptr f16", "i32", "i32", "i32"]
+    ptx = art.image
+    assert "wgmma.mma_async.sync.aligned.m64n80k32.s32.s8.s8" in ptx
+    assert ptx.count("wgmma.mma_async") == 8          # 2 parts x 4 k steps
+    assert "cvt.rn.f32.s32" in ptx and "cp.async.bulk.tensor" in ptx and "setmaxnreg" in ptx
+    assert ".local" not in ptx
+    with pytest.raises(ValueError, match="no int8-activation format for uint8 with offset 0"):
+        qmatmul_i8_wgmma.QuantizedMatmulWgmmaI8(tilus.uint8, 128, 0)
+    with pytest.raises(ValueError, match="no int8-activation format for float6_e3m2"):
+        qmatmul_i8_wgmma.QuantizedMatmulWgmmaI8(tilus.float6_e3m2, 128, 0)
+    with pytest.raises(ValueError, match="multiple of 128"):
+        qmatmul_i8_wgmma.QuantizedMatmulWgmmaI8(tilus.uint4, 64, 8)
+    for wtype, zeros in [(tilus.int4, tilus.uint8), (tilus.uint4, True),
+                         (tilus.uint4, tilus.float16)]:
+        with pytest.raises(ValueError, match="zero points as uint8 codes"):
+            qmatmul_i8_wgmma.QuantizedMatmulWgmmaI8(wtype, 128, 0, zeros=zeros)
+
+
 def test_fp8_template_compiles_and_refuses():
     """The FP8 variant's PTX: e4m3 wgmma from a register operand, TMA,
     setmaxnreg, the first k step of each product from zero (scale-d 0), the

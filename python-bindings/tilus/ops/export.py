@@ -9,9 +9,9 @@
 For every weight type (type:offset), shape (NxK), activation and variant
 (zeros: zero points as values of the scales' type; codes: as uint8 codes),
 the configuration quantized_matmul would take on that GPU (qmatmul.default_choice:
-the shipped tuning table, the wgmma variant above M = 32 on sm_90 for f16/bf16,
-else choose_config) over each range of M on which
-that choice and the block's row tiles stay the same, compiled here (needs libTilus.so, not a
+the shipped tuning table, the wgmma variants above M = 32 on sm_90 for f16,
+bf16 and int8, fp8_config's for FP8, else choose_config) over each range of M
+on which that choice and the block's row tiles stay the same, compiled here (needs libTilus.so, not a
 GPU) into OUT_DIR/qmatmul_<i>.tilus, one per distinct kernel, and listed in
 OUT_DIR/qmatmul-table.txt. The C runtime reads the table with
 tilusQmatmulTableLoad."""
@@ -31,10 +31,15 @@ TABLE_FILE = "qmatmul-table.txt"
 HEADER = "tilus-qmatmul-table 1"
 H100 = ("NVIDIA H100 80GB HBM3", (9, 0))
 # M ranges on which row_tiles, the tuning table's M bucket, choose_config's
-# thresholds and wgmma_config's block heights (block_rows: M rounded up to
-# 32 between 65 and 256) are all constant.
-M_RANGES = ([(1, 16), (17, 32), (33, 64)] + [(lo + 1, lo + 32) for lo in range(64, 256, 32)]
-            + [(257, 0)])
+# thresholds, I8_WGMMA_ABOVE and the wgmma block heights (block_rows and
+# fp8_config: M rounded up to 32, and the waves of grids of 64-, 128- and
+# 256-row blocks) are all constant: 32 rows each from M = 33 to the M where
+# even 256-row blocks take more than one wave at N = 128 (fp8_config's
+# choice above M = 256 changes with the waves), then one unbounded range.
+# Equal neighbours are merged (entries).
+_WAVE_LIMIT = 256 * qmatmul.SMS
+M_RANGES = ([(1, 16), (17, 32)] + [(lo + 1, lo + 32) for lo in range(32, _WAVE_LIMIT, 32)]
+            + [(_WAVE_LIMIT + 1, 0)])
 # Variant -> (the kernel's zero points: False, True for values of the scales'
 # type or tilus.uint8 for codes; bias).
 VARIANTS = {"plain": (False, False), "bias": (False, True), "zeros": (True, False),

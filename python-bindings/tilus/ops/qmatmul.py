@@ -930,9 +930,9 @@ def default_choice(m, n, k, wtype, group_size, offset, activation, zeros, gpu, c
     (its name) of compute capability `cc`: QuantizedMatmulRunner.choice's,
     and what the C kernel tables (tilus.ops.export) hold. For FP8 x,
     fp8_config's (its zero points are codes; None on a GPU other than sm_90
-    or where no block tiles the shape); for int8 x above M = I8_WGMMA_ABOVE
-    on sm_90, fp8_config's blocks for the int8 wgmma variant where one tiles
-    the shape; else the shipped tuning table's,
+    or where no block tiles the shape); else the shipped tuning table's;
+    for int8 x above M = I8_WGMMA_ABOVE on sm_90, fp8_config's blocks for
+    the int8 wgmma variant where one tiles the shape;
     else on sm_90 the wgmma variant's above M = 32 for f16 or bf16 x
     (wgmma_config), else choose_config's. zeros: False, True (values of x's
     type) or tilus.uint8 (codes), as the kernel takes them: codes take less
@@ -941,15 +941,15 @@ def default_choice(m, n, k, wtype, group_size, offset, activation, zeros, gpu, c
         from .qmatmul_fp8 import fp8_config
         return (fp8_config(m, n, k, wtype, group_size, tilus.uint8 if zeros else False)
                 if cc == (9, 0) else None)
+    from .tune import shipped_table
+    tuned = shipped_table().get(gpu, cc, m, n, k, wtype, group_size, offset, activation)
+    if tuned and len(tuned) == 5:            # the table holds mma.sync configurations
+        return tuned
     if activation == tilus.int8 and cc == (9, 0) and m > I8_WGMMA_ABOVE:
         from .qmatmul_fp8 import fp8_config       # the same blocks: one-byte A
         cfg = fp8_config(m, n, k, wtype, group_size, tilus.uint8 if zeros else False)
         if cfg:
             return cfg
-    from .tune import shipped_table
-    tuned = shipped_table().get(gpu, cc, m, n, k, wtype, group_size, offset, activation)
-    if tuned and len(tuned) == 5:            # the table holds mma.sync configurations
-        return tuned
     return ((cc == (9, 0) and wgmma_config(m, n, k, wtype, activation, group_size, zeros))
             or choose_config(m, n, k, wtype, activation))
 
@@ -1209,9 +1209,9 @@ class QuantizedMatmulRunner:
     def _config(self, m, n, k, wtype, group_size, offset, activation, config, zeros=False):
         """The configuration of a call: `config` checked against the shape
         (a (warpgroups, block_m, stages) one takes the wgmma variant, a
-        (warpgroups, block_m, stages, lag) one the warp-specialized), else
-        the tuned table's, else, on sm_90 for M > 32 with f16 or bf16 x,
-        wgmma_config's, else choose_config's. zeros: with zero points."""
+        (warpgroups, block_m, stages, lag) one the warp-specialized, for
+        int8 x the int8 wgmma variant; FP8 x: _fp8_config), else
+        default_choice's. zeros: the kind of zero points."""
         from ..artifact import TilusArgumentError
         from .qmatmul_wgmma import wgmma_fits
         if activation == tilus.float8_e4m3:
@@ -1278,9 +1278,9 @@ class QuantizedMatmulRunner:
 
     def choice(self, m, n, k, wtype, group_size, offset, activation=None, zeros=False):
         """The configuration a call of this shape takes without `config`
-        (with zero points if `zeros`): the tuned table's, the wgmma
-        variant's on sm_90 above M = 32 (f16 or bf16 x), else
-        choose_config's."""
+        (with zero points if `zeros`): default_choice's on this GPU (the
+        tuned table's, the wgmma variants' on sm_90 above M = 32 for f16,
+        bf16 and int8 x, fp8_config's for FP8 x, else choose_config's)."""
         return self._config(m, n, k, wtype, group_size, offset, _activation(activation),
                             None, zeros)
 

@@ -201,7 +201,7 @@ def fp8_config(m, n, k, wtype, group_size=128, zeros=False):
     on wgmma); None if none fits. The block is as tall as M rounded up to
     16, 32 or 64 rows (wgmma's N: every row past M costs a full product);
     above M = 64 it is the lowest of 64, 128 and M's own height (M rounded
-    up to 32), up to that, whose grid fits one wave of the H100's SMs, else
+    up to 32, at most 256), up to that, whose grid fits one wave of the H100's SMs, else
     M's own (at N = 8192, M = 256, 128 rows: 128 blocks instead of 64 on 132
     SMs, 44.9 against 69.3 us); heights between the table's take four
     stages (lag 2 above 128 rows). Two
