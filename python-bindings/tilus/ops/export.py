@@ -22,9 +22,6 @@ import os
 import tilus
 
 from . import qmatmul
-from .qmatmul_fp8 import fp8_program
-from .qmatmul_i8_wgmma import i8_program
-from .qmatmul_wgmma import wgmma_program
 from .tune import m_bucket
 
 TABLE_FILE = "qmatmul-table.txt"
@@ -38,7 +35,8 @@ H100 = ("NVIDIA H100 80GB HBM3", (9, 0))
 # choice above M = 256 changes with the waves), then one unbounded range.
 # Equal neighbours are merged (entries).
 _WAVE_LIMIT = 256 * qmatmul.SMS
-M_RANGES = ([(1, 16), (17, 32)] + [(lo + 1, lo + 32) for lo in range(32, _WAVE_LIMIT, 32)]
+_STEP = qmatmul.HEIGHT_STEP
+M_RANGES = ([(1, 16), (17, 32)] + [(lo + 1, lo + _STEP) for lo in range(32, _WAVE_LIMIT, _STEP)]
             + [(_WAVE_LIMIT + 1, 0)])
 # Variant -> (the kernel's zero points: False, True for values of the scales'
 # type or tilus.uint8 for codes; bias).
@@ -105,23 +103,17 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
                                                    gpu, cc):
                         if cfg is None:              # FP8: no block tiles N
                             continue
-                        # The wgmma variant's (g, block_m, s) or warp-specialized
-                        # (g, block_m, s, lag).
+                        # The wgmma variants' (g, block_m, s) or warp-specialized
+                        # (g, block_m, s, lag), or mma.sync's 5-tuple.
                         wg = len(cfg) in (3, 4)
                         key = (str(wtype), offset, group, activation, cfg,
                                None if wg else mt, ZEROS_COLUMN[zeros], bias)
                         if key not in kernels:
-                            kernels[key] = (len(kernels), fp8_program(
-                                wtype, group, offset, cfg, bias, zeros) if fp8 else i8_program(
-                                wtype, group, offset, cfg, bias, zeros)
-                                if wg and act == tilus.int8 else wgmma_program(
-                                wtype, group, offset, cfg, act, zeros, bias) if wg else
-                                qmatmul.program(wtype, group, offset, cfg, act, mt, zeros, bias))
+                            kernels[key] = (len(kernels), qmatmul.instance(
+                                wtype, group, offset, cfg, act, mt, zeros, bias))
                         index, t = kernels[key]
-                        split, block_rows, block_cols = (
-                            (1, cfg[1], 64 * cfg[0]) if wg else
-                            (cfg[3], 16 * mt,
-                             qmatmul.block_width(qmatmul._with_row_tiles(cfg, mt))))
+                        split = 1 if wg else cfg[3]
+                        block_rows, block_cols = qmatmul.block_of(cfg, mt)
                         rows.append(f"{wtype} {offset} {group} {activation} "
                                     f"{ZEROS_COLUMN[zeros]} "
                                     f"{int(bias)} {lo} {hi} {n} {k} {split} {block_rows} "

@@ -826,6 +826,18 @@ def wave_blocks(m, n, rows):
     return -(-m // rows) * (n // 128)
 
 
+# Block heights between the powers of two step by this many rows (wgmma's N
+# takes any multiple of 8; 32 keeps to six kernels per shape from M = 65 to
+# 256). export's M ranges follow it.
+HEIGHT_STEP = 32
+
+
+def own_height(m):
+    """M's own block height: M rounded up to HEIGHT_STEP, at most 256 (one
+    block row of M)."""
+    return min(256, -(-m // HEIGHT_STEP) * HEIGHT_STEP)
+
+
 def block_rows(m, n, dear):
     """The block height of the wgmma product at 64 < M <= 256: of 64 (up to
     M = 128, and beyond where its grid fits one wave), 128 (beyond M = 128)
@@ -842,7 +854,7 @@ def block_rows(m, n, dear):
     against 0.75-0.87 of cuBLAS f16; at N = 8192, M = 160, one warpgroup's
     128 blocks of 160 rows took 0.93-1.19 where 128-row blocks of two took
     0.65-0.86, and lost from M = 224."""
-    own = -(-m // 32) * 32
+    own = own_height(m)
     heights = {own, 64 if m <= 128 else 128}
     if wave_blocks(m, n, 64) <= SMS:
         heights.add(64)
@@ -969,6 +981,34 @@ def program(wtype, group_size, offset, cfg, activation=None, m_tiles=1, zeros=Fa
                                  f"bytes of shared memory with {m_tiles} row tiles, more "
                                  f"than {MAX_BLOCK_SHARED}")
     return t
+
+
+def instance(wtype, group_size, offset, cfg, activation=None, m_tiles=1, zeros=False,
+             bias=False):
+    """The template instance that runs configuration `cfg` for x of type
+    `activation` (the runner's kernels and the C tables' alike): for FP8 x
+    the FP8 wgmma variant; for int8 x a 4-tuple the int8 wgmma variant; a
+    3- or 4-tuple the (warp-specialized) wgmma variant for f16 or bf16 x;
+    a 5-tuple the mma.sync template with m_tiles row tiles (program)."""
+    if _activation(activation) == tilus.float8_e4m3:
+        from .qmatmul_fp8 import fp8_program
+        return fp8_program(wtype, group_size, offset, cfg, bias, zeros)
+    if len(cfg) == 4 and _activation(activation) == tilus.int8:
+        from .qmatmul_i8_wgmma import i8_program
+        return i8_program(wtype, group_size, offset, cfg, bias, zeros)
+    if len(cfg) in (3, 4):
+        from .qmatmul_wgmma import wgmma_program
+        return wgmma_program(wtype, group_size, offset, cfg, activation, zeros, bias)
+    return program(wtype, group_size, offset, cfg, activation, m_tiles, zeros, bias)
+
+
+def block_of(cfg, m_tiles):
+    """(rows, columns) of C a block of `instance(cfg, m_tiles)` computes:
+    block_m x 64 per warpgroup for the wgmma variants, 16 per row tile x
+    block_width for mma.sync."""
+    if len(cfg) in (3, 4):
+        return cfg[1], 64 * cfg[0]
+    return 16 * m_tiles, block_width(_with_row_tiles(cfg, m_tiles))
 
 
 def split_scratch(split_k, m, n, device="cuda"):
@@ -1197,14 +1237,16 @@ class QuantizedMatmulRunner:
 
     def kernel(self, wtype, group_size, offset, cfg, activation=None, m_tiles=1, zeros=False,
                bias=False):
-        """The loaded kernel of configuration `cfg` for blocks of m_tiles row
-        tiles (with zero points, with a bias); TilusArgumentError (on first
-        use, before compiling) when that block needs more shared memory than
-        one block may have."""
-        return self.load((str(wtype), group_size, offset, cfg, str(activation), m_tiles,
+        """The loaded kernel of configuration `cfg` (instance: any variant;
+        an mma.sync one for blocks of m_tiles row tiles) with zero points and
+        a bias where asked; TilusArgumentError (on first use, before
+        compiling) when an mma.sync block needs more shared memory than one
+        block may have."""
+        mt = m_tiles if len(cfg) == 5 else None          # only mma.sync has row tiles
+        return self.load((str(wtype), group_size, offset, tuple(cfg), str(activation), mt,
                           str(zeros), bias),
-                         lambda: program(wtype, group_size, offset, cfg, activation, m_tiles,
-                                         zeros, bias), "qmatmul")
+                         lambda: instance(wtype, group_size, offset, cfg, activation, m_tiles,
+                                          zeros, bias), "qmatmul")
 
     def _config(self, m, n, k, wtype, group_size, offset, activation, config, zeros=False):
         """The configuration of a call: `config` checked against the shape
@@ -1287,28 +1329,9 @@ class QuantizedMatmulRunner:
     def _plan(self, m, n, k, wtype, group_size, offset, activation, zeros, bias, config):
         """(configuration, loaded kernel, block rows, block columns) for a call."""
         cfg = self._config(m, n, k, wtype, group_size, offset, activation, config, zeros)
-        if activation == tilus.float8_e4m3:
-            from .qmatmul_fp8 import fp8_program
-            kern = self.load(("fp8", str(wtype), group_size, offset, cfg, bias, str(zeros)),
-                             lambda: fp8_program(wtype, group_size, offset, cfg, bias, zeros),
-                             "qmatmul")
-            return cfg, kern, cfg[1], 64 * cfg[0]
-        if activation == tilus.int8 and len(cfg) == 4:
-            from .qmatmul_i8_wgmma import i8_program
-            kern = self.load(("i8ws", str(wtype), group_size, offset, cfg, bias, str(zeros)),
-                             lambda: i8_program(wtype, group_size, offset, cfg, bias, zeros),
-                             "qmatmul")
-            return cfg, kern, cfg[1], 64 * cfg[0]
-        if len(cfg) in (3, 4):
-            from .qmatmul_wgmma import wgmma_program
-            kern = self.load(("wgmma", str(wtype), group_size, offset, cfg, str(activation),
-                              str(zeros), bias),
-                             lambda: wgmma_program(wtype, group_size, offset, cfg, activation,
-                                                   zeros, bias), "qmatmul")
-            return cfg, kern, cfg[1], 64 * cfg[0]
         mt = row_tiles(m)
         return (cfg, self.kernel(wtype, group_size, offset, cfg, activation, mt, zeros, bias),
-                16 * mt, block_width(_with_row_tiles(cfg, mt)))
+                *block_of(cfg, mt))
 
     def __call__(self, x, qweight, scales, zeros=None, bias=None, *, wtype, group_size=128,
                  offset=0, out=None, config=None, x_scales=None):

@@ -33,8 +33,8 @@ with the per-tile f32 sums (bench/README.md, "FP8 activations").
 
 import tilus
 
-from .qmatmul import (BYTE_SIGNS, SMS, TILE_K, QuantizedMatmulI8, fp8_fits, wave_blocks,
-                      zeros_fit)
+from .qmatmul import (BYTE_SIGNS, SMS, TILE_K, QuantizedMatmulI8, fp8_fits, own_height,
+                      wave_blocks, zeros_fit)
 from .qmatmul_wgmma import _WgmmaWS
 
 FP8 = tilus.float8_e4m3
@@ -216,7 +216,7 @@ def fp8_config(m, n, k, wtype, group_size=128, zeros=False):
         # 65 and 256, as for f16 x: qmatmul.block_rows): at N = 57344, M =
         # 160, 4 waves of 160 rows took 1.37-1.66x cuBLAS f16 where 256 rows
         # took 0.99-1.24 (bench/README.md, "int8 activations on wgmma").
-        own = min(256, -(-m // 32) * 32)
+        own = own_height(m)
         rows = next((r for r in (64, 128, own) if r <= own and wave_blocks(m, n, r) <= SMS),
                     own)
     best = _FP8_BY_ROWS.get(rows) or ((2, rows, 4, 2) if rows > 128 else (2, rows, 4, 1))
