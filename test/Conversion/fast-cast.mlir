@@ -45,6 +45,65 @@ func.func @u4_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
   return
 }
 
+// uint3 -> f16 (32 elements per lane, 96 bits): neighbours pair up. Elements 0
+// and 1 lie in byte 0 at bits 0 and 3: one PRMT copies byte 0 into both halves
+// (selector 0), one LOP3 masks them (3670023 = 0x00380007) and sets the
+// exponents that make bit 0 of the low half and bit 3 of the high half worth 1
+// (1476420608 = 0x58006400: 1024.0 and 128.0). Elements 2 and 3 at bits 6 and
+// 9 take bytes 0-1 and 1 (4368 = 0x1110), mask 917952 = 0x000E01C0 and
+// exponents 0x60004C00 = 1610632192 (512.0 above, 16.0 below). One f16x2
+// subtraction per pair of what each half reads above the value. No shifts.
+// CHECK-LABEL: gpu.func @u3_f16
+// CHECK-DAG: arith.constant dense<[1.024000e+03, 1.280000e+02, 1.600000e+01, 5.120000e+02, 6.400000e+01, 8.000000e+00, 2.560000e+02, 3.200000e+01, 1.024000e+03, {{.*}}]> : vector<32xf16>
+// CHECK-NOT: xi3>
+// CHECK: %[[P0:.*]] = llvm.call_intrinsic "llvm.nvvm.prmt"(%[[W0:.*]], %[[W0]], %c0_i32)
+// CHECK-NEXT: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0x6a;", "=r,r,r,r" %[[P0]], %c3670023_i32, %c1476420608_i32
+// CHECK: %[[P1:.*]] = llvm.call_intrinsic "llvm.nvvm.prmt"(%[[W1:.*]], %[[W1]], %c4368_i32)
+// CHECK-NEXT: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0x6a;", "=r,r,r,r" %[[P1]], %c917952_i32, %c1610632192_i32
+// CHECK-NOT: arith.shrui
+// CHECK: arith.subf %{{.*}}, %{{.*}} : vector<32xf16>
+// PTX-LABEL: .entry u3_f16(
+// PTX-NOT: shf.
+// PTX-NOT: cvt.rn
+// PTX: prmt.b32
+// PTX: lop3.b32 {{.*}}, 0x6a;
+// PTX: add.rn.f16x2
+func.func @u3_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !tilus.global<ui8, array<i64: 384>, #tilus.row_major>
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 1024>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<ui8, array<i64: 384>, #tilus.row_major>, index) -> !tilus.register<ui8, array<i64: 384>, #tilus.layout<"spatial(32).local(12)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 384>, #tilus.layout<"spatial(32).local(12)">>) -> !tilus.register<ui3, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<ui3, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>) -> !tilus.register<f16, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<f16, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>, !tilus.global<f16, array<i64: 1024>, #tilus.row_major>, index) -> ()
+  return
+}
+
+// int5 -> f16: elements 0 and 1 (bits 0 and 5; the second runs into byte 1,
+// which 4096 = 0x1000 puts in the high half's upper byte) take one PRMT; the
+// LOP3 also flips each sign bit (1375757328 = 0x52006410: 1024 + 16 below,
+// 32 + 16 above). Element 3 starts at bit 7 of byte 1 (7 + 5 > 10 would reach
+// the exponent), so elements 2 and 3 take two windows and two LOP3 (2031616 =
+// 0x001F0000, 31; 1678795792 = 0x64106410) and subtract 1024 + 16.
+// CHECK-LABEL: gpu.func @i5_f16
+// CHECK-DAG: arith.constant dense<[1.040000e+03, 4.800000e+01, 1.040000e+03, 1.040000e+03, {{.*}}]> : vector<32xf16>
+// CHECK: %[[P0:.*]] = llvm.call_intrinsic "llvm.nvvm.prmt"(%[[W0:.*]], %[[W0]], %c4096_i32)
+// CHECK-NEXT: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0x6a;", "=r,r,r,r" %[[P0]], %c65011743_i32, %c1375757328_i32
+// CHECK: %[[H:.*]] = llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0x6a;", "=r,r,r,r" %{{.*}}, %c2031616_i32, %c1678795792_i32
+// CHECK-NEXT: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0x6a;", "=r,r,r,r" %{{.*}}, %c31_i32, %[[H]]
+func.func @i5_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !tilus.global<ui8, array<i64: 640>, #tilus.row_major>
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 1024>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<ui8, array<i64: 640>, #tilus.row_major>, index) -> !tilus.register<ui8, array<i64: 640>, #tilus.layout<"spatial(32).local(20)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 640>, #tilus.layout<"spatial(32).local(20)">>) -> !tilus.register<si5, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<si5, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>) -> !tilus.register<f16, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<f16, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>, !tilus.global<f16, array<i64: 1024>, #tilus.row_major>, index) -> ()
+  return
+}
+
 // int4 -> f16: the LOP3 also flips each sign bit (1678271496 = 0x64086408,
 // 1417696384 = 0x54805480), and 1024 + 8 (64 + 8 for the nibbles at bit 4)
 // is subtracted.

@@ -11,7 +11,7 @@ capability, M bucket, N, K, weight type, group size, offset, library version)
 goes into a JSON `Table`; `quantized_matmul` consults the table shipped with
 the package (tuned.json) before its heuristic.
 
-    python3 -m tilus.ops.tune build OUT_DIR --types uint4,int4 [--group 128]
+    python3 -m tilus.ops.tune build OUT_DIR --types uint4,int4 [--group 128] [--shipped-only]
     python3 -m tilus.ops.tune run OUT_DIR --shapes 16x57344x8192,1x8192x8192 \\
         --table tuned.json            # on the GPU machine; progress on stderr
 """
@@ -277,6 +277,9 @@ def _main(argv=None):
     b.add_argument("--types", default="uint4")
     b.add_argument("--group", type=int, default=128)
     b.add_argument("--target", default="sm_90a")
+    b.add_argument("--shipped-only", action="store_true",
+                   help="only the configurations tuned.json holds for some type and shape: "
+                        "a quick re-tune after a compiler change")
     r = sub.add_parser("run", help="check and time OUT_DIR's candidates; write the table")
     r.add_argument("out")
     r.add_argument("--types", default="uint4")
@@ -294,6 +297,9 @@ def _main(argv=None):
     if args.mode == "build":
         for t, off in types:
             cfgs = configurations(t, group=args.group)
+            if args.shipped_only:
+                held = {tuple(e["config"]) for e in shipped_table().entries.values()}
+                cfgs = [c for c in cfgs if c in held]
             compile_space(t, cfgs, group=args.group, offset=off, target=args.target,
                           out_dir=args.out)
             # The checks' packed weights, for a run without libTilus.so.

@@ -38,12 +38,18 @@
 // interleaved tiles, docs/quantized-matmul.md) takes the words as they are;
 // one that pairs neighbours pays a PRMT per pair to regroup them.
 //
-// Other integer widths to f16 (3, 5, 6, 7 bits, whose fields straddle
-// words) take each element of a pair through a 32-bit window of the bit
-// stream (one funnel shift at most), the first at bit 0 and the second at
-// bit 16, and two LOP3 mask, join, set the exponents and flip. Floats
-// without inf/NaN encodings do the same with windows that put the fields
-// where f16 wants them, one shift for the signs and three LOP3.
+// Other integer widths (3, 5, 6, 7 bits, whose fields straddle words) pair
+// neighbours j and j + 1. Where each field starts low enough in its byte
+// (bit o, o + n <= the mantissa's width: every 3-bit field to f16), one
+// PRMT gathers each field's byte and the next into its half and one LOP3
+// masks, flips and sets an exponent per half that makes bit o worth 1, as
+// above; a subtraction of 2^(M - o) per half follows. Three instructions a
+// pair, against five for windows: other pairs take each element through a
+// 32-bit window of the bit stream (one funnel shift at most), the first at
+// bit 0 and the second at bit 16, and two LOP3 mask, join, set the
+// exponents and flip. Floats without inf/NaN encodings take windows that
+// put the fields where f16 wants them, one shift for the signs and three
+// LOP3.
 //
 // 8-bit integers to f16 move whole bytes: a PRMT places two bytes under the
 // magic 0x64 high bytes, so a pair costs one PRMT and the HSUB2.
@@ -200,6 +206,53 @@ static MlirValue integerPair(Packed *p, int64_t m, int64_t j, int64_t flip, Half
   return lop3(p, a, c32(p, field), high, 0x6A);
 }
 
+// PTX prmt.b32 (default mode): byte k of the result is byte (selector >>
+// 4k) & 7 of the eight bytes {a, b} (a's bytes first).
+static MlirValue prmt(Packed *p, MlirValue a, MlirValue b, int64_t selector) {
+  MlirValue operands[3] = {a, b, c32(p, selector)};
+  return tilusEmitCallIntrinsic(p->e, "llvm.nvvm.prmt", 3, operands, p->i32);
+}
+
+// Integers j and j + 1 (n bits) as a 16-bit float pair, PRMT-gathered
+// (see the file comment), where each field starts at bit o of its byte of
+// the stream with o + n <= h.mantissa: one PRMT puts each field's byte and
+// the next in its half and one LOP3 masks them, flips a signed value's sign
+// bit and sets each half's exponent so that bit o is worth 1. The half
+// reads 2^(mantissa - o) + v, and `bias` gets 2^(mantissa - o) + flip for
+// each. Both fields lie within three consecutive bytes, so within the two
+// words a PRMT reads. Returns a null value where a field starts too high in
+// its byte. (Bringing that one field down by a funnel shift first and
+// gathering the pair as here was no faster on the H100 than integerPair's
+// two windows, and 2-5 % slower for 5-bit weights: bench/README.md.)
+static MlirValue bytePair(Packed *p, int64_t m, int64_t j, int64_t flip,
+                          HalfFormat h, double bias[2]) {
+  int n = p->bits;
+  int64_t numWords = m * n / 32, field = (1ll << n) - 1;
+  int64_t base = j * n / 8 / 4 * 4; // the first byte of the first field's word
+  int64_t selector = 0, mask = 0, set = 0;
+  double reads[2];
+  bool twoWords = false;
+  for (int half = 0; half < 2; ++half) {
+    int64_t bit = (j + half) * n, k = bit / 8;
+    int o = (int)(bit % 8);
+    if (o + n > h.mantissa)
+      return (MlirValue){NULL};
+    // The byte above is read only where the field reaches into it.
+    int64_t last = o + n > 8 ? k + 1 : k;
+    twoWords |= last - base >= 4;
+    selector |= ((k - base) | (last - base) << 4) << (8 * half);
+    mask |= field << (o + 16 * half);
+    set |= ((int64_t)(h.bias + h.mantissa - o) << h.mantissa | flip << o) << (16 * half);
+    reads[half] = ldexp(1.0, h.mantissa - o) + (double)flip;
+  }
+  if (twoWords && base / 4 + 1 >= numWords)
+    return (MlirValue){NULL}; // not for a whole stream of fields; be safe
+  bias[0] = reads[0], bias[1] = reads[1];
+  MlirValue low = word(p, base / 4);
+  MlirValue gathered = prmt(p, low, twoWords ? word(p, base / 4 + 1) : low, selector);
+  return andXor(p, gathered, (int32_t)mask, (int32_t)set);
+}
+
 // Floats j and j + 1 (sign, e <= 4 exponent bits, m mantissa bits; no inf
 // or NaN encodings) as a pair of h (f16 or bf16, M mantissa bits) in a
 // word, fields placed as placeFloat places them: one window puts element
@@ -256,13 +309,6 @@ static MlirValue placeFloat(Packed *p, MlirValue x, TilusFloatFormat f,
                     c32(p, wideExpOnes | 1ll << (wideMantissa - 1)), placed);
   }
   return tilusEmitArith(p->e, "ori", placed, sign);
-}
-
-// PTX prmt.b32 (default mode): byte k of the result is byte (selector >>
-// 4k) & 7 of the eight bytes {a, b} (a's bytes first).
-static MlirValue prmt(Packed *p, MlirValue a, MlirValue b, int64_t selector) {
-  MlirValue operands[3] = {a, b, c32(p, selector)};
-  return tilusEmitCallIntrinsic(p->e, "llvm.nvvm.prmt", 3, operands, p->i32);
 }
 
 // The two f16 pairs of a word of four FP8 values (`format`: "e4m3" or
@@ -461,9 +507,16 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
   // exponent fits.
   if (m % 2 == 0 && ((f16 && (!isFloat || f.exponentBits <= 5)) ||
                      (bf16 && (isFloat ? f.exponentBits <= 8 : n <= 7)))) {
+    // What each integer's half reads above its value (2^M + flip, or less
+    // for a byte-gathered pair's fields).
+    double *bias = malloc(sizeof(double) * (size_t)m);
+    for (int64_t j = 0; j < m; ++j)
+      bias[j] = ldexp(1.0, hf.mantissa) + (double)flip;
     for (int64_t i = 0; i < m / 2; ++i) {
       if (!isFloat && p.wordBits == 32) {
-        scalars[i] = integerPair(&p, m, 2 * i, flip, hf);
+        scalars[i] = bytePair(&p, m, 2 * i, flip, hf, bias + 2 * i);
+        if (!scalars[i].ptr)
+          scalars[i] = integerPair(&p, m, 2 * i, flip, hf);
         continue;
       }
       if (isFloat && p.wordBits == 32 && !tilusFloatFormatHasInfinity(f) &&
@@ -486,9 +539,8 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
     MlirValue words = gather(&p, scalars, m / 2);
     result = tilusEmitValue(e, "llvm.bitcast", 1, &words, resultType, 0, NULL);
     if (!isFloat)
-      result = tilusEmitArith(
-          e, "subf", result,
-          tilusEmitSplatConstant(e, resultType, ldexp(1.0, hf.mantissa) + (double)flip));
+      result = tilusEmitArith(e, "subf", result,
+                              tilusEmitFloatVectorConstant(e, resultType, bias));
     else if (tilusFloatFormatGetBias(f) != hf.bias) {
       // Tagged (f16), so that an mma Dot may scale its f32 results instead.
       // Not bf16: its placed values can be bf16 subnormals (e2m1's 0.5 is
@@ -500,7 +552,7 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
                                               mlirUnitAttrGet(e->ctx));
       result = tilusEmitValue(e, "arith.mulf", 2, operands, resultType, f16 ? 1 : 0, &tag);
     }
-    free(scalars);
+    free(scalars), free(bias);
     return result;
   }
 
