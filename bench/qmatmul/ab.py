@@ -3,12 +3,13 @@ process on the GPU machine: an A/B test of a compiler change.
 
     # here, once with each compiler (e.g. before and after a change):
     PYTHONPATH=python-bindings python3 bench/qmatmul/ab.py build OUT_DIR [--types uint3,float6_e3m2] [--bf16]
+        [--shapes 57344x8192,8192x8192]
     # on the GPU machine, runtime only:
     PYTHONPATH=python-bindings TILUS_LIBRARY_DIR=... python3 bench/qmatmul/ab.py run OLD_DIR NEW_DIR
 
 `build` compiles each type's tuned configuration (the running checkout's
 tuned.json, else choose_config, with a warning) at the issue's two 0.85-bar
-shapes, M = 16, into OUT_DIR/<type>_<n>_<k>_<config>.tilus (with --bf16 the
+shapes (or --shapes), M = 16, into OUT_DIR/<type>_<n>_<k>_<config>.tilus (with --bf16 the
 bf16-activation template, OUT_DIR/bf16.<type>_...; integer weights of up to 7 bits
 take their f16 entry, as the runner does). Kernels whose
 configuration differs between the two directories are reported, not compared.
@@ -33,11 +34,11 @@ M, ROUNDS, RUNS = 16, 7, 15
 GPU, CC = "NVIDIA H100 80GB HBM3", (9, 0)
 
 
-def build(out_dir, types, bf16=False):
+def build(out_dir, types, bf16=False, shapes=SHAPES):
     os.makedirs(out_dir, exist_ok=True)
     cls = qmatmul.QuantizedMatmulBF16 if bf16 else qmatmul.QuantizedMatmul
     for t in types:
-        for n, k in SHAPES:
+        for n, k in shapes:
             cfg = tune.shipped_table().get(GPU, CC, M, n, k, t, 128, offset_of(t))
             if cfg is None:
                 cfg = qmatmul.choose_config(M, n, k, t)
@@ -92,12 +93,15 @@ def main():
     b.add_argument("out")
     b.add_argument("--types", default=",".join(str(t) for t in TYPES))
     b.add_argument("--bf16", action="store_true", help="bf16 activations")
+    b.add_argument("--shapes", default=",".join(f"{n}x{k}" for n, k in SHAPES),
+                   help="NxK,... (default: the two 0.85-bar shapes)")
     r = sub.add_parser("run")
     r.add_argument("old")
     r.add_argument("new")
     args = ap.parse_args()
     if args.mode == "build":
-        build(args.out, [tilus.dtype(x) for x in args.types.split(",")], args.bf16)
+        shapes = [tuple(int(v) for v in x.split("x")) for x in args.shapes.split(",")]
+        build(args.out, [tilus.dtype(x) for x in args.types.split(",")], args.bf16, shapes)
     else:
         run(args.old, args.new)
 
