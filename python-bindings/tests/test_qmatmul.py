@@ -107,7 +107,8 @@ def test_warp_specialized_wgmma_compiles(wtype, cfg):
 @requires_compiler
 @pytest.mark.parametrize("wtype,offset", [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4),
                                           (tilus.float6_e3m2, 0), (tilus.uint8, 128),
-                                          (tilus.uint1, 0), (tilus.int6, 0)], ids=str)
+                                          (tilus.uint1, 0), (tilus.int6, 0),
+                                          (tilus.float4_e2m1, 0)], ids=str)
 def test_device_pack_compiles(wtype, offset):
     art = qmatmul.DevicePack(wtype, offset).compile(target="sm_90a")
     (info,) = art.kernels
@@ -141,7 +142,9 @@ def test_symmetric_unsigned_codes_are_stored_signed():
 @requires_compiler
 @pytest.mark.parametrize("wtype,offset", [(tilus.uint4, 8), (tilus.uint4, 3), (tilus.int2, 0),
                                           (tilus.uint1, 0), (tilus.uint3, 4),
-                                          (tilus.float6_e3m2, 0), (tilus.uint8, 128)], ids=str)
+                                          (tilus.float6_e3m2, 0), (tilus.uint8, 128),
+                                          (tilus.float4_e2m1, 0), (tilus.float4_e1m2, 0)],
+                         ids=str)
 def test_unpack_inverts_pack(wtype, offset):
     rng = np.random.default_rng(wtype.bits)
     codes = qmatmul.random_codes(rng, wtype, (256, 24))
@@ -152,13 +155,14 @@ def test_unpack_inverts_pack(wtype, offset):
 
 @requires_compiler
 def test_interleaved_tiles_put_each_mma_pair_16_bits_apart():
-    """For 1-, 2- and 4-bit integers the two weights of an mma.sync B register
-    (rows k, k + 1 of a column) are packed 16 bits apart in one 32-bit word,
-    which the cast takes with one mask (no PRMT in the kernel); other widths
-    keep TILE_LAYOUT."""
+    """For 1-, 2- and 4-bit integers and 4-bit floats the two weights of an
+    mma.sync B register (rows k, k + 1 of a column) are packed 16 bits apart
+    in one 32-bit word, which the cast takes with one mask (no PRMT in the
+    kernel); other widths keep TILE_LAYOUT."""
     from tilus.layout import Layout
     mma = Layout.parse(qmatmul.TILE_LAYOUT)
-    for wtype in (tilus.uint1, tilus.int2, tilus.uint4, tilus.int4):
+    for wtype in (tilus.uint1, tilus.int2, tilus.uint4, tilus.int4, tilus.float4_e2m1,
+                  tilus.float4_e1m2):
         b, tile = wtype.bits, Layout.parse(qmatmul.interleaved(wtype))
         for lane in (0, 5, 31):
             bit_of = {}
@@ -170,6 +174,8 @@ def test_interleaved_tiles_put_each_mma_pair_16_bits_apart():
                 lo, hi = bit_of[k, n], bit_of[k + 1, n]
                 assert hi - lo == 16 and lo // 32 == hi // 32, (wtype, lane, i)
     assert qmatmul.interleaved(tilus.uint3) is None and qmatmul.interleaved(tilus.uint8) is None
+    assert (qmatmul.interleaved(tilus.float6_e3m2) is None
+            and qmatmul.interleaved(tilus.float3_e1m1) is None)
 
     def ptx_of(n_tiles):
         p = tilus.compile(qmatmul.QuantizedMatmul(tilus.uint4, offset=8, n_tiles=n_tiles).mlir(),
@@ -762,7 +768,8 @@ def test_wgmma_ws_bf16(runner):
 
 
 PACK_TYPES = [(tilus.uint4, 8), (tilus.int4, 0), (tilus.uint3, 4), (tilus.float6_e3m2, 0),
-              (tilus.uint8, 128), (tilus.uint1, 0), (tilus.int6, 0), (tilus.int2, 0)]
+              (tilus.uint8, 128), (tilus.uint1, 0), (tilus.int6, 0), (tilus.int2, 0),
+              (tilus.float4_e2m1, 0)]
 PACK_CASES = ([(w, o, None) for w, o in PACK_TYPES]
               + [(w, o, tilus.int8) for w, o in PACK_TYPES if qmatmul.int8_fits(w, o)])
 
@@ -1387,8 +1394,8 @@ def test_pipeline_steps_per_split_count_k_tiles_per_stage():
 
 def test_quantized_linear_state_dict_names_its_weight_format():
     """The packed format's number travels with the weights; for the types
-    whose packing changed in format 2, a state dict without it (packed before)
-    or with another is refused. Other types load either way, and a partial
+    whose packing changed in format 2 or 3, a state dict without it (packed
+    before) or with an earlier one is refused, and so is a later format. Other types load either way, and a partial
     dict that does not hold the layer passes it by."""
     torch = pytest.importorskip("torch")
     import tilus.nn
@@ -1407,6 +1414,18 @@ def test_quantized_linear_state_dict_names_its_weight_format():
     u3 = tilus.nn.QuantizedLinear(256, 16, tilus.uint3, offset=4)
     u3_old = {k: v for k, v in u3.state_dict().items() if k != "weight_format"}
     tilus.nn.QuantizedLinear(256, 16, tilus.uint3, offset=4).load_state_dict(u3_old)
+    # Format 3 changed the 4-bit floats only: a format-2 dict of uint4 reads
+    # the same, one of float4_e2m1 does not; a later format is refused.
+    sd["weight_format"] = torch.tensor([2])
+    tilus.nn.QuantizedLinear(256, 16, tilus.uint4, offset=8).load_state_dict(sd)
+    f4 = tilus.nn.QuantizedLinear(256, 16, tilus.float4_e2m1).state_dict()
+    tilus.nn.QuantizedLinear(256, 16, tilus.float4_e2m1).load_state_dict(f4)
+    f4["weight_format"] = torch.tensor([2])
+    with pytest.raises(RuntimeError, match="changed in format 3"):
+        tilus.nn.QuantizedLinear(256, 16, tilus.float4_e2m1).load_state_dict(f4)
+    sd["weight_format"] = torch.tensor([qmatmul.WEIGHT_FORMAT + 1])
+    with pytest.raises(RuntimeError, match=f"in format {qmatmul.WEIGHT_FORMAT + 1}"):
+        tilus.nn.QuantizedLinear(256, 16, tilus.uint4, offset=8).load_state_dict(sd)
 
 
 # --- kernel tables for C (tilus.ops.export) ------------------------------------

@@ -44,19 +44,21 @@ class QuantizedLinear(torch.nn.Module):
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
                               unexpected_keys, error_msgs):
         # Only when this module's weights are in the dict (a shard may hold
-        # other modules), and only for the types whose packing changed in
-        # format 2 (the interleaved 1-, 2- and 4-bit integers).
+        # other modules): refused where the type's packing changed after the
+        # dict's format (format 2: the interleaved 1-, 2- and 4-bit integers;
+        # 3: the 4-bit floats), or the dict comes from a later version.
         fmt = state_dict.get(prefix + "weight_format")
         stored = qmatmul._stored_type(self.wtype, self.offset)
-        if prefix + "qweight" in state_dict and qmatmul.interleaved(stored):
-            got = None if fmt is None else int(fmt.reshape(-1)[0])
-            if got != qmatmul.WEIGHT_FORMAT:
-                error_msgs.append(
-                    f"QuantizedLinear {prefix or '(root)'}: the packed {self.wtype} weights are "
-                    f"in format {'1 (no weight_format: packed before format 2)' if got is None else got}, "
-                    f"this version reads format {qmatmul.WEIGHT_FORMAT}; quantize the layer again "
-                    f"(QuantizedLinear.from_linear) or pack its codes again (tilus.ops.pack)")
-                return
+        since = qmatmul.format_since(stored)
+        got = None if fmt is None else int(fmt.reshape(-1)[0])
+        if prefix + "qweight" in state_dict and not (since <= (got or 1) <= qmatmul.WEIGHT_FORMAT):
+            error_msgs.append(
+                f"QuantizedLinear {prefix or '(root)'}: the packed {self.wtype} weights are "
+                f"in format {'1 (no weight_format: packed before format 2)' if got is None else got}, "
+                f"this version reads format {qmatmul.WEIGHT_FORMAT} (the packing of {self.wtype} "
+                f"changed in format {since}); quantize the layer again "
+                f"(QuantizedLinear.from_linear) or pack its codes again (tilus.ops.pack)")
+            return
         if fmt is None:             # an older dict of a type whose bytes did not change
             state_dict = dict(state_dict)
             state_dict[prefix + "weight_format"] = self.weight_format.clone()

@@ -301,10 +301,24 @@ func.func @u2_f32(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f32>)
 }
 
 // float4_e2m1 -> f16: fields placed in f16 position, times 2^(15 - 1).
+// e2m1 -> f16, 8 elements per lane (one word): elements j and j + 4 (16 bits
+// apart) pair up. For j = 0 one shift left by 9 puts both 3-bit magnitudes at
+// bits 9-11 and 25-27 (mask 234884608 = 0x0E000E00), one by 12 both signs at
+// 15 and 31 (0x80008000), and one LOP3 (a & b) | c (0xea) joins them; j = 3
+// needs no shift for its signs. The multiplication by 2^14 (bias 15 - 1) is
+// tagged for the Dot; the shuffle puts each half in its slot.
 // CHECK-LABEL: gpu.func @e2m1_f16
 // CHECK: %[[SCALE:.*]] = arith.constant dense<1.638400e+04> : vector<8xf16>
+// CHECK: %[[X:.*]] = arith.shli %[[WORD:.*]], %c9_i32 : i32
+// CHECK-NEXT: %[[Y:.*]] = arith.shli %[[WORD]], %c12_i32 : i32
+// CHECK-NEXT: %[[S:.*]] = arith.andi %[[Y]], %c-2147450880_i32 : i32
+// CHECK-NEXT: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0xea;", "=r,r,r,r" %[[X]], %c234884608_i32, %[[S]]
+// CHECK: %[[X3:.*]] = arith.shrui %[[WORD]], %c3_i32 : i32
+// CHECK-NEXT: %[[S3:.*]] = arith.andi %[[WORD]], %c-2147450880_i32 : i32
+// CHECK-NEXT: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0xea;", "=r,r,r,r" %[[X3]], %c234884608_i32, %[[S3]]
 // CHECK: %[[W:.*]] = llvm.bitcast %{{.*}} : vector<4xi32> to vector<8xf16>
-// CHECK-NEXT: arith.mulf %[[W]], %[[SCALE]] {tilus.cast_scale} : vector<8xf16>
+// CHECK-NEXT: %[[V:.*]] = arith.mulf %[[W]], %[[SCALE]] {tilus.cast_scale} : vector<8xf16>
+// CHECK-NEXT: vector.shuffle %[[V]], %[[V]] [0, 2, 4, 6, 1, 3, 5, 7] : vector<8xf16>, vector<8xf16>
 // PTX-LABEL: .entry e2m1_f16(
 // PTX-NOT: cvt.rn
 // PTX: mul.rn.f16x2

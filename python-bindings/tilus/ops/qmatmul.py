@@ -33,8 +33,10 @@ import tilus
 TILE_K = 128
 TILE_N = 8
 # The packed weight format's version: 2 interleaves the 1-, 2- and 4-bit
-# integer tiles (interleaved() below); bytes packed in format 1 decode wrongly.
-WEIGHT_FORMAT = 2
+# integer tiles (interleaved() below), 3 the 4-bit float tiles too; bytes
+# of those types packed in an earlier format decode wrongly
+# (format_since).
+WEIGHT_FORMAT = 3
 # The register layout of one packed tile (the mma.sync B fragments of its 8 k steps).
 TILE_LAYOUT = "local(8,1).local(2,1).column_spatial(4,8).local(2,1)"
 # The tile as the mma.sync m16n8k32 s8 B fragments of its 4 k steps (the
@@ -46,16 +48,32 @@ BYTE_SIGNS = -0x7F7F7F80
 
 
 def interleaved(wtype):
-    """For integers of 1, 2 or 4 bits (as stored): the tile as [64, 2, 8]
-    (row k = 2 * r + p at [r, p]) in a layout with the same lanes and
-    elements as TILE_LAYOUT whose p digit sits 16 bits above the rest of its
-    word, so that the two weights of an mma register lie 16 bits apart and
-    the cast takes them with one mask (lib/Conversion/Patterns/Compute/
+    """For integers of 1, 2 or 4 bits and floats of 4 bits (as stored): the
+    tile as [64, 2, 8] (row k = 2 * r + p at [r, p]) in a layout with the
+    same lanes and elements as TILE_LAYOUT whose p digit sits 16 bits above
+    the rest of its word, so that the two weights of an mma register lie 16
+    bits apart and the cast takes them with one mask, or a 4-bit float's
+    fields with two shifts and two LOP3 (lib/Conversion/Patterns/Compute/
     FastCast.c). None for the other types, whose tiles keep TILE_LAYOUT."""
-    if not isinstance(wtype, tilus.IntDType) or wtype.bits not in (1, 2, 4):
+    if not _interleaved_bits(wtype):
         return None
     steps = 32 // wtype.bits // 4         # k steps (of 4 elements) per 32-bit word
     return f"local({8 // steps},1,1).local(1,2,1).local({steps},1,1).local(2,1,1).column_spatial(4,1,8)"
+
+
+def _interleaved_bits(wtype):
+    if isinstance(wtype, tilus.FloatDType):
+        return wtype.bits == 4
+    return isinstance(wtype, tilus.IntDType) and wtype.bits in (1, 2, 4)
+
+
+def format_since(wtype):
+    """The weight format in which the packing of `wtype` (as stored) last
+    changed: a state dict packed in an earlier one decodes wrongly, one packed
+    in this or a later one up to WEIGHT_FORMAT reads the same."""
+    if isinstance(wtype, tilus.FloatDType) and wtype.bits == 4:
+        return 3
+    return 2 if _interleaved_bits(wtype) else 1
 
 
 def _row_order(wtype):
@@ -692,7 +710,8 @@ class DevicePack(tilus.Kernel):
             # their two's complement; float codes are encodings).
             v = codes.to(tilus.uint_(b))
             if isinstance(self.wtype, tilus.FloatDType):
-                v = self.view(v, self.wtype, [TILE_K, TILE_N], layout)
+                v = (self.view(v, self.wtype, [TILE_K // 2, 2, TILE_N], tile3) if tile3
+                     else self.view(v, self.wtype, [TILE_K, TILE_N], layout))
         packed = str(tilus.weight_packed_layout(self.stored, (TILE_K, TILE_N), layout))
         q = self.view(v, tilus.uint8, [self.tile_bytes], packed)
         self.store_global(q, gp[bi, bj, 0:self.tile_bytes])

@@ -38,6 +38,11 @@
 // interleaved tiles, docs/quantized-matmul.md) takes the words as they are;
 // one that pairs neighbours pays a PRMT per pair to regroup them.
 //
+// 4-bit floats (no inf/NaN) pair j and j + 4 the same way: one shift
+// places both magnitudes, one both signs, and two LOP3 keep them: four
+// instructions a pair against floatPair's six (the quantized matmul's
+// 4-bit float tiles are interleaved for it, weight format 3).
+//
 // Other integer widths (3, 5, 6, 7 bits, whose fields straddle words) pair
 // neighbours j and j + 1. Where each field starts low enough in its byte
 // (bit o, o + n <= the mantissa's width: every 3-bit field to f16), one
@@ -400,6 +405,54 @@ static MlirValue narrowIntegersToHalves(Packed *p, int64_t m, int64_t flip,
   return result;
 }
 
+// 4-bit floats without inf/NaN encodings to f16 or bf16 (see the file
+// comment): pairs (j, j + 4) of a word, whose fields lie 16 bits apart. One
+// shift puts both magnitudes where the 16-bit format wants them (bit M - m
+// of each half), one puts both signs at bits 15 and 31, and two LOP3 keep
+// the fields. The halves read the values times 2^(B - bias), as
+// floatPair's do, and the multiplication by 2^(bias - B) follows (tagged
+// for the Dot under f16, as there); the shuffle puts each half in its slot.
+static MlirValue narrowFloatsToHalves(Packed *p, int64_t m, TilusFloatFormat f,
+                                      MlirType resultType, HalfFormat hf) {
+  TilusEmitter *e = p->e;
+  int M = hf.mantissa, mb = f.mantissaBits, eb = f.exponentBits;
+  int64_t numWords = m / 8, count = m / 2;
+  int64_t mags = ((1ll << (eb + mb)) - 1) << (M - mb);
+  mags |= mags << 16;
+  MlirValue *words = malloc(sizeof(MlirValue) * (size_t)count);
+  int64_t *slot = malloc(sizeof(int64_t) * (size_t)m);
+  for (int64_t k = 0; k < numWords; ++k) {
+    MlirValue w = word(p, k);
+    for (int64_t j = 0; j < 4; ++j) {
+      int magShift = M - mb - 4 * (int)j, signShift = 12 - 4 * (int)j;
+      MlirValue x = magShift > 0 ? opc(p, "shli", w, magShift)
+                    : magShift < 0 ? opc(p, "shrui", w, -magShift) : w;
+      MlirValue y = signShift > 0 ? opc(p, "shli", w, signShift) : w;
+      MlirValue signs = opc(p, "andi", y, (int32_t)0x80008000);
+      int64_t r = 4 * k + j;
+      words[r] = lop3(p, x, c32(p, (int32_t)mags), signs, 0xEA); // (a & b) | c
+      slot[8 * k + j] = 2 * r;
+      slot[8 * k + j + 4] = 2 * r + 1;
+    }
+  }
+  MlirValue packed = gather(p, words, count);
+  MlirValue result = tilusEmitValue(e, "llvm.bitcast", 1, &packed, resultType, 0, NULL);
+  if (tilusFloatFormatGetBias(f) != hf.bias) {
+    MlirValue operands[2] = {
+        result, tilusEmitSplatConstant(e, resultType,
+                                       ldexp(1.0, hf.bias - tilusFloatFormatGetBias(f)))};
+    MlirNamedAttribute tag = tilusNamedAttr(e->ctx, TILUS_CAST_SCALE_ATTR,
+                                            mlirUnitAttrGet(e->ctx));
+    bool f16 = mlirTypeIsAF16(mlirShapedTypeGetElementType(resultType));
+    result = tilusEmitValue(e, "arith.mulf", 2, operands, resultType, f16 ? 1 : 0, &tag);
+  }
+  MlirValue both[2] = {result, result};
+  MlirNamedAttribute mask = tilusNamedAttr(e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, slot));
+  result = tilusEmitValue(e, "vector.shuffle", 2, both, resultType, 1, &mask);
+  free(words), free(slot);
+  return result;
+}
+
 // Integers of n <= 8 bits (words of p) to 8-bit integers: m elements, four
 // to a word (see the file comment).
 static MlirValue integersToBytes(Packed *p, int64_t m, int64_t flip, MlirType resultType) {
@@ -475,6 +528,9 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
   HalfFormat hf = f16 ? kF16 : kBF16;
   if ((f16 || bf16) && !isFloat && (n == 1 || n == 2 || n == 4) && p.wordBits == 32)
     return narrowIntegersToHalves(&p, m, flip, resultType, hf);
+  if ((f16 || bf16) && isFloat && n == 4 && p.wordBits == 32 &&
+      !tilusFloatFormatHasInfinity(f) && !tilusFloatFormatHasNaN(f))
+    return narrowFloatsToHalves(&p, m, f, resultType, hf);
   MlirValue *scalars = malloc(sizeof(MlirValue) * (size_t)m);
   MlirValue result;
 
