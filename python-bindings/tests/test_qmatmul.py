@@ -158,9 +158,21 @@ def test_interleaved_tiles_put_each_mma_pair_16_bits_apart():
     """For 1-, 2- and 4-bit integers and 4-bit floats the two weights of an
     mma.sync B register (rows k, k + 1 of a column) are packed 16 bits apart
     in one 32-bit word, which the cast takes with one mask (no PRMT in the
-    kernel); other widths keep TILE_LAYOUT."""
+    kernel); for 6-bit floats 24 bits apart, at the same bit of their bytes
+    (one PRMT brings them 16 apart); other widths keep TILE_LAYOUT."""
     from tilus.layout import Layout
     mma = Layout.parse(qmatmul.TILE_LAYOUT)
+    for wtype in (tilus.float6_e3m2, tilus.float6_e2m3):
+        tile = Layout.parse(qmatmul.interleaved(wtype))
+        for lane in (0, 5, 31):
+            bit_of = {}
+            for i in range(32):
+                r, p, n = tile(lane, i)
+                bit_of[2 * r + p, n] = 6 * i
+            for i in range(0, 32, 2):
+                k, n = mma(lane, i)
+                lo, hi = bit_of[k, n], bit_of[k + 1, n]
+                assert hi - lo == 24, (wtype, lane, i)
     for wtype in (tilus.uint1, tilus.int2, tilus.uint4, tilus.int4, tilus.float4_e2m1,
                   tilus.float4_e1m2):
         b, tile = wtype.bits, Layout.parse(qmatmul.interleaved(wtype))
@@ -174,7 +186,7 @@ def test_interleaved_tiles_put_each_mma_pair_16_bits_apart():
                 lo, hi = bit_of[k, n], bit_of[k + 1, n]
                 assert hi - lo == 16 and lo // 32 == hi // 32, (wtype, lane, i)
     assert qmatmul.interleaved(tilus.uint3) is None and qmatmul.interleaved(tilus.uint8) is None
-    assert (qmatmul.interleaved(tilus.float6_e3m2) is None
+    assert (qmatmul.interleaved(tilus.float5_e2m2) is None
             and qmatmul.interleaved(tilus.float3_e1m1) is None)
 
     def ptx_of(n_tiles):
@@ -1394,7 +1406,7 @@ def test_pipeline_steps_per_split_count_k_tiles_per_stage():
 
 def test_quantized_linear_state_dict_names_its_weight_format():
     """The packed format's number travels with the weights; for the types
-    whose packing changed in format 2 or 3, a state dict without it (packed
+    whose packing changed in format 2, 3 or 4, a state dict without it (packed
     before) or with an earlier one is refused, and so is a later format. Other types load either way, and a partial
     dict that does not hold the layer passes it by."""
     torch = pytest.importorskip("torch")
@@ -1414,8 +1426,9 @@ def test_quantized_linear_state_dict_names_its_weight_format():
     u3 = tilus.nn.QuantizedLinear(256, 16, tilus.uint3, offset=4)
     u3_old = {k: v for k, v in u3.state_dict().items() if k != "weight_format"}
     tilus.nn.QuantizedLinear(256, 16, tilus.uint3, offset=4).load_state_dict(u3_old)
-    # Format 3 changed the 4-bit floats only: a format-2 dict of uint4 reads
-    # the same, one of float4_e2m1 does not; a later format is refused.
+    # Format 3 changed the 4-bit floats only, 4 the 6-bit floats: a format-2
+    # dict of uint4 reads the same, one of float4_e2m1 does not; a later
+    # format is refused.
     sd["weight_format"] = torch.tensor([2])
     tilus.nn.QuantizedLinear(256, 16, tilus.uint4, offset=8).load_state_dict(sd)
     f4 = tilus.nn.QuantizedLinear(256, 16, tilus.float4_e2m1).state_dict()
@@ -1423,6 +1436,12 @@ def test_quantized_linear_state_dict_names_its_weight_format():
     f4["weight_format"] = torch.tensor([2])
     with pytest.raises(RuntimeError, match="changed in format 3"):
         tilus.nn.QuantizedLinear(256, 16, tilus.float4_e2m1).load_state_dict(f4)
+    f4["weight_format"] = torch.tensor([3])              # 4 changed the 6-bit floats only
+    tilus.nn.QuantizedLinear(256, 16, tilus.float4_e2m1).load_state_dict(f4)
+    f6 = tilus.nn.QuantizedLinear(256, 16, tilus.float6_e3m2).state_dict()
+    f6["weight_format"] = torch.tensor([3])
+    with pytest.raises(RuntimeError, match="changed in format 4"):
+        tilus.nn.QuantizedLinear(256, 16, tilus.float6_e3m2).load_state_dict(f6)
     sd["weight_format"] = torch.tensor([qmatmul.WEIGHT_FORMAT + 1])
     with pytest.raises(RuntimeError, match=f"in format {qmatmul.WEIGHT_FORMAT + 1}"):
         tilus.nn.QuantizedLinear(256, 16, tilus.uint4, offset=8).load_state_dict(sd)

@@ -104,6 +104,39 @@ func.func @i5_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
   return
 }
 
+// e3m2 -> f16, 32 elements per lane (six words): elements j and j + 4 of each
+// run of eight lie 24 bits apart, at the same bit of their bytes. One PRMT
+// brings both 16 bits apart (13056 = 0x3300: bytes 0 and 3 for elements 0 and 4;
+// 17168 = 0x4310: bytes 0-1 and 3-4, across two words, for elements 1 and 5,
+// at bit 6), then one shift puts both 5-bit magnitudes at bits 8-12 and 24-28
+// (mask 520101632 = 0x1F001F00), one both signs at 15 and 31, and a LOP3 joins
+// them.
+// CHECK-LABEL: gpu.func @e3m2_f16
+// CHECK: %[[P0:.*]] = llvm.call_intrinsic "llvm.nvvm.prmt"(%[[W0:.*]], %[[W0]], %c13056_i32)
+// CHECK-NEXT: %[[X0:.*]] = arith.shli %[[P0]], %c8_i32 : i32
+// CHECK-NEXT: %[[Y0:.*]] = arith.shli %[[P0]], %c10_i32 : i32
+// CHECK-NEXT: %[[S0:.*]] = arith.andi %[[Y0]], %c-2147450880_i32 : i32
+// CHECK-NEXT: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0xea;", "=r,r,r,r" %[[X0]], %c520101632_i32, %[[S0]]
+// CHECK: %[[P1:.*]] = llvm.call_intrinsic "llvm.nvvm.prmt"(%{{.*}}, %{{.*}}, %c17168_i32)
+// CHECK-NEXT: %[[X1:.*]] = arith.shli %[[P1]], %c2_i32 : i32
+// CHECK-NEXT: %[[Y1:.*]] = arith.shli %[[P1]], %c4_i32 : i32
+// CHECK: arith.mulf %{{.*}}, %{{.*}} {tilus.cast_scale} : vector<32xf16>
+// CHECK-NEXT: vector.shuffle
+// PTX-LABEL: .entry e3m2_f16(
+// PTX-NOT: shf.
+// PTX: prmt.b32
+func.func @e3m2_f16(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f16>)
+    attributes {tilus.kernel, tilus.block_size = 32 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %g = "tilus.view_global"(%p) : (!tilus.ptr<ui8>) -> !tilus.global<ui8, array<i64: 768>, #tilus.row_major>
+  %o = "tilus.view_global"(%q) : (!tilus.ptr<f16>) -> !tilus.global<f16, array<i64: 1024>, #tilus.row_major>
+  %b = "tilus.load_global"(%g, %c0) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!tilus.global<ui8, array<i64: 768>, #tilus.row_major>, index) -> !tilus.register<ui8, array<i64: 768>, #tilus.layout<"spatial(32).local(24)">>
+  %t = "tilus.view"(%b) : (!tilus.register<ui8, array<i64: 768>, #tilus.layout<"spatial(32).local(24)">>) -> !tilus.register<!tilus.float<3, 2>, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>
+  %w = "tilus.cast"(%t) : (!tilus.register<!tilus.float<3, 2>, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>) -> !tilus.register<f16, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>
+  "tilus.store_global"(%w, %o, %c0) : (!tilus.register<f16, array<i64: 1024>, #tilus.layout<"spatial(32).local(32)">>, !tilus.global<f16, array<i64: 1024>, #tilus.row_major>, index) -> ()
+  return
+}
+
 // int4 -> f16: the LOP3 also flips each sign bit (1678271496 = 0x64086408,
 // 1417696384 = 0x54805480), and 1024 + 8 (64 + 8 for the nibbles at bit 4)
 // is subtracted.
@@ -313,8 +346,8 @@ func.func @u2_f32(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f32>)
 // CHECK-NEXT: %[[Y:.*]] = arith.shli %[[WORD]], %c12_i32 : i32
 // CHECK-NEXT: %[[S:.*]] = arith.andi %[[Y]], %c-2147450880_i32 : i32
 // CHECK-NEXT: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0xea;", "=r,r,r,r" %[[X]], %c234884608_i32, %[[S]]
-// CHECK: %[[X3:.*]] = arith.shrui %[[WORD]], %c3_i32 : i32
-// CHECK-NEXT: %[[S3:.*]] = arith.andi %[[WORD]], %c-2147450880_i32 : i32
+// CHECK: %[[X3:.*]] = arith.shrui %[[WORD3:.*]], %c3_i32 : i32
+// CHECK-NEXT: %[[S3:.*]] = arith.andi %[[WORD3]], %c-2147450880_i32 : i32
 // CHECK-NEXT: llvm.inline_asm "lop3.b32 $0, $1, $2, $3, 0xea;", "=r,r,r,r" %[[X3]], %c234884608_i32, %[[S3]]
 // CHECK: %[[W:.*]] = llvm.bitcast %{{.*}} : vector<4xi32> to vector<8xf16>
 // CHECK-NEXT: %[[V:.*]] = arith.mulf %[[W]], %[[SCALE]] {tilus.cast_scale} : vector<8xf16>

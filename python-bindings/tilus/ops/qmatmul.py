@@ -33,10 +33,10 @@ import tilus
 TILE_K = 128
 TILE_N = 8
 # The packed weight format's version: 2 interleaves the 1-, 2- and 4-bit
-# integer tiles (interleaved() below), 3 the 4-bit float tiles too; bytes
-# of those types packed in an earlier format decode wrongly
-# (format_since).
-WEIGHT_FORMAT = 3
+# integer tiles (interleaved() below), 3 the 4-bit float tiles too, 4 the
+# 6-bit float tiles; bytes of those types packed in an earlier format
+# decode wrongly (format_since).
+WEIGHT_FORMAT = 4
 # The register layout of one packed tile (the mma.sync B fragments of its 8 k steps).
 TILE_LAYOUT = "local(8,1).local(2,1).column_spatial(4,8).local(2,1)"
 # The tile as the mma.sync m16n8k32 s8 B fragments of its 4 k steps (the
@@ -48,39 +48,46 @@ BYTE_SIGNS = -0x7F7F7F80
 
 
 def interleaved(wtype):
-    """For integers of 1, 2 or 4 bits and floats of 4 bits (as stored): the
-    tile as [64, 2, 8] (row k = 2 * r + p at [r, p]) in a layout with the
-    same lanes and elements as TILE_LAYOUT whose p digit sits 16 bits above
-    the rest of its word, so that the two weights of an mma register lie 16
-    bits apart and the cast takes them with one mask, or a 4-bit float's
-    fields with two shifts and two LOP3 (lib/Conversion/Patterns/Compute/
-    FastCast.c). None for the other types, whose tiles keep TILE_LAYOUT."""
-    if not _interleaved_bits(wtype):
+    """For integers of 1, 2 or 4 bits and floats of 4 or 6 bits (as stored):
+    the tile as [64, 2, 8] (row k = 2 * r + p at [r, p]) in a layout with
+    the same lanes and elements as TILE_LAYOUT whose p digit sits 16/b slots
+    above the rest of its word (b = 1, 2, 4), or 4 slots above for 6-bit
+    floats. The two weights of an mma register then lie 16 bits apart, and
+    the cast takes them with one mask, or a 4-bit float's fields with two
+    shifts and two LOP3; a 6-bit float's lie 24 bits apart, at the same bit
+    of their bytes, and one PRMT brings both into place for those shifts
+    (lib/Conversion/Patterns/Compute/FastCast.c). None for the other types,
+    whose tiles keep TILE_LAYOUT."""
+    steps = _interleave_steps(wtype)
+    if not steps:
         return None
-    steps = 32 // wtype.bits // 4         # k steps (of 4 elements) per 32-bit word
     return f"local({8 // steps},1,1).local(1,2,1).local({steps},1,1).local(2,1,1).column_spatial(4,1,8)"
 
 
-def _interleaved_bits(wtype):
+def _interleave_steps(wtype):
+    """k steps (of 4 elements, 2 slots each) between an mma pair's two slots
+    in an interleaved tile, or 0 for a plain one."""
     if isinstance(wtype, tilus.FloatDType):
-        return wtype.bits == 4
-    return isinstance(wtype, tilus.IntDType) and wtype.bits in (1, 2, 4)
+        return 2 if wtype.bits in (4, 6) else 0
+    if isinstance(wtype, tilus.IntDType) and wtype.bits in (1, 2, 4):
+        return 32 // wtype.bits // 4      # a word's k steps
+    return 0
 
 
 def format_since(wtype):
     """The weight format in which the packing of `wtype` (as stored) last
     changed: a state dict packed in an earlier one decodes wrongly, one packed
     in this or a later one up to WEIGHT_FORMAT reads the same."""
-    if isinstance(wtype, tilus.FloatDType) and wtype.bits == 4:
-        return 3
-    return 2 if _interleaved_bits(wtype) else 1
+    if isinstance(wtype, tilus.FloatDType) and wtype.bits in (4, 6):
+        return 3 if wtype.bits == 4 else 4
+    return 2 if _interleave_steps(wtype) else 1
 
 
 def _row_order(wtype):
     """perm: the interleaved tile packs as TILE_LAYOUT packs rows perm of a
     tile (a tile's row i of the packed input is its row perm[i])."""
     import numpy as np
-    steps = 32 // wtype.bits // 4
+    steps = _interleave_steps(wtype)
     perm = np.empty(TILE_K, dtype=np.int64)
     for slot in range(32):
         s, h, p = slot // 4, slot // 2 % 2, slot % 2        # TILE_LAYOUT's digits

@@ -41,7 +41,10 @@
 // 4-bit floats (no inf/NaN) pair j and j + 4 the same way: one shift
 // places both magnitudes, one both signs, and two LOP3 keep them: four
 // instructions a pair against floatPair's six (the quantized matmul's
-// 4-bit float tiles are interleaved for it, weight format 3).
+// 4-bit float tiles are interleaved for it, weight format 3). 6-bit floats
+// pair j and j + 4 of each run of eight too: 24 bits apart, their fields
+// start at the same bit of their bytes, so one PRMT brings them 16 bits
+// apart first; five instructions a pair (weight format 4).
 //
 // Other integer widths (3, 5, 6, 7 bits, whose fields straddle words) pair
 // neighbours j and j + 1. Where each field starts low enough in its byte
@@ -405,34 +408,61 @@ static MlirValue narrowIntegersToHalves(Packed *p, int64_t m, int64_t flip,
   return result;
 }
 
-// 4-bit floats without inf/NaN encodings to f16 or bf16 (see the file
-// comment): pairs (j, j + 4) of a word, whose fields lie 16 bits apart. One
-// shift puts both magnitudes where the 16-bit format wants them (bit M - m
-// of each half), one puts both signs at bits 15 and 31, and two LOP3 keep
-// the fields. The halves read the values times 2^(B - bias), as
-// floatPair's do, and the multiplication by 2^(bias - B) follows (tagged
-// for the Dot under f16, as there); the shuffle puts each half in its slot.
-static MlirValue narrowFloatsToHalves(Packed *p, int64_t m, TilusFloatFormat f,
-                                      MlirType resultType, HalfFormat hf) {
+// A word holding element j's field at bit `at` and element j + 4's at bit
+// at + 16: for 4-bit fields, word j / 8 itself; for 6-bit ones (24 bits
+// apart, at the same bit of their bytes), one PRMT of the two words that
+// hold their bytes.
+static MlirValue fieldsApart16(Packed *p, int64_t m, int64_t j, int *at) {
+  int n = p->bits;
+  int64_t bit = j * n;
+  if (n == 4) {
+    *at = (int)(bit % 32);
+    return word(p, bit / 32);
+  }
+  int64_t k = bit / 8, base = k / 4 * 4, numWords = m * n / 32;
+  int o = (int)(bit % 8);
+  int64_t spill = o + n > 8; // the field reaches into the next byte
+  int64_t bytes[4] = {k, k + spill, k + 3, k + 3 + spill};
+  int64_t selector = 0;
+  for (int b = 0; b < 4; ++b)
+    selector |= (bytes[b] - base) << (4 * b);
+  bool twoWords = bytes[3] - base >= 4 && base / 4 + 1 < numWords;
+  MlirValue low = word(p, base / 4);
+  *at = o;
+  return prmt(p, low, twoWords ? word(p, base / 4 + 1) : low, selector);
+}
+
+// 4- and 6-bit floats without inf/NaN encodings to f16 or bf16 (see the
+// file comment): pairs (j, j + 4) of each run of eight elements, their
+// fields brought 16 bits apart (fieldsApart16). One shift puts both
+// magnitudes where the 16-bit format wants them (bit M - m of each half),
+// one puts both signs at bits 15 and 31, and two LOP3 keep the fields. The
+// halves read the values times 2^(B - bias), as floatPair's do, and the
+// multiplication by 2^(bias - B) follows (tagged for the Dot under f16, as
+// there); the shuffle puts each half in its slot.
+static MlirValue floatsApartToHalves(Packed *p, int64_t m, TilusFloatFormat f,
+                                     MlirType resultType, HalfFormat hf) {
   TilusEmitter *e = p->e;
-  int M = hf.mantissa, mb = f.mantissaBits, eb = f.exponentBits;
-  int64_t numWords = m / 8, count = m / 2;
+  int n = p->bits, M = hf.mantissa, mb = f.mantissaBits, eb = f.exponentBits;
+  int64_t count = m / 2;
   int64_t mags = ((1ll << (eb + mb)) - 1) << (M - mb);
   mags |= mags << 16;
   MlirValue *words = malloc(sizeof(MlirValue) * (size_t)count);
   int64_t *slot = malloc(sizeof(int64_t) * (size_t)m);
-  for (int64_t k = 0; k < numWords; ++k) {
-    MlirValue w = word(p, k);
-    for (int64_t j = 0; j < 4; ++j) {
-      int magShift = M - mb - 4 * (int)j, signShift = 12 - 4 * (int)j;
+  for (int64_t g = 0; g < m / 8; ++g) {
+    for (int64_t i = 0; i < 4; ++i) {
+      int at = 0;
+      MlirValue w = fieldsApart16(p, m, 8 * g + i, &at);
+      int magShift = M - mb - at, signShift = 16 - n - at;
       MlirValue x = magShift > 0 ? opc(p, "shli", w, magShift)
                     : magShift < 0 ? opc(p, "shrui", w, -magShift) : w;
-      MlirValue y = signShift > 0 ? opc(p, "shli", w, signShift) : w;
+      MlirValue y = signShift > 0 ? opc(p, "shli", w, signShift)
+                    : signShift < 0 ? opc(p, "shrui", w, -signShift) : w;
       MlirValue signs = opc(p, "andi", y, (int32_t)0x80008000);
-      int64_t r = 4 * k + j;
+      int64_t r = 4 * g + i;
       words[r] = lop3(p, x, c32(p, (int32_t)mags), signs, 0xEA); // (a & b) | c
-      slot[8 * k + j] = 2 * r;
-      slot[8 * k + j + 4] = 2 * r + 1;
+      slot[8 * g + i] = 2 * r;
+      slot[8 * g + i + 4] = 2 * r + 1;
     }
   }
   MlirValue packed = gather(p, words, count);
@@ -528,9 +558,9 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
   HalfFormat hf = f16 ? kF16 : kBF16;
   if ((f16 || bf16) && !isFloat && (n == 1 || n == 2 || n == 4) && p.wordBits == 32)
     return narrowIntegersToHalves(&p, m, flip, resultType, hf);
-  if ((f16 || bf16) && isFloat && n == 4 && p.wordBits == 32 &&
-      !tilusFloatFormatHasInfinity(f) && !tilusFloatFormatHasNaN(f))
-    return narrowFloatsToHalves(&p, m, f, resultType, hf);
+  if ((f16 || bf16) && isFloat && (n == 4 || n == 6) && p.wordBits == 32 &&
+      m % 8 == 0 && !tilusFloatFormatHasInfinity(f) && !tilusFloatFormatHasNaN(f))
+    return floatsApartToHalves(&p, m, f, resultType, hf);
   MlirValue *scalars = malloc(sizeof(MlirValue) * (size_t)m);
   MlirValue result;
 
