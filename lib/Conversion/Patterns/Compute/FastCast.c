@@ -55,9 +55,9 @@
 // pair, against five for windows: other pairs take each element through a
 // 32-bit window of the bit stream (one funnel shift at most), the first at
 // bit 0 and the second at bit 16, and two LOP3 mask, join, set the
-// exponents and flip. Floats without inf/NaN encodings take windows that
-// put the fields where f16 wants them, one shift for the signs and three
-// LOP3.
+// exponents and flip. The other floats without inf/NaN encodings (3, 5
+// and 7 bits) take windows that put the fields where f16 wants them, one
+// shift for the signs and three LOP3 (floatPair).
 //
 // 8-bit integers to f16 move whole bytes: a PRMT places two bytes under the
 // magic 0x64 high bytes, so a pair costs one PRMT and the HSUB2.
