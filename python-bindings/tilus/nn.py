@@ -46,7 +46,8 @@ class QuantizedLinear(torch.nn.Module):
         # Only when this module's weights are in the dict (a shard may hold
         # other modules): refused where the type's packing changed after the
         # dict's format (format 2: the interleaved 1-, 2- and 4-bit integers;
-        # 3: the 4-bit floats), or the dict comes from a later version.
+        # 3: the 4-bit floats; 4: the 6-bit floats), or the dict comes from a
+        # later version.
         fmt = state_dict.get(prefix + "weight_format")
         stored = qmatmul._stored_type(self.wtype, self.offset)
         since = qmatmul.format_since(stored)

@@ -333,7 +333,6 @@ func.func @u2_f32(%p: !tilus.ptr<ui8>, %q: !tilus.ptr<f32>)
   return
 }
 
-// float4_e2m1 -> f16: fields placed in f16 position, times 2^(15 - 1).
 // e2m1 -> f16, 8 elements per lane (one word): elements j and j + 4 (16 bits
 // apart) pair up. For j = 0 one shift left by 9 puts both 3-bit magnitudes at
 // bits 9-11 and 25-27 (mask 234884608 = 0x0E000E00), one by 12 both signs at

@@ -48,7 +48,8 @@ BYTE_SIGNS = -0x7F7F7F80
 
 
 def interleaved(wtype):
-    """For integers of 1, 2 or 4 bits and floats of 4 or 6 bits (as stored):
+    """For integers of 1, 2 or 4 bits and floats of 4 or 6 bits without inf
+    or NaN encodings (as stored):
     the tile as [64, 2, 8] (row k = 2 * r + p at [r, p]) in a layout with
     the same lanes and elements as TILE_LAYOUT whose p digit sits 16/b slots
     above the rest of its word (b = 1, 2, 4), or 4 slots above for 6-bit
@@ -68,7 +69,10 @@ def _interleave_steps(wtype):
     """k steps (of 4 elements, 2 slots each) between an mma pair's two slots
     in an interleaved tile, or 0 for a plain one."""
     if isinstance(wtype, tilus.FloatDType):
-        return 2 if wtype.bits in (4, 6) else 0
+        # Only formats without inf or NaN take the pairs' cast (FastCast.c);
+        # e5m0 keeps the plain tile.
+        plain = wtype.has_inf or wtype.has_nan
+        return 2 if wtype.bits in (4, 6) and not plain else 0
     if isinstance(wtype, tilus.IntDType) and wtype.bits in (1, 2, 4):
         return 32 // wtype.bits // 4      # a word's k steps
     return 0
@@ -78,9 +82,11 @@ def format_since(wtype):
     """The weight format in which the packing of `wtype` (as stored) last
     changed: a state dict packed in an earlier one decodes wrongly, one packed
     in this or a later one up to WEIGHT_FORMAT reads the same."""
-    if isinstance(wtype, tilus.FloatDType) and wtype.bits in (4, 6):
+    if not _interleave_steps(wtype):
+        return 1
+    if isinstance(wtype, tilus.FloatDType):
         return 3 if wtype.bits == 4 else 4
-    return 2 if _interleave_steps(wtype) else 1
+    return 2
 
 
 def _row_order(wtype):

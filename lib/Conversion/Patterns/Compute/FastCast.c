@@ -436,8 +436,9 @@ static MlirValue fieldsApart16(Packed *p, int64_t m, int64_t j, int *at) {
 // file comment): pairs (j, j + 4) of each run of eight elements, their
 // fields brought 16 bits apart (fieldsApart16). One shift puts both
 // magnitudes where the 16-bit format wants them (bit M - m of each half),
-// one puts both signs at bits 15 and 31, and two LOP3 keep the fields. The
-// halves read the values times 2^(B - bias), as floatPair's do, and the
+// one puts both signs at bits 15 and 31, and a mask of the signs and one
+// LOP3 keep the fields (two LOP3 in SASS). The halves read the values
+// times 2^(B - bias), as floatPair's do, and the
 // multiplication by 2^(bias - B) follows (tagged for the Dot under f16, as
 // there); the shuffle puts each half in its slot.
 static MlirValue floatsApartToHalves(Packed *p, int64_t m, TilusFloatFormat f,
