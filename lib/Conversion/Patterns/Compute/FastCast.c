@@ -118,6 +118,11 @@ static MlirValue opc(Packed *p, const char *name, MlirValue x, int64_t c) {
   return tilusEmitArith(p->e, name, x, c32(p, c));
 }
 
+// x shifted left by s bits (right by -s where s < 0).
+static MlirValue shiftLeft(Packed *p, MlirValue x, int s) {
+  return s > 0 ? opc(p, "shli", x, s) : s < 0 ? opc(p, "shrui", x, -s) : x;
+}
+
 // Reads `x` (vector<m x iN>) as words. A View is an llvm.bitcast; reading
 // its input instead keeps odd-width vectors out of the emitted IR entirely.
 static bool packWords(Packed *p, MlirValue x, int64_t m) {
@@ -221,6 +226,18 @@ static MlirValue prmt(Packed *p, MlirValue a, MlirValue b, int64_t selector) {
   return tilusEmitCallIntrinsic(p->e, "llvm.nvvm.prmt", 3, operands, p->i32);
 }
 
+// Bytes bytes[0..3] of the thread's stream (ascending, within eight bytes
+// of bytes[0]'s word) as the bytes of one word: one PRMT of that word and,
+// where the last reaches it, the next. The callers' bytes hold fields of
+// the stream, so that next word exists whenever it is read.
+static MlirValue gatherBytes(Packed *p, const int64_t bytes[4]) {
+  int64_t base = bytes[0] / 4 * 4, selector = 0;
+  for (int b = 0; b < 4; ++b)
+    selector |= (bytes[b] - base) << (4 * b);
+  MlirValue low = word(p, base / 4);
+  return prmt(p, low, bytes[3] - base >= 4 ? word(p, base / 4 + 1) : low, selector);
+}
+
 // Integers j and j + 1 (n bits) as a 16-bit float pair, PRMT-gathered
 // (see the file comment), where each field starts at bit o of its byte of
 // the stream with o + n <= h.mantissa: one PRMT puts each field's byte and
@@ -232,33 +249,24 @@ static MlirValue prmt(Packed *p, MlirValue a, MlirValue b, int64_t selector) {
 // its byte. (Bringing that one field down by a funnel shift first and
 // gathering the pair as here was no faster on the H100 than integerPair's
 // two windows, and 2-5 % slower for 5-bit weights: bench/README.md.)
-static MlirValue bytePair(Packed *p, int64_t m, int64_t j, int64_t flip,
-                          HalfFormat h, double bias[2]) {
+static MlirValue bytePair(Packed *p, int64_t j, int64_t flip, HalfFormat h,
+                          double bias[2]) {
   int n = p->bits;
-  int64_t numWords = m * n / 32, field = (1ll << n) - 1;
-  int64_t base = j * n / 8 / 4 * 4; // the first byte of the first field's word
-  int64_t selector = 0, mask = 0, set = 0;
+  int64_t field = (1ll << n) - 1, bytes[4], mask = 0, set = 0;
   double reads[2];
-  bool twoWords = false;
   for (int half = 0; half < 2; ++half) {
     int64_t bit = (j + half) * n, k = bit / 8;
     int o = (int)(bit % 8);
     if (o + n > h.mantissa)
       return (MlirValue){NULL};
     // The byte above is read only where the field reaches into it.
-    int64_t last = o + n > 8 ? k + 1 : k;
-    twoWords |= last - base >= 4;
-    selector |= ((k - base) | (last - base) << 4) << (8 * half);
+    bytes[2 * half] = k, bytes[2 * half + 1] = o + n > 8 ? k + 1 : k;
     mask |= field << (o + 16 * half);
     set |= ((int64_t)(h.bias + h.mantissa - o) << h.mantissa | flip << o) << (16 * half);
     reads[half] = ldexp(1.0, h.mantissa - o) + (double)flip;
   }
-  if (twoWords && base / 4 + 1 >= numWords)
-    return (MlirValue){NULL}; // not for a whole stream of fields; be safe
   bias[0] = reads[0], bias[1] = reads[1];
-  MlirValue low = word(p, base / 4);
-  MlirValue gathered = prmt(p, low, twoWords ? word(p, base / 4 + 1) : low, selector);
-  return andXor(p, gathered, (int32_t)mask, (int32_t)set);
+  return andXor(p, gatherBytes(p, bytes), (int32_t)mask, (int32_t)set);
 }
 
 // Floats j and j + 1 (sign, e <= 4 exponent bits, m mantissa bits; no inf
@@ -353,6 +361,30 @@ static MlirType vectorOf(MlirType element, int64_t m) {
   return mlirVectorTypeGet(1, &m, element);
 }
 
+// The halves of a 16-bit float placed as placeFloat places them (the
+// value times 2^(B - bias)), times 2^(bias - B). Tagged under f16, so that
+// an mma Dot may scale its f32 results instead. Not bf16: its placed values
+// can be bf16 subnormals (e2m1's 0.5 is 2^-127), which the product would
+// take unscaled.
+static MlirValue rescaleFloats(TilusEmitter *e, MlirValue x, MlirType resultType,
+                               TilusFloatFormat f, HalfFormat hf) {
+  if (tilusFloatFormatGetBias(f) == hf.bias)
+    return x;
+  MlirValue operands[2] = {
+      x, tilusEmitSplatConstant(e, resultType, ldexp(1.0, hf.bias - tilusFloatFormatGetBias(f)))};
+  MlirNamedAttribute tag = tilusNamedAttr(e->ctx, TILUS_CAST_SCALE_ATTR, mlirUnitAttrGet(e->ctx));
+  bool f16 = mlirTypeIsAF16(mlirShapedTypeGetElementType(resultType));
+  return tilusEmitValue(e, "arith.mulf", 2, operands, resultType, f16 ? 1 : 0, &tag);
+}
+
+// x's m elements regrouped: element i of the result is x's slot[i].
+static MlirValue toSlots(TilusEmitter *e, MlirValue x, MlirType resultType, int64_t m,
+                         const int64_t *slot) {
+  MlirValue both[2] = {x, x};
+  MlirNamedAttribute mask = tilusNamedAttr(e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, slot));
+  return tilusEmitValue(e, "vector.shuffle", 2, both, resultType, 1, &mask);
+}
+
 // 1-, 2- and 4-bit integers to f16 or bf16 (see the file comment): words
 // of 32 / n elements, pairs (j, j + 16/n).
 static MlirValue narrowIntegersToHalves(Packed *p, int64_t m, int64_t flip,
@@ -399,11 +431,7 @@ static MlirValue narrowIntegersToHalves(Packed *p, int64_t m, int64_t flip,
                                           mlirUnitAttrGet(e->ctx));
   MlirValue values =
       tilusEmitValue(e, "arith.addf", 2, addOperands, resultType, 1, &tag);
-  MlirValue both[2] = {values, values};
-  MlirNamedAttribute mask = tilusNamedAttr(
-      e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, slot));
-  MlirValue result =
-      tilusEmitValue(e, "vector.shuffle", 2, both, resultType, 1, &mask);
+  MlirValue result = toSlots(e, values, resultType, m, slot);
   free(words), free(bias), free(slot);
   return result;
 }
@@ -412,24 +440,17 @@ static MlirValue narrowIntegersToHalves(Packed *p, int64_t m, int64_t flip,
 // at + 16: for 4-bit fields, word j / 8 itself; for 6-bit ones (24 bits
 // apart, at the same bit of their bytes), one PRMT of the two words that
 // hold their bytes.
-static MlirValue fieldsApart16(Packed *p, int64_t m, int64_t j, int *at) {
+static MlirValue fieldsApart16(Packed *p, int64_t j, int *at) {
   int n = p->bits;
   int64_t bit = j * n;
   if (n == 4) {
     *at = (int)(bit % 32);
     return word(p, bit / 32);
   }
-  int64_t k = bit / 8, base = k / 4 * 4, numWords = m * n / 32;
-  int o = (int)(bit % 8);
-  int64_t spill = o + n > 8; // the field reaches into the next byte
+  int64_t k = bit / 8, spill = bit % 8 + n > 8; // the field reaches the next byte
   int64_t bytes[4] = {k, k + spill, k + 3, k + 3 + spill};
-  int64_t selector = 0;
-  for (int b = 0; b < 4; ++b)
-    selector |= (bytes[b] - base) << (4 * b);
-  bool twoWords = bytes[3] - base >= 4 && base / 4 + 1 < numWords;
-  MlirValue low = word(p, base / 4);
-  *at = o;
-  return prmt(p, low, twoWords ? word(p, base / 4 + 1) : low, selector);
+  *at = (int)(bit % 8);
+  return gatherBytes(p, bytes);
 }
 
 // 4- and 6-bit floats without inf/NaN encodings to f16 or bf16 (see the
@@ -438,9 +459,8 @@ static MlirValue fieldsApart16(Packed *p, int64_t m, int64_t j, int *at) {
 // magnitudes where the 16-bit format wants them (bit M - m of each half),
 // one puts both signs at bits 15 and 31, and a mask of the signs and one
 // LOP3 keep the fields (two LOP3 in SASS). The halves read the values
-// times 2^(B - bias), as floatPair's do, and the
-// multiplication by 2^(bias - B) follows (tagged for the Dot under f16, as
-// there); the shuffle puts each half in its slot.
+// times 2^(B - bias), as floatPair's do, and rescaleFloats follows; the
+// shuffle puts each half in its slot.
 static MlirValue floatsApartToHalves(Packed *p, int64_t m, TilusFloatFormat f,
                                      MlirType resultType, HalfFormat hf) {
   TilusEmitter *e = p->e;
@@ -453,13 +473,9 @@ static MlirValue floatsApartToHalves(Packed *p, int64_t m, TilusFloatFormat f,
   for (int64_t g = 0; g < m / 8; ++g) {
     for (int64_t i = 0; i < 4; ++i) {
       int at = 0;
-      MlirValue w = fieldsApart16(p, m, 8 * g + i, &at);
-      int magShift = M - mb - at, signShift = 16 - n - at;
-      MlirValue x = magShift > 0 ? opc(p, "shli", w, magShift)
-                    : magShift < 0 ? opc(p, "shrui", w, -magShift) : w;
-      MlirValue y = signShift > 0 ? opc(p, "shli", w, signShift)
-                    : signShift < 0 ? opc(p, "shrui", w, -signShift) : w;
-      MlirValue signs = opc(p, "andi", y, (int32_t)0x80008000);
+      MlirValue w = fieldsApart16(p, 8 * g + i, &at);
+      MlirValue x = shiftLeft(p, w, M - mb - at);       // both magnitudes
+      MlirValue signs = opc(p, "andi", shiftLeft(p, w, 16 - n - at), (int32_t)0x80008000);
       int64_t r = 4 * g + i;
       words[r] = lop3(p, x, c32(p, (int32_t)mags), signs, 0xEA); // (a & b) | c
       slot[8 * g + i] = 2 * r;
@@ -467,19 +483,8 @@ static MlirValue floatsApartToHalves(Packed *p, int64_t m, TilusFloatFormat f,
     }
   }
   MlirValue packed = gather(p, words, count);
-  MlirValue result = tilusEmitValue(e, "llvm.bitcast", 1, &packed, resultType, 0, NULL);
-  if (tilusFloatFormatGetBias(f) != hf.bias) {
-    MlirValue operands[2] = {
-        result, tilusEmitSplatConstant(e, resultType,
-                                       ldexp(1.0, hf.bias - tilusFloatFormatGetBias(f)))};
-    MlirNamedAttribute tag = tilusNamedAttr(e->ctx, TILUS_CAST_SCALE_ATTR,
-                                            mlirUnitAttrGet(e->ctx));
-    bool f16 = mlirTypeIsAF16(mlirShapedTypeGetElementType(resultType));
-    result = tilusEmitValue(e, "arith.mulf", 2, operands, resultType, f16 ? 1 : 0, &tag);
-  }
-  MlirValue both[2] = {result, result};
-  MlirNamedAttribute mask = tilusNamedAttr(e->ctx, "mask", mlirDenseI64ArrayGet(e->ctx, m, slot));
-  result = tilusEmitValue(e, "vector.shuffle", 2, both, resultType, 1, &mask);
+  MlirValue halves = tilusEmitValue(e, "llvm.bitcast", 1, &packed, resultType, 0, NULL);
+  MlirValue result = toSlots(e, rescaleFloats(e, halves, resultType, f, hf), resultType, m, slot);
   free(words), free(slot);
   return result;
 }
@@ -601,7 +606,7 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
       bias[j] = ldexp(1.0, hf.mantissa) + (double)flip;
     for (int64_t i = 0; i < m / 2; ++i) {
       if (!isFloat && p.wordBits == 32) {
-        scalars[i] = bytePair(&p, m, 2 * i, flip, hf, bias + 2 * i);
+        scalars[i] = bytePair(&p, 2 * i, flip, hf, bias + 2 * i);
         if (!scalars[i].ptr)
           scalars[i] = integerPair(&p, m, 2 * i, flip, hf);
         continue;
@@ -628,17 +633,8 @@ MlirValue tilusEmitFastCast(TilusEmitter *e, MlirValue x, MlirType from,
     if (!isFloat)
       result = tilusEmitArith(e, "subf", result,
                               tilusEmitFloatVectorConstant(e, resultType, bias));
-    else if (tilusFloatFormatGetBias(f) != hf.bias) {
-      // Tagged (f16), so that an mma Dot may scale its f32 results instead.
-      // Not bf16: its placed values can be bf16 subnormals (e2m1's 0.5 is
-      // 2^-127), which the product would take unscaled.
-      MlirValue operands[2] = {
-          result, tilusEmitSplatConstant(e, resultType,
-                                         ldexp(1.0, hf.bias - tilusFloatFormatGetBias(f)))};
-      MlirNamedAttribute tag = tilusNamedAttr(e->ctx, TILUS_CAST_SCALE_ATTR,
-                                              mlirUnitAttrGet(e->ctx));
-      result = tilusEmitValue(e, "arith.mulf", 2, operands, resultType, f16 ? 1 : 0, &tag);
-    }
+    else
+      result = rescaleFloats(e, result, resultType, f, hf);
     free(scalars), free(bias);
     return result;
   }
