@@ -8,7 +8,9 @@
 //   block_rows block_cols artifact
 //
 // (zeros: 0 none, 1 values of the scales' type, 2 uint8 codes; m_max 0: no
-// upper bound; artifact: a file name relative to DIR whose
+// upper bound; split_k: the K splits, or -P for a stream-K kernel of at most
+// P blocks, which takes P (or the units of work, if fewer) after k;
+// artifact: a file name relative to DIR whose
 // kernel `qmatmul` takes the parameters of python-bindings/tilus/ops/
 // qmatmul.py's QuantizedMatmul.parameters()). The whole file is read into
 // memory and parsed once; lookups scan the entries (a table holds tens to
@@ -35,7 +37,8 @@ enum { kFields = 14 };
 typedef struct {
   char *wtype, *activation;
   int offset, group, splitK;
-  int zeros; // 0 none, 1 values, 2 uint8 codes
+  int streamK; // stream-K: at most this many blocks; 0 otherwise
+  int zeros;   // 0 none, 1 values, 2 uint8 codes
   bool bias;
   int64_t mMin, mMax, n, k, blockRows, blockCols;
   int artifact; // index into the table's artifacts
@@ -127,7 +130,7 @@ static bool parseEntry(TilusQmatmulTable *t, const char *dir, char **tok, int li
       "m_max", "n", "k", "split_k", "block_rows", "block_cols", "artifact"};
   int64_t v[kFields] = {0};
   // Fields 1, 2 and 4 to 12 are integers: their ranges.
-  static const int64_t lo[kFields] = {0, -255, 1, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0};
+  static const int64_t lo[kFields] = {0, -255, 1, 0, 0, 0, 1, 0, 1, 1, -65536, 1, 1, 0};
   static const int64_t hi[kFields] = {0, 255, INT32_MAX, 0, 2, 1, INT32_MAX, INT32_MAX,
                                       INT32_MAX, INT32_MAX, 64, 4096, INT32_MAX, 0};
   for (int f = 1; f < kFields - 1; ++f) {
@@ -145,6 +148,13 @@ static bool parseEntry(TilusQmatmulTable *t, const char *dir, char **tok, int li
                   TABLE_FILE " line %d: activation '%s' is not float16, bfloat16, int8 or "
                              "float8_e4m3",
                   line, tok[3]);
+    return false;
+  }
+  if (!v[10]) {
+    tilusSetError(err, TilusStatusParseError,
+                  TABLE_FILE " line %d: split_k is 0 (K splits from 1, or -P for stream-K "
+                             "over P blocks)",
+                  line);
     return false;
   }
   if (v[7] && v[7] < v[6]) {
@@ -169,7 +179,8 @@ static bool parseEntry(TilusQmatmulTable *t, const char *dir, char **tok, int li
   Entry e = {.wtype = tilusCopyText(tok[0], strlen(tok[0])),
              .activation = tilusCopyText(tok[3], strlen(tok[3])),
              .offset = (int)v[1], .group = (int)v[2], .zeros = (int)v[4], .bias = v[5],
-             .mMin = v[6], .mMax = v[7], .n = v[8], .k = v[9], .splitK = (int)v[10],
+             .mMin = v[6], .mMax = v[7], .n = v[8], .k = v[9],
+             .splitK = v[10] > 0 ? (int)v[10] : 1, .streamK = v[10] < 0 ? (int)-v[10] : 0,
              .blockRows = v[11], .blockCols = v[12], .artifact = artifact};
   if (!e.wtype || !e.activation) {
     free(e.wtype), free(e.activation);
@@ -353,20 +364,29 @@ TilusStatus tilusQmatmulFind(const TilusQmatmulTable *t, const TilusQmatmulShape
     return status;
   const Entry *e = &t->entries[i];
   uint64_t cells = (uint64_t)s->m * (uint64_t)s->n; // below 2^62
-  if (e->splitK > 1 && cells > UINT64_MAX / (4 * (uint64_t)e->splitK))
-    return tilusSetError(err, TilusStatusInvalidArgument,
-                         "quantized matmul: M = %lld, N = %lld: the split-K partials "
-                         "need more than 2^64 bytes",
-                         (long long)s->m, (long long)s->n);
-  if (plan) {
-    bool split = e->splitK > 1;
-    uint64_t rowBlocks = (uint64_t)((s->m + e->blockRows - 1) / e->blockRows);
-    *plan = (TilusQmatmulPlan){
-        .entry = i, .splitK = e->splitK, .blockRows = e->blockRows,
-        .blockCols = e->blockCols,
-        .partialsBytes = split ? 4 * (uint64_t)e->splitK * (uint64_t)s->m * (uint64_t)s->n : 0,
-        .countersBytes = split ? 4 * rowBlocks * (uint64_t)(s->n / e->blockCols) : 0};
+  uint64_t tiles = (uint64_t)((s->m + e->blockRows - 1) / e->blockRows) *
+                   (uint64_t)(s->n / e->blockCols);
+  // Partial slots: split-K's splits; stream-K's most blocks sharing a tile
+  // (python-bindings/tilus/ops/qmatmul_wgmma.py, stream_k_plan: all but
+  // a tile's first and last block cover at least units / blocks k tiles).
+  uint64_t slots = e->splitK > 1 ? (uint64_t)e->splitK : 0, blocks = 0;
+  uint64_t kt = (uint64_t)s->k / 128, units = tiles * kt;
+  if (e->streamK && units) { // M = 0 launches nothing
+    blocks = units < (uint64_t)e->streamK ? units : (uint64_t)e->streamK;
+    slots = kt < 2 ? 1 : (kt - 2) / (units / blocks) + 2;
+    if (slots > blocks)
+      slots = blocks;
   }
+  if (slots && cells > UINT64_MAX / (4 * slots))
+    return tilusSetError(err, TilusStatusInvalidArgument,
+                         "quantized matmul: M = %lld, N = %lld: the partials need more "
+                         "than 2^64 bytes",
+                         (long long)s->m, (long long)s->n);
+  if (plan)
+    *plan = (TilusQmatmulPlan){.entry = i, .splitK = e->splitK, .blockRows = e->blockRows,
+                               .blockCols = e->blockCols, .partialsBytes = 4 * slots * cells,
+                               .countersBytes = slots ? 4 * tiles : 0,
+                               .streamKBlocks = (int)blocks};
   return TilusStatusSuccess;
 }
 
@@ -420,7 +440,7 @@ TilusStatus tilusQmatmulLaunch(TilusQmatmulTable *t, TilusRuntime *rt,
     return TilusStatusSuccess;
   // int8 and FP8 activations come with their row scales.
   bool scaled = !strcmp(s->activation, "int8") || !strcmp(s->activation, "float8_e4m3");
-  bool split = plan.splitK > 1;
+  bool split = plan.partialsBytes > 0; // split-K or stream-K
   if (!checkBuffer(b->x, true, "x", "every product reads x", err) ||
       !checkBuffer(b->qweight, true, "qweight", "every product reads the weights", err) ||
       !checkBuffer(b->scales, true, "scales", "every product reads the scales", err) ||
@@ -444,8 +464,8 @@ TilusStatus tilusQmatmulLaunch(TilusQmatmulTable *t, TilusRuntime *rt,
                    err))
     return TilusStatusInvalidArgument;
   // QuantizedMatmul.parameters(): a, [a_scales], w, scales, [zeros], [bias],
-  // c, [partials, counters], m, n, k.
-  TilusArg args[14];
+  // c, [partials, counters], m, n, k, [blocks (stream-K)].
+  TilusArg args[15];
   int n = 0;
   args[n++] = tilusArgPointer(b->x);
   if (scaled)
@@ -464,6 +484,8 @@ TilusStatus tilusQmatmulLaunch(TilusQmatmulTable *t, TilusRuntime *rt,
   args[n++] = tilusArgInteger(s->m);
   args[n++] = tilusArgInteger(s->n);
   args[n++] = tilusArgInteger(s->k);
+  if (plan.streamKBlocks)
+    args[n++] = tilusArgInteger(plan.streamKBlocks);
   TilusLoadedKernel *kernel = t->kernels[t->entries[plan.entry].artifact];
   return tilusRuntimeLaunchKernelWithWorkspace(rt, kernel, args, n, stream, 0, 0, err);
 }

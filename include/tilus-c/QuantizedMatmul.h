@@ -10,7 +10,7 @@
 |*                                                                            *|
 |*   TilusQmatmulTable *t = tilusQmatmulTableLoad(dir, &err);   // no GPU     *|
 |*   tilusQmatmulTablePrepare(t, rt, &err);     // loads its kernels on rt     *|
-|*   tilusQmatmulFind(t, &shape, &plan, &err);  // scratch sizes for split-K  *|
+|*   tilusQmatmulFind(t, &shape, &plan, &err);  // scratch sizes, if any     *|
 |*   tilusQmatmulLaunch(t, rt, &shape, &buffers, stream, &err);               *|
 |*                                                                            *|
 |* Ownership and errors follow Runtime.h: Load returns a table the caller    *|
@@ -64,9 +64,15 @@ typedef struct {
   int entry;              /* the table entry (line order, from 0) */
   int splitK;             /* K splits; > 1 needs the two scratch buffers */
   int64_t blockRows, blockCols;
-  uint64_t partialsBytes; /* f32 [splitK, M, N] (0 without split-K) */
+  uint64_t partialsBytes; /* f32 [slots, M, N]: slots = splitK, or for a
+                             stream-K kernel the most blocks sharing a tile
+                             (0 without split-K or stream-K) */
   uint64_t countersBytes; /* i32, all zero before a buffer's first launch;
-                             each launch leaves them zero (0 without split-K) */
+                             each launch leaves them zero (0 without split-K
+                             or stream-K) */
+  int streamKBlocks;      /* a stream-K kernel's blocks (the table's -split_k,
+                             at most the units of work), which also needs the
+                             two scratch buffers; 0 otherwise */
 } TilusQmatmulPlan;
 
 /* The entry for `shape` and what it needs. TilusStatusUnsupported when the
@@ -96,16 +102,17 @@ typedef struct {
                               uint8 [K / groupSize, N] with zeroCodes */
   TilusDevicePtr bias;     /* with a bias: [N] like scales */
   TilusDevicePtr out;      /* [M, N] like scales */
-  TilusDevicePtr partials; /* split-K only: plan.partialsBytes */
-  TilusDevicePtr counters; /* split-K only: plan.countersBytes, zeroed once */
+  TilusDevicePtr partials; /* split-K and stream-K only: plan.partialsBytes */
+  TilusDevicePtr counters; /* split-K and stream-K only: plan.countersBytes,
+                              zeroed once */
 } TilusQmatmulBuffers;
 
 /* Finds the entry for `shape` and launches its kernel on `stream` (NULL: the
  * default stream); M = 0 launches nothing and needs no buffers. The table must be prepared on `rt`
  * (TilusStatusInvalidArgument otherwise). A buffer the shape needs that is
  * 0, or one it does not take that is not 0, is TilusStatusInvalidArgument
- * with its name, and nothing is launched. Split-K launches on one
- * (partials, counters) pair must not overlap: one pair per stream. */
+ * with its name, and nothing is launched. Split-K and stream-K launches on
+ * one (partials, counters) pair must not overlap: one pair per stream. */
 TilusStatus tilusQmatmulLaunch(TilusQmatmulTable *table, TilusRuntime *rt,
                                const TilusQmatmulShape *shape,
                                const TilusQmatmulBuffers *buffers, void *stream,

@@ -310,38 +310,85 @@ def test_choose_config_divides_the_shape():
     assert qmatmul.choose_config(300, 256, 1024, tilus.uint3, tilus.int8) == (4, 16, 4, 1, 1)
 
 
-def test_wgmma_config_fills_one_wave():
+def test_data_parallel_config_fills_one_wave():
     """M = 33-256: the warp-specialized variant, its block height from
     block_rows (the least waves times rows), one warpgroup where even its
     grid fits one wave; two stages where three of 256 rows do not fit;
     128-row blocks of one warpgroup for a dear decode where 64-row ones fit
     one wave."""
     u4, f6 = tilus.uint4, tilus.float6_e3m2
-    assert qmatmul.wgmma_config(32, 8192, 8192, u4) is None
+    assert qmatmul.data_parallel_config(32, 8192, 8192, u4) is None
     for m in (33, 64):
-        assert qmatmul.wgmma_config(m, 8192, 8192, u4) == (1, 64, 4, 1)     # 64 blocks
-        assert qmatmul.wgmma_config(m, 10240, 8192, u4) == (2, 64, 4, 1)    # 80 blocks
-        assert qmatmul.wgmma_config(m, 57344, 8192, u4) == (2, 64, 4, 1)    # M's own
+        assert qmatmul.data_parallel_config(m, 8192, 8192, u4) == (1, 64, 4, 1)     # 64 blocks
+        assert qmatmul.data_parallel_config(m, 10240, 8192, u4) == (2, 64, 4, 1)    # 80 blocks
+        assert qmatmul.data_parallel_config(m, 57344, 8192, u4) == (2, 64, 4, 1)    # M's own
     for m in (65, 96, 128):
-        assert qmatmul.wgmma_config(m, 8192, 8192, u4) == (2, 64, 4, 1)     # 128 blocks
+        assert qmatmul.data_parallel_config(m, 8192, 8192, u4) == (2, 64, 4, 1)     # 128 blocks
         # A dearer decode: 128 rows, one warpgroup, as many blocks.
-        assert qmatmul.wgmma_config(m, 8192, 8192, f6) == (1, 128, 4, 1)
-        assert qmatmul.wgmma_config(m, 8192, 28672, tilus.uint3) == (1, 128, 4, 1)
+        assert qmatmul.data_parallel_config(m, 8192, 8192, f6) == (1, 128, 4, 1)
+        assert qmatmul.data_parallel_config(m, 8192, 28672, tilus.uint3) == (1, 128, 4, 1)
         # M's own height, rounded up to 32: 80 blocks, not 160.
         own = 96 if m <= 96 else 128
-        assert qmatmul.wgmma_config(m, 10240, 8192, u4) == (2, own, 4, 1)
-        assert qmatmul.wgmma_config(m, 57344, 8192, u4) == (2, own, 4, 1)
+        assert qmatmul.data_parallel_config(m, 10240, 8192, u4) == (2, own, 4, 1)
+        assert qmatmul.data_parallel_config(m, 57344, 8192, u4) == (2, own, 4, 1)
     for m in (129, 256):
         own = 160 if m == 129 else 256
         # One warpgroup's 128 blocks of M's own rows, or two's of 128 rows.
-        assert qmatmul.wgmma_config(m, 8192, 8192, u4) == ((1, 160, 4, 1) if m == 129
+        assert qmatmul.data_parallel_config(m, 8192, 8192, u4) == ((1, 160, 4, 1) if m == 129
                                                            else (2, 128, 4, 1))
-        assert qmatmul.wgmma_config(m, 10240, 8192, u4) == (2, own, 3, 1)
-        assert qmatmul.wgmma_config(m, 10240, 8192, f6) == (2, own, 3 if m == 129 else 2,
+        assert qmatmul.data_parallel_config(m, 10240, 8192, u4) == (2, own, 3, 1)
+        assert qmatmul.data_parallel_config(m, 10240, 8192, f6) == (2, own, 3 if m == 129 else 2,
                                                              1 if m == 129 else 0)
-    assert qmatmul.wgmma_config(300, 8192, 8192, f6) == (2, 192, 3, 1)
+    assert qmatmul.data_parallel_config(300, 8192, 8192, f6) == (2, 192, 3, 1)
     # N not a multiple of 128: one warpgroup (64 columns a block).
-    assert qmatmul.wgmma_config(100, 8256, 8192, u4)[0] == 1
+    assert qmatmul.data_parallel_config(100, 8256, 8192, u4)[0] == 1
+
+
+def test_stream_k_config_where_the_grid_falls_short():
+    """From M = 65 to 256, wgmma_config takes the stream-K grid where the
+    data-parallel one's last wave is far from full (N = 10240: 80 blocks of
+    128 columns; N = 57344 below M = 256: 3.4 waves) or its blocks are
+    weaker with many k tiles per stream-K block (K = 28672), not where
+    128-row blocks of two warpgroups fill their waves (M = 256, N = K =
+    8192 or K = 28672) or a block would get few k tiles (N = K = 8192)."""
+    u4, f6 = tilus.uint4, tilus.float6_e3m2
+    sk = qmatmul.is_stream_k
+    for m in (96, 128, 192):
+        for n, k in [(10240, 8192), (57344, 8192), (8192, 28672)]:
+            cfg = qmatmul.wgmma_config(m, n, k, u4)
+            assert cfg == (2, qmatmul.own_height(m), 4, 1, "sk"), (m, n, k)
+        assert not sk(qmatmul.wgmma_config(m, 8192, 8192, u4))
+    # Six-bit weights: three stages of 192 rows, two without lag of 256.
+    assert qmatmul.wgmma_config(192, 10240, 8192, f6) == (2, 192, 3, 1, "sk")
+    assert qmatmul.wgmma_config(256, 10240, 8192, f6) == (2, 256, 2, 0, "sk")
+    assert qmatmul.wgmma_config(256, 10240, 8192, u4) == (2, 256, 3, 1, "sk")
+    for n, k in [(8192, 8192), (8192, 28672), (57344, 8192)]:
+        assert qmatmul.wgmma_config(256, n, k, u4) == (2, 128, 4, 1)
+    # Not for M <= 64 or above 256, nor for int8 x.
+    for m in (64, 300):
+        assert not sk(qmatmul.wgmma_config(m, 10240, 8192, u4))
+    assert qmatmul.wgmma_config(128, 10240, 8192, u4, tilus.int8) is None
+
+
+def test_stream_k_plan_bounds_the_sharing():
+    """stream_k_plan's partial slots: at least the most blocks that share
+    one tile (counted by the kernel's own owner rule), at most one block
+    per unit of work."""
+    from tilus.ops.qmatmul_wgmma import stream_k_plan
+    rng = np.random.default_rng(5)
+    for _ in range(3000):
+        g, bm = int(rng.integers(1, 3)), int(rng.choice([64, 96, 128, 192, 256]))
+        m, n = int(rng.integers(1, 600)), 64 * g * int(rng.integers(1, 200))
+        k, sms = 128 * int(rng.integers(1, 80)), int(rng.choice([1, 7, 114, 132]))
+        blocks, share, tiles = stream_k_plan(m, n, k, (g, bm, 3, 1, "sk"), sms)
+        kt = k // 128
+        units = tiles * kt
+        assert tiles == -(-m // bm) * (n // (64 * g)) and blocks == min(sms, units)
+
+        def owner(u):
+            return ((u + 1) * blocks - 1) // units
+        most = max(owner(t * kt + kt - 1) - owner(t * kt) + 1 for t in range(tiles))
+        assert most <= share <= blocks, (m, n, k, g, bm, sms)
 
 
 def test_block_rows_counts_waves():
@@ -635,7 +682,14 @@ def test_wgmma_against_f64(runner, wtype, offset, group, config, m):
     if config is None:      # the warp-specialized wgmma variant ran
         cfg = runner._plans[(m, n, k, wtype, group, offset, tilus.float16, False, False,
                              None)][0]
-        assert cfg == qmatmul.wgmma_config(m, n, k, wtype) and len(cfg) == 4
+        assert cfg == qmatmul.wgmma_config(m, n, k, wtype) and _warp_specialized(cfg)
+
+
+def _warp_specialized(cfg):
+    """Whether `cfg` runs the warp-specialized wgmma kernel: on a grid of
+    output tiles (warpgroups, block_m, stages, lag) or a stream-K one (the
+    same and "sk")."""
+    return len(cfg) == 4 or qmatmul.is_stream_k(cfg)
 
 
 def _check_bf16_u4(runner, seed, m, n, k, config, group=128):
@@ -683,7 +737,7 @@ WS_CASES = [
     (tilus.float8_e4m3, 0, 512, None), (tilus.uint2, 1, 1024, (3, 128, 3, 1)),
     (tilus.int6, 0, 128, (2, 64, 2, 1)), (tilus.uint4, 8, 64, (2, 160, 3, 1)),
     (tilus.float6_e3m2, 0, 128, (2, 96, 4, 1)), (tilus.uint8, 128, 128, (2, 224, 3, 1)),
-    (tilus.int4, 0, 128, (1, 192, 4, 1)),
+    (tilus.int4, 0, 128, (1, 192, 4, 1)), (tilus.uint4, 8, 128, (2, 128, 4, 3)),
 ]
 
 
@@ -692,7 +746,8 @@ WS_CASES = [
 @pytest.mark.parametrize("m,k", [(129, 1024), (300, 2048), (520, 128)])
 def test_wgmma_ws_against_f64(runner, wtype, offset, group, config, m, k):
     """Ragged M (rows past it arrive as zeros by TMA and are not stored),
-    one k tile (fewer than the producer's lag) and many."""
+    one k tile (fewer than the producer's lag: its last arrivals start at
+    tile 0, not at KT - lag) and many."""
     if runner.runtime.compute_capability != (9, 0):
         pytest.skip("the wgmma variant needs an sm_90 GPU")
     if k % group:
@@ -700,8 +755,8 @@ def test_wgmma_ws_against_f64(runner, wtype, offset, group, config, m, k):
     n = 768
     _check_against_f64(runner, wtype, offset, group, config, m, n, k, m * 7 + wtype.bits)
     if config is None:
-        assert len(runner._plans[(m, n, k, wtype, group, offset, tilus.float16, False, False,
-                                  None)][0]) == 4          # the warp-specialized variant ran
+        assert _warp_specialized(runner._plans[(m, n, k, wtype, group, offset, tilus.float16,
+                                                False, False, None)][0])
 
 
 # Zero points and a bias in the wgmma variants: wtype, group, zeros, bias,
@@ -739,7 +794,7 @@ def test_wgmma_zeros_bias_against_f64(runner, wtype, group, zeros, bias, config,
         kind = {None: False, "values": True, "codes": tilus.uint8}[zeros]
         cfg = runner._plans[(m, n, k, wtype, group, 0, act, kind, bias, None)][0]
         assert cfg == qmatmul.wgmma_config(m, n, k, wtype, act, group, kind)
-        assert len(cfg) == 4
+        assert _warp_specialized(cfg)
 
 
 @pytest.mark.parametrize("wtype,offset,m,n,block", [
@@ -755,7 +810,59 @@ def test_wgmma_own_height_against_f64(runner, wtype, offset, m, n, block):
     k = 256
     _check_against_f64(runner, wtype, offset, 128, None, m, n, k, m + wtype.bits)
     cfg = runner._plans[(m, n, k, wtype, 128, offset, tilus.float16, False, False, None)][0]
-    assert cfg[:2] == block and len(cfg) == 4
+    assert cfg[:2] == block and _warp_specialized(cfg)
+
+
+# The stream-K grid (qmatmul_wgmma._WgmmaStreamK): wtype, group, zeros,
+# bias, config, bf16, and the shapes (M, N, K) it runs: N = 256, K = 1024
+# at M = 100 gives 16 blocks of one k tile each, 8 of them sharing a tile;
+# K = 128 one k tile per output tile (no tile shared); N = 768, K = 2048 a
+# few blocks per tile, ragged M (rows past it summed as zeros, not stored).
+SK_CASES = [
+    (tilus.uint4, 128, None, False, (2, 128, 4, 1, "sk"), False),
+    (tilus.int4, 32, None, True, (2, 96, 4, 1, "sk"), False),
+    (tilus.uint3, 64, "values", True, (2, 256, 3, 1, "sk"), False),
+    (tilus.float6_e3m2, 128, None, True, (2, 192, 3, 1, "sk"), True),
+    (tilus.uint8, 128, "codes", True, (2, 224, 2, 0, "sk"), False),
+    (tilus.uint2, 256, "codes", False, (1, 128, 3, 2, "sk"), True),
+]
+
+
+@pytest.mark.parametrize("wtype,group,zeros,bias,config,bf16", SK_CASES,
+                         ids=[f"{c[0]}-g{c[1]}-{c[2]}-{'bias' if c[3] else 'nobias'}-{c[4]}"
+                              f"{'-bf16' if c[5] else ''}" for c in SK_CASES])
+@pytest.mark.parametrize("m,n,k", [(100, 256, 1024), (200, 512, 128), (129, 768, 2048)])
+def test_wgmma_stream_k_against_f64(runner, wtype, group, zeros, bias, config, bf16, m, n, k):
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("the wgmma variant needs an sm_90 GPU")
+    if k % group:
+        pytest.skip("K must be a multiple of the group")
+    _check_groups(runner, wtype, group, zeros, bias, config, m, n, k,
+                  m * 11 + group + wtype.bits, bf16)
+
+
+def test_wgmma_stream_k_repeats_exactly(runner):
+    """A tile's partials are summed in block order whichever block arrives
+    last, so launches give the same bits; and each leaves its counters zero
+    for the next (a count left behind would skip a tile's sum)."""
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("the wgmma variant needs an sm_90 GPU")
+    torch = cuda_torch()
+    m, n, k = 150, 512, 4096
+    rng = np.random.default_rng(17)
+    codes = qmatmul.random_codes(rng, tilus.uint4, (k, n))
+    qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, 8).reshape(-1)).cuda()
+    s = torch.from_numpy(rng.random((k // 128, n)) * 0.02 + 0.005).half().cuda()
+    a = torch.from_numpy(rng.normal(size=(m, k))).half().cuda()
+    cfg = (2, 160, 4, 1, "sk")
+    first = runner(a, qw, s, wtype=tilus.uint4, group_size=128, offset=8, config=cfg)
+    for _ in range(20):
+        again = runner(a, qw, s, wtype=tilus.uint4, group_size=128, offset=8, config=cfg)
+        assert torch.equal(first, again)
+    want = _reference(a.double().cpu().numpy(), codes, s.double().cpu().numpy(),
+                      tilus.uint4, 8, 128)
+    err = np.abs(first.double().cpu().numpy() - want).max() / np.abs(want).max()
+    assert err <= 1e-3, err
 
 
 def test_wgmma_ws_bf16(runner):
@@ -1468,8 +1575,10 @@ def test_export_ranges_follow_the_runner():
                     wg = m > 32 and act is None or m > qmatmul.I8_WGMMA_ABOVE and \
                         act == tilus.int8
                     # wgmma (the warp-specialized 4-tuples wherever they fit,
+                    # on a stream-K grid for f16 x at some M from 65 to 256,
                     # f16 and int8 x above M = 32) or mma.sync (5-tuples).
-                    assert (len(cfg) == 4) == wg and (len(cfg) == 5) == (not wg)
+                    assert qmatmul.is_wgmma(cfg) == wg and len(cfg) in (4, 5)
+                    assert not qmatmul.is_stream_k(cfg) or act is None and 64 < m <= 256
                     assert mt == qmatmul.row_tiles(m)
     # Every M, not samples: the runner's choice stays the range's across each
     # range (fp8_config's above M = 256 changes with the waves at narrow N).
@@ -1514,7 +1623,11 @@ def test_export_writes_a_table_the_c_runtime_reads(tmp_path):
         names = [p.describe() for p in art.kernels[0].params]
         assert names[0] == first.get(r[3], "ptr f16")
         assert (names[1] == "ptr f32") == (r[3] in first)
-        assert ("ptr f32" in names[2:]) == (int(r[10]) > 1)       # split-K partials
+        # Split-K and stream-K (split_k -132, at most one block per SM)
+        # take partials; stream-K its blocks last.
+        assert ("ptr f32" in names[2:]) == (int(r[10]) > 1 or int(r[10]) < 0)
+        assert (int(r[10]) < 0) == (len(names) == names.index("i32") + 4)
+        assert int(r[10]) in (-qmatmul.SMS, 1) or int(r[10]) > 1
     with pytest.raises(SystemExit, match="bad --shapes"):
         export.main([str(tmp_path), "--weights", "uint4:8", "--shapes", "256by1024"])
     with pytest.raises(SystemExit, match="N x K = 256x1000 with group 128: K must be"):

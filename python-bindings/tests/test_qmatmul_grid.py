@@ -133,7 +133,8 @@ def test_every_type_group_and_zero_mode(runner, wtype, group, mode, m, act):
                                   tilus.bfloat16 if act == "bf16" else tilus.float16,
                                   ZERO_KIND[zeros],
                                   False, None)]
-            assert len(plan[0]) == 4, plan[0]         # the warp-specialized variant ran
+            # the warp-specialized variant ran, on either grid
+            assert len(plan[0]) == 4 or qmatmul.is_stream_k(plan[0]), plan[0]
         if exact:
             differ = int((got.cpu() != torch.from_numpy(want).to(dtype)).sum())
             assert differ == 0, f"{differ} of {got.numel()} differ"

@@ -10,7 +10,8 @@ For every weight type (type:offset), shape (NxK), activation and variant
 (zeros: zero points as values of the scales' type; codes: as uint8 codes),
 the configuration quantized_matmul would take on that GPU (qmatmul.default_choice:
 the shipped tuning table, the wgmma variants above M = 32 on sm_90 for f16,
-bf16 and int8, fp8_config's for FP8, else choose_config) over each range of M
+bf16 and int8 (stream-K ones for f16 and bf16 at some M from 65 to 256, with
+split_k -132: the H100's SMs), fp8_config's for FP8, else choose_config) over each range of M
 on which that choice and the block's row tiles stay the same, compiled here (needs libTilus.so, not a
 GPU) into OUT_DIR/qmatmul_<i>.tilus, one per distinct kernel, and listed in
 OUT_DIR/qmatmul-table.txt. The C runtime reads the table with
@@ -103,16 +104,19 @@ def export(out_dir, weights, shapes, *, group=128, activations=("float16",),
                                                    gpu, cc):
                         if cfg is None:              # FP8: no block tiles N
                             continue
-                        # The wgmma variants' (g, block_m, s) or warp-specialized
-                        # (g, block_m, s, lag), or mma.sync's 5-tuple.
-                        wg = len(cfg) in (3, 4)
+                        # The wgmma variants' (g, block_m, s), warp-specialized
+                        # (g, block_m, s, lag) or stream-K (g, block_m, s, lag,
+                        # "sk"), or mma.sync's 5-tuple.
+                        wg = qmatmul.is_wgmma(cfg)
                         key = (str(wtype), offset, group, activation, cfg,
                                None if wg else mt, ZEROS_COLUMN[zeros], bias)
                         if key not in kernels:
                             kernels[key] = (len(kernels), qmatmul.instance(
                                 wtype, group, offset, cfg, act, mt, zeros, bias))
                         index, t = kernels[key]
-                        split = 1 if wg else cfg[3]
+                        # Stream-K: -P, at most P blocks (one per SM).
+                        split = (-qmatmul.SMS if qmatmul.is_stream_k(cfg) else
+                                 1 if wg else cfg[3])
                         block_rows, block_cols = qmatmul.block_of(cfg, mt)
                         rows.append(f"{wtype} {offset} {group} {activation} "
                                     f"{ZEROS_COLUMN[zeros]} "

@@ -901,10 +901,21 @@ def block_rows(m, n, dear):
 
 def wgmma_config(m, n, k, wtype, activation=None, group_size=128, zeros=False):
     """The wgmma configuration for M > 32 with f16 or bf16 activations on
-    an H100: the warp-specialized variant's (warpgroups, block_m, stages,
-    lag), or where none of its fits, the plain variant's (warpgroups,
-    block_m, stages); None where neither applies (M <= 32, int8
-    activations) or nothing tiles the shape.
+    an H100: data_parallel_config's, or from M = 65 to 256 the stream-K
+    grid's where stream_k_config prefers it; None where none applies (M <=
+    32, int8 activations) or nothing tiles the shape."""
+    cfg = data_parallel_config(m, n, k, wtype, activation, group_size, zeros)
+    if 64 < m <= 256 and _activation(activation) in (None, tilus.float16, tilus.bfloat16):
+        return stream_k_config(m, n, k, wtype, group_size, zeros, cfg) or cfg
+    return cfg
+
+
+def data_parallel_config(m, n, k, wtype, activation=None, group_size=128, zeros=False):
+    """The wgmma configuration of a grid of output tiles for M > 32 with f16
+    or bf16 activations on an H100: the warp-specialized variant's
+    (warpgroups, block_m, stages, lag), or where none of its fits, the plain
+    variant's (warpgroups, block_m, stages); None where neither applies (M
+    <= 32, int8 activations) or nothing tiles the shape.
 
     Up to M = 64 the block has 64 rows. Above, block_rows picks its height
     (64, or 128 beyond M = 128, or M's own rounded up to 32) by the waves of
@@ -946,10 +957,44 @@ def wgmma_config(m, n, k, wtype, activation=None, group_size=128, zeros=False):
     else:
         table = [(2, 256, 3, 1), (2, 192, 3, 1), (2, 128, 4, 1), (1, 128, 3, 1)]
     from .qmatmul_wgmma import wgmma_fits
-    for cfg in table:
-        if wgmma_fits(cfg, n, k, wtype, group_size, zeros=zeros):
-            return cfg
-    return None
+    return next((c for c in table if wgmma_fits(c, n, k, wtype, group_size, zeros=zeros)), None)
+
+
+# Stream-K pays for its fix-up (every block shares a tile or two with its
+# neighbours: partials written and summed, most of them at the end): it is
+# taken over a data-parallel grid whose last wave is not nearly full, or
+# whose blocks are weaker (one warpgroup, or fewer than 128 rows) where each
+# stream-K block has at least this many k tiles to amortize that over.
+STREAM_K_FILL = 0.9
+STREAM_K_UNITS = 64
+
+
+def stream_k_config(m, n, k, wtype, group_size=128, zeros=False, dp=None):
+    """The stream-K configuration (2, block_m, stages, lag, "sk") for 64 < M
+    <= 256 (f16 or bf16 x on an H100) where it beats `dp`, the data-parallel
+    one data_parallel_config found (or where there is none), else None: one block
+    row of M's own height, 4 stages where they fit, else 3, else 2 without
+    lag, else 128 rows.
+    The rule (STREAM_K_FILL, STREAM_K_UNITS) is fitted to the Llama-3-70B
+    shapes at M = 128, 192 and 256 (bench/README.md, "Stream-K"): taken at
+    N = 10240 (80 blocks of 128 columns: 0.61 of a wave; M = 192: 0.76-0.97
+    -> 0.93-1.24 of cuBLAS f16), N = 57344 below M = 256 (3.4 waves) and K =
+    28672 below M = 256 (M = 128: 1.08-1.30 -> 1.34-1.62); not at N = K =
+    8192, M = 192 (31 k tiles per block: 0.91-0.98 against 0.93-1.06 for
+    one-warpgroup blocks), nor at M = 256 where 128-row blocks of two
+    warpgroups fill their waves."""
+    from .qmatmul_wgmma import wgmma_fits
+    h = own_height(m)
+    sk = next((c for c in [(2, h, 4, 1, "sk"), (2, h, 3, 1, "sk"), (2, h, 2, 0, "sk"),
+                           (2, 128, 4, 1, "sk")]
+               if wgmma_fits(c, n, k, wtype, group_size, zeros=zeros)), None)
+    if sk is None or dp is None:
+        return sk
+    blocks = -(-m // dp[1]) * (n // (64 * dp[0]))
+    fill = blocks / (-(-blocks // SMS) * SMS)
+    units = -(-m // sk[1]) * (n // 128) * (k // TILE_K) / SMS
+    weak = dp[0] == 1 or dp[1] < 128
+    return sk if fill < STREAM_K_FILL or (weak and units >= STREAM_K_UNITS) else None
 
 
 def default_config(m, n, k, wtype, group_size, offset, activation, gpu, cc):
@@ -1028,17 +1073,30 @@ def instance(wtype, group_size, offset, cfg, activation=None, m_tiles=1, zeros=F
     if len(cfg) == 4 and _activation(activation) == tilus.int8:
         from .qmatmul_i8_wgmma import i8_program
         return i8_program(wtype, group_size, offset, cfg, bias, zeros)
-    if len(cfg) in (3, 4):
+    if is_wgmma(cfg):
         from .qmatmul_wgmma import wgmma_program
         return wgmma_program(wtype, group_size, offset, cfg, activation, zeros, bias)
     return program(wtype, group_size, offset, cfg, activation, m_tiles, zeros, bias)
+
+
+def is_stream_k(cfg):
+    """Whether `cfg` is a stream-K configuration (warpgroups, block_m,
+    stages, lag, "sk") of the warp-specialized wgmma variant."""
+    return len(cfg) == 5 and cfg[4] == "sk"
+
+
+def is_wgmma(cfg):
+    """Whether `cfg` is one of the wgmma variants': (warpgroups, block_m,
+    stages), (warpgroups, block_m, stages, lag) or its stream-K form; the
+    other configurations are mma.sync's 5-tuples of integers."""
+    return len(cfg) in (3, 4) or is_stream_k(cfg)
 
 
 def block_of(cfg, m_tiles):
     """(rows, columns) of C a block of `instance(cfg, m_tiles)` computes:
     block_m x 64 per warpgroup for the wgmma variants, 16 per row tile x
     block_width for mma.sync."""
-    if len(cfg) in (3, 4):
+    if is_wgmma(cfg):
         return cfg[1], 64 * cfg[0]
     return 16 * m_tiles, block_width(_with_row_tiles(cfg, m_tiles))
 
@@ -1166,7 +1224,8 @@ class QuantizedMatmulRunner:
         # alive: graphs captured from them point into them)]
         self._reserve = {}
         self._reserve_lock = threading.Lock()
-        self._plans = {}           # call shape and operands -> (config, kernel, bm, bn)
+        self._plans = {}           # call shape and operands -> (config, kernel, scratch)
+        self._sms = {}             # device -> its SM count
         # Zero-code tensors of int8 or FP8 x found within their limit:
         # (pointer, version, size, limit).
         self._zeros_ok = set()
@@ -1250,6 +1309,15 @@ class QuantizedMatmulRunner:
             self._scratch[key] = have
         return have
 
+    def sms(self, device):
+        """The number of SMs of `device` (a stream-K grid's blocks)."""
+        count = self._sms.get(device)
+        if count is None:
+            import torch
+            count = self._sms[device] = torch.cuda.get_device_properties(
+                device).multi_processor_count
+        return count
+
     def tuned(self, m, n, k, wtype, group_size, offset, activation=None):
         """The shipped table's configuration for this GPU and shape, or None."""
         from .tune import shipped_table
@@ -1274,7 +1342,7 @@ class QuantizedMatmulRunner:
         a bias where asked; TilusArgumentError (on first use, before
         compiling) when an mma.sync block needs more shared memory than one
         block may have."""
-        mt = m_tiles if len(cfg) == 5 else None          # only mma.sync has row tiles
+        mt = None if is_wgmma(cfg) else m_tiles          # only mma.sync has row tiles
         return self.load((str(wtype), group_size, offset, tuple(cfg), str(activation), mt,
                           str(zeros), bias),
                          lambda: instance(wtype, group_size, offset, cfg, activation, m_tiles,
@@ -1291,8 +1359,8 @@ class QuantizedMatmulRunner:
         if activation == tilus.float8_e4m3:
             return self._fp8_config(m, n, k, wtype, group_size, config, zeros)
         mt = row_tiles(m)
-        if config is not None and len(config) in (3, 4):
-            if activation == tilus.int8 and len(config) == 3:
+        if config is not None and is_wgmma(config):
+            if activation == tilus.int8 and len(config) != 4:
                 raise TilusArgumentError(f"quantized_matmul: the plain wgmma config {config} "
                                          f"takes f16 or bf16 x (int8 x: a warp-specialized "
                                          f"(warpgroups, block_m, stages, lag))")
@@ -1358,12 +1426,22 @@ class QuantizedMatmulRunner:
         return self._config(m, n, k, wtype, group_size, offset, _activation(activation),
                             None, zeros)
 
-    def _plan(self, m, n, k, wtype, group_size, offset, activation, zeros, bias, config):
-        """(configuration, loaded kernel, block rows, block columns) for a call."""
+    def _plan(self, m, n, k, wtype, group_size, offset, activation, zeros, bias, config,
+              device):
+        """(configuration, loaded kernel, scratch) for a call: scratch is
+        None, or (partial f32 elements, counters, the arguments after k) for
+        split-K and stream-K kernels."""
         cfg = self._config(m, n, k, wtype, group_size, offset, activation, config, zeros)
         mt = row_tiles(m)
-        return (cfg, self.kernel(wtype, group_size, offset, cfg, activation, mt, zeros, bias),
-                *block_of(cfg, mt))
+        kern = self.kernel(wtype, group_size, offset, cfg, activation, mt, zeros, bias)
+        if is_stream_k(cfg):
+            from .qmatmul_wgmma import stream_k_plan
+            blocks, share, tiles = stream_k_plan(m, n, k, cfg, self.sms(device))
+            return cfg, kern, (share * m * n, tiles, (blocks,))
+        if len(cfg) == 5 and cfg[3] > 1:
+            bm, bn = block_of(cfg, mt)
+            return cfg, kern, (cfg[3] * m * n, -(-m // bm) * (n // bn), ())
+        return cfg, kern, None
 
     def __call__(self, x, qweight, scales, zeros=None, bias=None, *, wtype, group_size=128,
                  offset=0, out=None, config=None, x_scales=None):
@@ -1381,7 +1459,7 @@ class QuantizedMatmulRunner:
                                      f"tensor [{m}, {n}] on {x.device}, not {out.dtype} "
                                      f"{tuple(out.shape)} on {out.device}")
         if config is not None:
-            config = tuple(int(v) for v in config)
+            config = tuple(v if v == "sk" else int(v) for v in config)
         if m == 0:           # nothing to launch; a configuration is still checked
             self._config(m, n, k, wtype, group_size, offset, activation, config,
                          zeros is not None)
@@ -1399,8 +1477,8 @@ class QuantizedMatmulRunner:
         if plan is None:
             plan = self._plans[plan_key] = self._plan(m, n, k, wtype, group_size, offset,
                                                       activation, zkind, bias is not None,
-                                                      config)
-        cfg, kern, bm, bn = plan
+                                                      config, x.device)
+        cfg, kern, scratch = plan
         if out is None:
             out = torch.empty(m, n, dtype=otype, device=x.device)
         args = [x] + ([x_scales] if x_scales is not None else []) + [qweight, scales]
@@ -1409,9 +1487,10 @@ class QuantizedMatmulRunner:
         if bias is not None:
             args.append(bias)
         args.append(out)
-        if len(cfg) == 5 and cfg[3] > 1:
-            args += self.scratch(x, cfg[3] * m * n, -(-m // bm) * (n // bn))
-        kern(*args, m, n, k)
+        if scratch is None:
+            kern(*args, m, n, k)
+        else:
+            kern(*args, *self.scratch(x, scratch[0], scratch[1]), m, n, k, *scratch[2])
         return out
 
 
@@ -1443,8 +1522,9 @@ def quantized_matmul(x, qweight, scales, zeros=None, bias=None, *, wtype, group_
     `config` overrides the choice (QuantizedMatmulRunner.choice): the
     shipped tuning table (tilus.ops.tune) for this GPU and shape, the
     warp-specialized wgmma variant's (warpgroups, block_m, stages, lag) on
-    an H100 above M = 32 for f16 or bf16 x (wgmma_config; a 3-tuple
-    (warpgroups, block_m, stages) asks for the plain wgmma variant), else
+    an H100 above M = 32 for f16 or bf16 x (wgmma_config; the same with
+    "sk" appended runs it on a stream-K grid; a 3-tuple (warpgroups,
+    block_m, stages) asks for the plain wgmma variant), else
     choose_config's (warps, n_tiles, stages, split_k, k_tiles).
     Compiles in-process on first use (needs libTilus.so); `runtime` defaults
     to a tilus.Runtime on x's device, created once and kept by the runner."""

@@ -18,8 +18,9 @@ range; a bias joins the f32 accumulator before C is stored. Per k tile kb: wait 
 stage with tile kb + stages - 1, load and dequantize the weights, start the
 product and wait for it at once (docs/hopper.md says why).
 
-Limits: f16 or bf16 activations, no split-K; M rows are zero-filled past
-the edge.
+Limits: f16 or bf16 activations, no split-K (the stream-K grid,
+_WgmmaStreamK, shares k tiles between blocks instead); M rows are
+zero-filled past the edge.
 """
 
 from types import SimpleNamespace
@@ -238,13 +239,12 @@ class _WgmmaWS(_Wgmma):
         return row * self.bm, col
 
     def _trace(self, a, w, scales, c, m, n, k, a_scales=None, zeros=None, bias=None):
-        S, W, bn, bm, tb, L = (self.stages, self.warps, self.bn, self.bm, self.tile_bytes,
-                               self.lag)
+        S, W, bn, bm, tb = self.stages, self.warps, self.bn, self.bm, self.tile_bytes
         self.attrs.name = "qmatmul"
         self.attrs.blocks = [tilus.cdiv(m, bm), n // bn]
         self.attrs.warps = W + 4
         o = self._operands(a, w, scales, c, m, n, k, zeros, bias)
-        KT, sW = o.KT, o.sW
+        KT = o.KT
         om, bj = self._tile_origin(self.index(m), self.index(n) // bn)
         on = bj * bn
         full = self.allocate_shared(tilus.int64, [S], f"local({S})")
@@ -258,32 +258,61 @@ class _WgmmaWS(_Wgmma):
             if self.registers:
                 self.set_max_registers(self.registers[0], "dec")
             for t in self.range(KT):
-                stage = t % S
-                with self.if_then(t >= S):
-                    self.mbarrier_wait(empty, [stage], (t // S + 1) % 2)
-                # No producer thread falls two phases of empty[stage] behind
-                # (docs/hopper.md, the two hang rules).
-                self.synchronize()
-                self._load_a(o.sX, o.gA, full, stage, om, t)
-                self.copy_async(sW, o.gW, [stage, 0, 0], [t, ow], [1, W * 2 * tb])
-                self._copy_groups(o, stage, t, on)
-                self.copy_async_commit_group()
-                if L == 0:
-                    self.copy_async_wait_group(0)
-                    self.mbarrier_arrive(full, [stage])
-                else:
-                    self.copy_async_wait_group(L)
-                    with self.if_then(t >= L):
-                        self.mbarrier_arrive(full, [(t + S - L) % S])
-            if L:
-                self.copy_async_wait_group(0)
-                for t in self.range(self.max(KT - L, 0), KT):
-                    self.mbarrier_arrive(full, [t % S])
+                self._produce(o, full, empty, t, t, om, on, ow)
+            self._produce_rest(full, KT)
 
         with self.thread_group(128, 128 * self.consumers):     # the consumers
             gT = (self.view_global(a_scales, [1, self.index(m)]) if a_scales is not None
                   else None)
             self._consume(o, full, empty, om, on, gT)
+
+    def _produce(self, o, full, empty, i, kt, om, on, ow):
+        """The producer's copies of k tile kt of the output tile at (om, on)
+        (its packed weights from byte ow of a row), the block's unit i, into
+        stage i % stages; its arrival on full for unit i - lag."""
+        S, L, W, tb = self.stages, self.lag, self.warps, self.tile_bytes
+        stage = i % S
+        with self.if_then(i >= S):
+            self.mbarrier_wait(empty, [stage], (i // S + 1) % 2)
+        # No producer thread falls two phases of empty[stage] behind
+        # (docs/hopper.md, the two hang rules).
+        self.synchronize()
+        self._load_a(o.sX, o.gA, full, stage, om, kt)
+        self.copy_async(o.sW, o.gW, [stage, 0, 0], [kt, ow], [1, W * 2 * tb])
+        self._copy_groups(o, stage, kt, on)
+        self.copy_async_commit_group()
+        if L == 0:
+            self.copy_async_wait_group(0)
+            self.mbarrier_arrive(full, [stage])
+        else:
+            self.copy_async_wait_group(L)
+            with self.if_then(i >= L):
+                self.mbarrier_arrive(full, [(i - L) % S])
+
+    def _produce_rest(self, full, count):
+        """The producer's arrivals for its last `lag` units of `count`."""
+        L = self.lag
+        if L:
+            self.copy_async_wait_group(0)
+            # Index arithmetic is unsigned: count - L would wrap for count < L.
+            for i in self.range(self.max(count, L) - L, count):
+                self.mbarrier_arrive(full, [i % self.stages])
+
+    def _consume_unit(self, o, full, empty, i, acc):
+        """The consumers' product of the block's unit i (stage i % stages)
+        into acc, waited for, and the stage released."""
+        S, W, tb = self.stages, self.warps, self.tile_bytes
+        cur = i % S
+        self.mbarrier_wait(full, [cur], (i // S) % 2)
+        raw = self.load_shared(o.sW, [cur, 0, 0], [1, W * 2 * tb], self.reg_raw)
+        wt = self._dequantize(o, raw, cur)
+        self.wgmma_fence()
+        acc.assign(self.wgmma_mma(wt, o.sXT[cur, 0:TILE_K, 0:self.bm], acc))
+        self.wgmma_commit_group()
+        # Nothing between the product and its wait (the verifier's rule for a
+        # register operand); the other warpgroups' products run meanwhile.
+        self.wgmma_wait_group(0)
+        self.mbarrier_arrive(empty, [cur])
 
     def _load_a(self, sX, gA, full, stage, om, t):
         """The producer's copy of A's k tile t, rows om.., into stage `stage`."""
@@ -292,31 +321,139 @@ class _WgmmaWS(_Wgmma):
 
     def _consume(self, o, full, empty, om, on, gT=None):
         """The consumers' loop over the k tiles, and their store of C."""
-        S, W, bn, bm, tb = self.stages, self.warps, self.bn, self.bm, self.tile_bytes
-        f32 = tilus.float32
         if self.registers:
             self.set_max_registers(self.registers[1], "inc")
-        acc = self.allocate_register(f32, [bn, bm], self.reg_d, init=0.0)
-
-        def weights(kb):
-            """Tile kb's weights, once landed, dequantized, as wgmma's a [bn, 128]."""
-            cur = kb % S
-            self.mbarrier_wait(full, [cur], (kb // S) % 2)
-            raw = self.load_shared(o.sW, [cur, 0, 0], [1, W * 2 * tb], self.reg_raw)
-            return self._dequantize(o, raw, cur)
+        acc = self.allocate_register(tilus.float32, [self.bn, self.bm], self.reg_d, init=0.0)
 
         for kb in self.range(o.KT):
-            cur = kb % S
-            wt = weights(kb)
-            self.wgmma_fence()
-            acc.assign(self.wgmma_mma(wt, o.sXT[cur, 0:TILE_K, 0:bm], acc))
-            self.wgmma_commit_group()
-            # Nothing between the product and its wait (the verifier's rule
-            # for a register operand); the other warpgroups' products run
-            # meanwhile.
-            self.wgmma_wait_group(0)
-            self.mbarrier_arrive(empty, [cur])
+            self._consume_unit(o, full, empty, kb, acc)
         self._store_c(o, self.wgmma_wait_group(0, acc), om, on)
+
+
+class _WgmmaStreamK(_WgmmaWS):
+    """The warp-specialized variant on a stream-K grid (decode and small
+    prefill, M <= 256): `blocks` blocks (the runner passes the SM count,
+    at most the units) share the units of work, the k tiles of every output
+    tile in turn (tile-major), block p taking units [p U / P, (p + 1) U /
+    P). A data-parallel grid of T tiles runs ceil(T / SMs) waves whatever
+    their fill (N = 10240, M = 256, 256-row blocks: 80 blocks on 132 SMs);
+    here every SM gets within one k tile of U / P.
+
+    A block's units cover a run of tiles, the first and last perhaps in
+    part. A tile one block covers whole it stores; a tile shared by blocks
+    first .. last (in order) each stores its f32 sum into partials[j] (j =
+    p - first, [j, M, N] as split-K's) and counts itself on the tile's
+    counter (acquire-release); the last to arrive adds partials 0 .. j in
+    order (the same sum whichever arrives last), stores the tile and zeros
+    the counter for the next launch. Stages and phases run on from one tile
+    to the next, as in the persistent matmul (docs/hopper.md)."""
+
+    def parameters(self):
+        """QuantizedMatmul's, with the f32 partials [J, M, N] and the i32
+        counters (one per output tile, zero) after c, and the number of
+        blocks last (stream_k_plan)."""
+        p = super().parameters()
+        at = [name for name, _ in p].index("c") + 1
+        return (p[:at] + [("partials", tilus.pointer(tilus.float32)),
+                          ("counters", tilus.pointer(tilus.int32))]
+                + p[at:] + [("blocks", tilus.int32)])
+
+    def _trace(self, a, w, scales, c, m, n, k, zeros=None, bias=None, partials=None,
+               counters=None, blocks=None):
+        S, W, bn, bm, tb = self.stages, self.warps, self.bn, self.bm, self.tile_bytes
+        self.attrs.name = "qmatmul"
+        self.attrs.blocks = [blocks]
+        self.attrs.warps = W + 4
+        o = self._operands(a, w, scales, c, m, n, k, zeros, bias)
+        KT, M = o.KT, self.index(m)
+        TM, TN = tilus.cdiv(M, bm), self.index(n) // bn
+        units, P, p = TM * TN * KT, self.index(blocks), self.block_indices()
+        start, end = p * units // P, (p + 1) * units // P
+
+        def owner(u):
+            """The block whose units hold unit u."""
+            return ((u + 1) * P - 1) // units
+
+        def tile(t):
+            """Output tile t's first row and column of C, and its units."""
+            return (t % TM) * bm, (t // TM) * bn, self.max(start, t * KT), \
+                self.min(end, t * KT + KT)
+
+        tiles = (start // KT, tilus.cdiv(end, KT))
+        full = self.allocate_shared(tilus.int64, [S], f"local({S})")
+        empty = self.allocate_shared(tilus.int64, [S], f"local({S})")
+        for s in range(S):
+            self.mbarrier_init(full, [s], 128)
+            self.mbarrier_init(empty, [s], 128 * self.consumers)
+
+        with self.thread_group(0, 128):                 # the producer
+            if self.registers:
+                self.set_max_registers(self.registers[0], "dec")
+            for t in self.range(*tiles):
+                om, on, lo, hi = tile(t)
+                ow = (t // TM) * (W * 2 * tb)
+                for u in self.range(lo, hi):          # the block's unit u - start
+                    self._produce(o, full, empty, u - start, u - t * KT, om, on, ow)
+            self._produce_rest(full, end - start)
+
+        with self.thread_group(128, 128 * self.consumers):     # the consumers
+            if self.registers:
+                self.set_max_registers(self.registers[1], "inc")
+            gP = self.view_global(partials, [P, M, TN * bn], dtype=tilus.float32)
+            gN = self.view_global(counters, [TM * TN], dtype=tilus.int32)
+            reg_ct = str(tilus.Layout.parse(self.reg_d).transpose())     # C's [bm, bn]
+            for t in self.range(*tiles):
+                om, on, lo, hi = tile(t)
+                acc = self.allocate_register(tilus.float32, [bn, bm], self.reg_d, init=0.0)
+                for u in self.range(lo, hi):
+                    self._consume_unit(o, full, empty, u - start, acc)
+                done = self.wgmma_wait_group(0, acc)
+                first, last = owner(t * KT), owner(t * KT + KT - 1)
+                with self.if_then(first.eq(last)):          # the whole tile is ours
+                    self._store_c(o, done, om, on)
+                with self.otherwise():
+                    self.store_global(self.permute(done, [1, 0], reg_ct), gP,
+                                      [p - first, om, on])
+                    arrived = self.atomic_rmw(gN, [t], 1, order="acq_rel")
+                    with self.if_then(arrived.eq(last - first)):
+                        self._sum_partials(o, gP, last - first + 1, om, on)
+                        self.atomic_rmw(gN, [t], 0, kind="exchange")   # for the next launch
+
+    # Rows of C per pass of the fix-up: each thread holds 8 x this / 16
+    # values of a partial and of the sum (within the consumers' registers,
+    # which the accumulator's layout for the whole tile would not be).
+    FIXUP_ROWS = 32
+
+    def _sum_partials(self, o, gP, count, om, on):
+        """C's tile at (om, on) as the sum of partials 0 .. count - 1 in
+        order (plus the bias), FIXUP_ROWS rows at a time, in a layout of
+        its own: each thread 8 consecutive columns of a row."""
+        g, bm, bn, rows = self.consumers, self.bm, self.bn, self.FIXUP_ROWS
+        chunk = f"local({rows // 16},1).spatial(16,{8 * g}).local(1,8)"
+        row = f"reduce(spatial(16,{8 * g}),dims=[0]).local(1,8)"
+        bias = (self.load_global(o.gB, [0, on], [1, bn], row).to(tilus.float32)
+                if self.bias else None)
+        for r in self.range(0, bm, rows):
+            total = self.load_global(gP, [0, om + r, on], [rows, bn], chunk)
+            for j in self.range(1, count):
+                total.assign(total + self.load_global(gP, [j, om + r, on], [rows, bn], chunk))
+            if bias is not None:
+                total = total + bias
+            self.store_global(total.to(self.atype), o.gC, [om + r, on])
+
+
+def stream_k_plan(m, n, k, cfg, sms):
+    """(blocks, partial slots J, counters) for launching the stream-K
+    configuration `cfg` at M = m, N = n, K = k on a GPU of `sms` SMs: at
+    most one block per unit; the partials f32 [J, m, n], J bounding the
+    blocks that share a tile (all but its first and last block cover at
+    least U // P of its k tiles); the counters i32, one per output tile."""
+    tiles = -(-m // cfg[1]) * (n // (64 * cfg[0]))
+    kt = k // TILE_K
+    units = tiles * kt
+    blocks = max(1, min(sms, units))
+    share = min(blocks, max(1, (kt - 2) // (units // blocks) + 2))
+    return blocks, share, tiles
 
 
 class QuantizedMatmulWgmmaWS(_WgmmaWS, QuantizedMatmul):
@@ -325,6 +462,14 @@ class QuantizedMatmulWgmmaWS(_WgmmaWS, QuantizedMatmul):
 
 class QuantizedMatmulWgmmaWSBF16(_WgmmaWS, QuantizedMatmulBF16):
     """bf16 activations, warp-specialized."""
+
+
+class QuantizedMatmulWgmmaSK(_WgmmaStreamK, QuantizedMatmul):
+    """f16 activations, warp-specialized on a stream-K grid."""
+
+
+class QuantizedMatmulWgmmaSKBF16(_WgmmaStreamK, QuantizedMatmulBF16):
+    """bf16 activations, warp-specialized on a stream-K grid."""
 
 
 class QuantizedMatmulWgmma(_Wgmma, QuantizedMatmul):
@@ -343,6 +488,9 @@ def wgmma_program(wtype, group_size, offset, cfg, activation=None, zeros=False, 
     bf16 = activation == tilus.bfloat16
     kw = dict(group_size=group_size, offset=offset, warpgroups=cfg[0], block_m=cfg[1],
               stages=cfg[2], zeros=zeros, bias=bias)
+    if len(cfg) == 5:
+        cls = QuantizedMatmulWgmmaSKBF16 if bf16 else QuantizedMatmulWgmmaSK
+        return cls(wtype, lag=cfg[3], **kw)
     if len(cfg) == 4:
         cls = QuantizedMatmulWgmmaWSBF16 if bf16 else QuantizedMatmulWgmmaWS
         return cls(wtype, lag=cfg[3], **kw)
@@ -374,7 +522,7 @@ def wgmma_fits(cfg, n, k, wtype, group_size=128, fp8=False, zeros=False):
     variant's (qmatmul_fp8, warp-specialized only): up to 256 rows, in
     parts of at most 128 rows of a multiple of 8 each, one-byte A."""
     from .qmatmul import MAX_BLOCK_SHARED
-    ws = len(cfg) == 4
+    ws = len(cfg) >= 4
     g, bm, st = cfg[:3]
     limits = _MAX_BLOCK_M_WS if ws else _MAX_BLOCK_M
     if fp8:

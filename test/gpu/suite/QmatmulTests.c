@@ -9,7 +9,9 @@
 // with a CPU product in double: within 1e-3 of the largest output (the
 // kernel sums in f32 and rounds to f16 once). At N = 256 the f16 mma.sync
 // entries split K, so their launches also check the caller's scratch; above
-// M = 32 the f16 entries without a bias are wgmma kernels, and the FP8
+// M = 32 the f16 entries without a bias are wgmma kernels (from M = 65 on
+// a stream-K grid: at M = 100, 16 blocks of one k tile, 8 to a tile, whose
+// partials and counters the launch also checks), and the FP8
 // entries always are (the table's artifacts are all sm_90a). Zero points as
 // uint8 codes (GPTQ style, zeros 2 in the table) with f16, int8 and FP8
 // activations: random codes per group within each activation's limits.
@@ -170,7 +172,7 @@ static void runCase(Suite *s, TilusQmatmulTable *table, const Case *c, uint32_t 
     b.bias = c->bias ? upload(s, bias, 2 * (size_t)N) : 0;
     b.zeros = c->codes ? upload(s, zeros, (size_t)(K / G * N)) : 0;
     b.out = upload(s, NULL, 2 * (size_t)(M * N));
-    if (plan.splitK > 1) {
+    if (plan.partialsBytes) { // split-K or stream-K
       b.partials = upload(s, NULL, plan.partialsBytes);
       uint8_t *zero = calloc(plan.countersBytes, 1);
       b.counters = upload(s, zero, plan.countersBytes);

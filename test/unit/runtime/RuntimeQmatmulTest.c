@@ -55,6 +55,14 @@ static const char kInt8CodesArtifact[] = "tilus-artifact 1\ntarget sm_90a\n"
                                          "  param ptr f16\n  param ptr ui8\n  param ptr f16\n"
                                          "  param i32\n  param i32\n  param i32\nend\nptx:\n"
                                          ".entry qmatmul()\n";
+// f16 activations on a stream-K grid: a, w, scales, c, partials, counters,
+// m, n, k, blocks (the grid).
+static const char kStreamKArtifact[] = "tilus-artifact 1\ntarget sm_90a\n"
+                                       "kernel qmatmul\n  block 384 1 1\n  grid s9\n"
+                                       "  param ptr f16\n  param ptr ui8\n  param ptr f16\n"
+                                       "  param ptr f16\n  param ptr f32\n  param ptr i32\n"
+                                       "  param i32\n  param i32\n  param i32\n  param i32\n"
+                                       "end\nptx:\n// stream-K\n.entry qmatmul()\n";
 static const char kOtherArtifact[] = "tilus-artifact 1\ntarget sm_90a\nkernel other\n  block 32 1 1\n"
                                      "  grid 1\nend\nptx:\n.entry other()\n";
 static const char kTable[] =
@@ -62,7 +70,8 @@ static const char kTable[] =
     "# wtype offset group activation zeros bias m_min m_max n k split_k rows cols file\n"
     "uint4 8 128 float16 0 0 1 16 256 1024 4 16 64 split.tilus\n"
     "\n"
-    "uint4 8 128 int8 0 1 33 0 256 1024 1 64 128 int8.tilus\n";
+    "uint4 8 128 int8 0 1 33 0 256 1024 1 64 128 int8.tilus\n"
+    "uint4 8 128 float16 0 0 65 128 256 1024 -132 128 128 sk.tilus\n";
 
 static void writeFile(const char *dir, const char *name, const char *text) {
   char path[512];
@@ -78,7 +87,7 @@ static void writeFile(const char *dir, const char *name, const char *text) {
 static void removeAll(const char *dir) {
   static const char *const names[] = {"qmatmul-table.txt", "split.tilus", "int8.tilus",
                                       "other.tilus", "fp8.tilus", "zvalues.tilus",
-                                      "zcodes.tilus", "i8codes.tilus"};
+                                      "zcodes.tilus", "i8codes.tilus", "sk.tilus"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -141,6 +150,11 @@ static void testLoadErrors(const char *dir) {
               "qmatmul-table.txt line 2: activation 'float32' is not float16, bfloat16, int8 "
               "or float8_e4m3");
   err = loadError(dir, "tilus-qmatmul-table 1\n"
+                       "uint4 8 128 float16 0 0 1 16 256 1024 0 16 64 split.tilus\n");
+  CHECK_ERROR(err, TilusStatusParseError,
+              "qmatmul-table.txt line 2: split_k is 0 (K splits from 1, or -P for stream-K "
+              "over P blocks)");
+  err = loadError(dir, "tilus-qmatmul-table 1\n"
                        "uint4 8 128 float16 0 0 17 16 256 1024 4 16 64 split.tilus\n");
   CHECK_ERROR(err, TilusStatusParseError,
               "qmatmul-table.txt line 2: m_max 16 is below m_min 17");
@@ -163,7 +177,7 @@ static void testFindAndLaunch(const char *dir) {
   CHECK(t != NULL);
   if (!t)
     return;
-  CHECK(tilusQmatmulTableGetNumEntries(t) == 2);
+  CHECK(tilusQmatmulTableGetNumEntries(t) == 3);
 
   // Lookups: the f16 entry's split-K scratch for M = 5.
   TilusQmatmulShape f16 = shapeOf("float16", false, 5);
@@ -175,6 +189,13 @@ static void testFindAndLaunch(const char *dir) {
   CHECK(tilusQmatmulFind(t, &i8, &plan, &err) == TilusStatusSuccess);
   CHECK(plan.entry == 1 && plan.splitK == 1 && plan.partialsBytes == 0 &&
         plan.countersBytes == 0);
+  // The stream-K entry at M = 100: 2 tiles of 8 k tiles, 16 blocks of one
+  // each; all but a tile's first and last block cover at least one, so up
+  // to 8 share a tile (stream_k_plan's bound).
+  TilusQmatmulShape sk = shapeOf("float16", false, 100);
+  CHECK(tilusQmatmulFind(t, &sk, &plan, &err) == TilusStatusSuccess);
+  CHECK(plan.entry == 2 && plan.splitK == 1 && plan.streamKBlocks == 16);
+  CHECK(plan.partialsBytes == 4u * 8 * 100 * 256 && plan.countersBytes == 4u * 2);
   TilusQmatmulShape miss = shapeOf("float16", false, 17);
   CHECK(tilusQmatmulFind(t, &miss, &plan, &err) == TilusStatusUnsupported);
   CHECK_ERROR(err, TilusStatusUnsupported,
@@ -200,7 +221,7 @@ static void testFindAndLaunch(const char *dir) {
               "quantized matmul: the table is not prepared on this runtime "
               "(tilusQmatmulTablePrepare)");
   CHECK(tilusQmatmulTablePrepare(t, rt, &err) == TilusStatusSuccess);
-  CHECK(fake.moduleLoads == 2);
+  CHECK(fake.moduleLoads == 3);
 
   // The split-K kernel: a, w, scales, c, partials, counters, m, n, k.
   fake.numParamsToRecord = 9;
@@ -239,12 +260,23 @@ static void testFindAndLaunch(const char *dir) {
   CHECK(tilusQmatmulLaunch(t, rt, &i8, &b8, NULL, &err) == TilusStatusInvalidArgument);
   CHECK_ERROR(err, TilusStatusInvalidArgument,
               "quantized matmul: buffer 'bias' is 0, but the shape has a bias");
+  // The stream-K kernel: the split-K kernel's parameters, then its blocks,
+  // which are its grid.
+  fake.numParamsToRecord = 10;
+  CHECK(tilusQmatmulLaunch(t, rt, &sk, &b, NULL, &err) == TilusStatusSuccess);
+  CHECK(fake.launches == 3 && fake.grid[0] == 16 && fake.grid[1] == 1);
+  CHECK(paramU64(4) == 0x5000 && paramU64(5) == 0x6000 && (int32_t)paramU64(6) == 100 &&
+        (int32_t)paramU64(9) == 16);
+  nb = b;
+  nb.counters = 0;
+  CHECK(tilusQmatmulLaunch(t, rt, &sk, &nb, NULL, &err) == TilusStatusInvalidArgument);
+  CHECK_CONTAINS(err, "buffer 'counters' is 0");
   // M = 0 launches nothing and needs no scratch.
   f16.m = 0;
   CHECK(tilusQmatmulFind(t, &f16, &plan, &err) == TilusStatusSuccess && plan.partialsBytes == 0);
   b.partials = b.counters = 0;
   CHECK(tilusQmatmulLaunch(t, rt, &f16, &b, NULL, &err) == TilusStatusSuccess);
-  CHECK(fake.launches == 2);
+  CHECK(fake.launches == 3);
 
   tilusQmatmulTableDestroy(t);
   tilusRuntimeDestroy(rt);
@@ -370,6 +402,7 @@ void testQmatmulTable(void) {
   writeFile(dir, "split.tilus", kSplitArtifact);
   writeFile(dir, "int8.tilus", kInt8Artifact);
   writeFile(dir, "other.tilus", kOtherArtifact);
+  writeFile(dir, "sk.tilus", kStreamKArtifact);
   testLoadErrors(dir);
   testFindAndLaunch(dir);
   testMissingShapeMessage(dir);
