@@ -348,9 +348,10 @@ def test_stream_k_config_where_the_grid_falls_short():
     """From M = 65 to 256, wgmma_config takes the stream-K grid where the
     data-parallel one's last wave is far from full (N = 10240: 80 blocks of
     128 columns; N = 57344 below M = 256: 3.4 waves) or its blocks are
-    weaker with many k tiles per stream-K block (K = 28672), not where
-    128-row blocks of two warpgroups fill their waves (M = 256, N = K =
-    8192 or K = 28672) or a block would get few k tiles (N = K = 8192)."""
+    weaker with many k tiles per stream-K block (K = 28672), or shorter
+    with even more (N = 57344, M = 256); not where 128-row blocks of two
+    warpgroups fill their waves (M = 256, N = K = 8192 or K = 28672) or a
+    block would get few k tiles (N = K = 8192)."""
     u4, f6 = tilus.uint4, tilus.float6_e3m2
     sk = qmatmul.is_stream_k
     for m in (96, 128, 192):
@@ -362,8 +363,10 @@ def test_stream_k_config_where_the_grid_falls_short():
     assert qmatmul.wgmma_config(192, 10240, 8192, f6) == (2, 192, 3, 1, "sk")
     assert qmatmul.wgmma_config(256, 10240, 8192, f6) == (2, 256, 2, 0, "sk")
     assert qmatmul.wgmma_config(256, 10240, 8192, u4) == (2, 256, 3, 1, "sk")
-    for n, k in [(8192, 8192), (8192, 28672), (57344, 8192)]:
+    for n, k in [(8192, 8192), (8192, 28672)]:
         assert qmatmul.wgmma_config(256, n, k, u4) == (2, 128, 4, 1)
+    # Taller blocks than the data-parallel grid's, with 217 k tiles each.
+    assert qmatmul.wgmma_config(256, 57344, 8192, u4) == (2, 256, 3, 1, "sk")
     # Not for M <= 64 or above 256, nor for int8 x.
     for m in (64, 300):
         assert not sk(qmatmul.wgmma_config(m, 10240, 8192, u4))

@@ -964,9 +964,11 @@ def data_parallel_config(m, n, k, wtype, activation=None, group_size=128, zeros=
 # neighbours: partials written and summed, most of them at the end): it is
 # taken over a data-parallel grid whose last wave is not nearly full, or
 # whose blocks are weaker (one warpgroup, or fewer than 128 rows) where each
-# stream-K block has at least this many k tiles to amortize that over.
+# stream-K block has at least STREAM_K_UNITS k tiles to amortize that over,
+# or merely shorter where it has STREAM_K_TALL_UNITS.
 STREAM_K_FILL = 0.9
 STREAM_K_UNITS = 64
+STREAM_K_TALL_UNITS = 128
 
 
 def stream_k_config(m, n, k, wtype, group_size=128, zeros=False, dp=None):
@@ -982,7 +984,9 @@ def stream_k_config(m, n, k, wtype, group_size=128, zeros=False, dp=None):
     28672 below M = 256 (M = 128: 1.08-1.30 -> 1.34-1.62); not at N = K =
     8192, M = 192 (31 k tiles per block: 0.91-0.98 against 0.93-1.06 for
     one-warpgroup blocks), nor at M = 256 where 128-row blocks of two
-    warpgroups fill their waves."""
+    warpgroups fill their waves, unless a stream-K block of 256 rows gets
+    217 k tiles (N = 57344: 1.07-1.09 against 0.97-1.02 for u4, i4 and u3;
+    at K = 28672 its 108 lost, 0.98 against 1.01)."""
     from .qmatmul_wgmma import wgmma_fits
     h = own_height(m)
     sk = next((c for c in [(2, h, 4, 1, "sk"), (2, h, 3, 1, "sk"), (2, h, 2, 0, "sk"),
@@ -994,7 +998,9 @@ def stream_k_config(m, n, k, wtype, group_size=128, zeros=False, dp=None):
     fill = blocks / (-(-blocks // SMS) * SMS)
     units = -(-m // sk[1]) * (n // 128) * (k // TILE_K) / SMS
     weak = dp[0] == 1 or dp[1] < 128
-    return sk if fill < STREAM_K_FILL or (weak and units >= STREAM_K_UNITS) else None
+    taller = sk[1] > dp[1] and sk[0] >= dp[0]
+    return sk if (fill < STREAM_K_FILL or weak and units >= STREAM_K_UNITS
+                  or taller and units >= STREAM_K_TALL_UNITS) else None
 
 
 def default_config(m, n, k, wtype, group_size, offset, activation, gpu, cc):
