@@ -351,7 +351,8 @@ class _WgmmaStreamK(_WgmmaWS):
     def parameters(self):
         """QuantizedMatmul's, with the f32 partials [J, M, N] and the i32
         counters (one per output tile, zero) after c, and the number of
-        blocks last (stream_k_plan)."""
+        blocks last (stream_k_plan; the grid: blocks past one per unit of
+        work do nothing)."""
         p = super().parameters()
         at = [name for name, _ in p].index("c") + 1
         return (p[:at] + [("partials", tilus.pointer(tilus.float32)),
@@ -367,8 +368,11 @@ class _WgmmaStreamK(_WgmmaWS):
         o = self._operands(a, w, scales, c, m, n, k, zeros, bias)
         KT, M = o.KT, self.index(m)
         TM, TN = tilus.cdiv(M, bm), self.index(n) // bn
-        units, P, p = TM * TN * KT, self.index(blocks), self.block_indices()
-        start, end = p * units // P, (p + 1) * units // P
+        units, p = TM * TN * KT, self.block_indices()
+        # At most one block per unit (the launchers give no more); any past
+        # that get the empty range at the end, rather than ranges past it.
+        P = self.min(self.index(blocks), units)
+        start, end = self.min(p, P) * units // P, self.min(p + 1, P) * units // P
 
         def owner(u):
             """The block whose units hold unit u."""
