@@ -147,6 +147,12 @@ class Value:
         self.type = type
         kernel._tr.values.append(self)
 
+    def handle(self):
+        """A new handle to this value: rebinding one leaves the other alone
+        (an if's branch that may replace a value: `part = x.handle()`, then
+        `part.assign(...)` inside it)."""
+        return type(self)(self._k, self.name, self.type)
+
     def assign(self, other):
         """Rebinds this handle to `other`'s value (same type), emitting nothing."""
         if not isinstance(other, Value) or other.type != self.type:

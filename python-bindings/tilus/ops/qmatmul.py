@@ -348,17 +348,21 @@ class QuantizedMatmul(tilus.Kernel):
             self._store_result(acc, gC, gT, bias, N, om, on)
             return
         # Split-K: the tile's last block to arrive sums every split's partial
-        # in split order; the acquire-release count orders the stores before
-        # it and the loads after it.
+        # in split order, its own from its registers (the bits it stored: the
+        # same sum, one tile's read fewer); the acquire-release count orders
+        # the stores before it and the loads after it.
         sk = self.split_k
         gP = self.view_global(partials, [sk, M, N])
         gN = self.view_global(counters, [(M + BM - 1) // BM, N // bn])
         self.store_global(acc, gP, [bs, om, on])
         arrived = self.atomic_rmw(gN, [bi, bj], 1, order="acq_rel")
         with self.if_then(arrived.eq(sk - 1)):
-            total = self.load_global(gP, [0, om, on], [BM, bn], self.reg_c)
-            for s in range(1, sk):
-                total = total + self.load_global(gP, [s, om, on], [BM, bn], self.reg_c)
+            total = None
+            for s in range(sk):
+                part = acc.handle()
+                with self.if_then(bs.ne(s)):
+                    part.assign(self.load_global(gP, [s, om, on], [BM, bn], self.reg_c))
+                total = part if total is None else total + part
             self._store_result(total, gC, gT, bias, N, om, on)
             self.atomic_rmw(gN, [bi, bj], 0, kind="exchange")      # for the next launch
 
