@@ -455,12 +455,16 @@ TilusStatus tilusQmatmulLaunch(TilusQmatmulTable *t, TilusRuntime *rt,
       !checkBuffer(b->bias, s->bias, "bias",
                    s->bias ? "the shape has a bias" : "the shape has no bias", err) ||
       !checkBuffer(b->partials, split, "partials",
-                   split ? "its kernel splits K (TilusQmatmulPlan.partialsBytes)"
-                         : "its kernel does not split K",
+                   !split ? "its kernel does not split K"
+                   : plan.streamKBlocks
+                       ? "its kernel runs on a stream-K grid (TilusQmatmulPlan.partialsBytes)"
+                       : "its kernel splits K (TilusQmatmulPlan.partialsBytes)",
                    err) ||
       !checkBuffer(b->counters, split, "counters",
-                   split ? "its kernel splits K (TilusQmatmulPlan.countersBytes)"
-                         : "its kernel does not split K",
+                   !split ? "its kernel does not split K"
+                   : plan.streamKBlocks
+                       ? "its kernel runs on a stream-K grid (TilusQmatmulPlan.countersBytes)"
+                       : "its kernel splits K (TilusQmatmulPlan.countersBytes)",
                    err))
     return TilusStatusInvalidArgument;
   // QuantizedMatmul.parameters(): a, [a_scales], w, scales, [zeros], [bias],

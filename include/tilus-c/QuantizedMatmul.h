@@ -62,7 +62,9 @@ typedef struct {
 /* What a launch of a shape needs besides its operands. */
 typedef struct {
   int entry;              /* the table entry (line order, from 0) */
-  int splitK;             /* K splits; > 1 needs the two scratch buffers */
+  int splitK;             /* K splits (1 for a stream-K kernel); the two
+                             scratch buffers are needed where partialsBytes
+                             is not 0: split-K (splitK > 1) or stream-K */
   int64_t blockRows, blockCols;
   uint64_t partialsBytes; /* f32 [slots, M, N]: slots = splitK, or for a
                              stream-K kernel the most blocks sharing a tile

@@ -371,6 +371,15 @@ def test_stream_k_config_where_the_grid_falls_short():
     for m in (64, 300):
         assert not sk(qmatmul.wgmma_config(m, 10240, 8192, u4))
     assert qmatmul.wgmma_config(128, 10240, 8192, u4, tilus.int8) is None
+    with pytest.raises(tilus.TilusArgumentError, match="takes f16 or bf16 x"):
+        qmatmul.instance(u4, 128, 8, (2, 128, 4, 1, "sk"), tilus.int8)
+    # No work to share (N or K of 0): the data-parallel grid, which stores
+    # zeros (and the bias); stream_k_plan refuses.
+    assert qmatmul.stream_k_config(100, 0, 1024, u4) is None
+    assert not sk(qmatmul.wgmma_config(100, 10240, 0, u4))
+    from tilus.ops.qmatmul_wgmma import stream_k_plan
+    with pytest.raises(ValueError, match="no work to share"):
+        stream_k_plan(100, 10240, 0, (2, 128, 4, 1, "sk"), 132)
 
 
 def test_stream_k_plan_bounds_the_sharing():
@@ -889,6 +898,36 @@ def test_wgmma_stream_k_more_blocks_than_units(runner):
     partials = torch.empty(share * m * n, dtype=torch.float32, device="cuda")
     counters = torch.zeros(tiles, dtype=torch.int32, device="cuda")
     kern(a, qw, s, c, partials, counters, m, n, k, blocks + 13)
+    torch.cuda.synchronize()
+    want = _reference(a.double().cpu().numpy(), codes, s.double().cpu().numpy(),
+                      tilus.uint4, 8, 128)
+    err = np.abs(c.double().cpu().numpy() - want).max() / np.abs(want).max()
+    assert err <= 1e-3 and int(counters.abs().sum()) == 0, err
+
+
+@pytest.mark.parametrize("blocks", [2, 3, 5])
+def test_wgmma_stream_k_few_blocks(runner, blocks):
+    """Launched directly on 2, 3 or 5 blocks, each block runs 12-32 units
+    across one or both output tiles, so its stages' phases turn over many
+    times and (with 3 and 5) each tile is shared by two or three blocks; the
+    product is still right and the counters are left zero."""
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("the wgmma variant needs an sm_90 GPU")
+    torch = cuda_torch()
+    from tilus.ops.qmatmul_wgmma import stream_k_plan
+    m, n, k, cfg = 150, 256, 4096, (2, 160, 4, 1, "sk")
+    used, share, tiles = stream_k_plan(m, n, k, cfg, blocks)
+    assert used == blocks and tiles == 2
+    rng = np.random.default_rng(31 + blocks)
+    codes = qmatmul.random_codes(rng, tilus.uint4, (k, n))
+    qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, 8).reshape(-1)).cuda()
+    s = torch.from_numpy(rng.random((k // 128, n)) * 0.02 + 0.005).half().cuda()
+    a = torch.from_numpy(rng.normal(size=(m, k))).half().cuda()
+    kern = runner.kernel(tilus.uint4, 128, 8, cfg)
+    c = torch.full((m, n), float("nan"), dtype=torch.float16, device="cuda")
+    partials = torch.empty(share * m * n, dtype=torch.float32, device="cuda")
+    counters = torch.zeros(tiles, dtype=torch.int32, device="cuda")
+    kern(a, qw, s, c, partials, counters, m, n, k, blocks)
     torch.cuda.synchronize()
     want = _reference(a.double().cpu().numpy(), codes, s.double().cpu().numpy(),
                       tilus.uint4, 8, 128)

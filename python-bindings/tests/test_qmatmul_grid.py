@@ -94,7 +94,7 @@ def runner():
         key = (str(wtype), group, offset, str(zkind), cfg, qmatmul.row_tiles(m), act)
         if key not in programs:
             programs[key] = (wgmma_program(wtype, group, offset, cfg, a, zkind)
-                             if len(cfg) in (3, 4) else
+                             if qmatmul.is_wgmma(cfg) else
                              qmatmul.program(wtype, group, offset, cfg, a,
                                              qmatmul.row_tiles(m), zkind))
     tilus.compile_many(list(programs.values()), target=r.runtime.target)
@@ -133,8 +133,7 @@ def test_every_type_group_and_zero_mode(runner, wtype, group, mode, m, act):
                                   tilus.bfloat16 if act == "bf16" else tilus.float16,
                                   ZERO_KIND[zeros],
                                   False, None)]
-            # the warp-specialized variant ran, on either grid
-            assert len(plan[0]) == 4 or qmatmul.is_stream_k(plan[0]), plan[0]
+            assert len(plan[0]) == 4, plan[0]         # the warp-specialized variant ran
         if exact:
             differ = int((got.cpu() != torch.from_numpy(want).to(dtype)).sum())
             assert differ == 0, f"{differ} of {got.numel()} differ"

@@ -992,6 +992,8 @@ def stream_k_config(m, n, k, wtype, group_size=128, zeros=False, dp=None):
     217 k tiles (N = 57344: 1.07-1.09 against 0.97-1.02 for u4, i4 and u3;
     at K = 28672 its 108 lost, 0.98 against 1.01)."""
     from .qmatmul_wgmma import wgmma_fits
+    if not n or not k:
+        return None                     # no work to share
     h = own_height(m)
     sk = next((c for c in [(2, h, 4, 1, "sk"), (2, h, 3, 1, "sk"), (2, h, 2, 0, "sk"),
                            (2, 128, 4, 1, "sk")]
@@ -1080,6 +1082,11 @@ def instance(wtype, group_size, offset, cfg, activation=None, m_tiles=1, zeros=F
     if _activation(activation) == tilus.float8_e4m3:
         from .qmatmul_fp8 import fp8_program
         return fp8_program(wtype, group_size, offset, cfg, bias, zeros)
+    if is_stream_k(cfg) and _activation(activation) not in (None, tilus.float16,
+                                                            tilus.bfloat16):
+        from ..artifact import TilusArgumentError
+        raise TilusArgumentError(f"quantized_matmul: the stream-K config {cfg} takes f16 or "
+                                 f"bf16 x")
     if len(cfg) == 4 and _activation(activation) == tilus.int8:
         from .qmatmul_i8_wgmma import i8_program
         return i8_program(wtype, group_size, offset, cfg, bias, zeros)
@@ -1371,9 +1378,13 @@ class QuantizedMatmulRunner:
         mt = row_tiles(m)
         if config is not None and is_wgmma(config):
             if activation == tilus.int8 and len(config) != 4:
-                raise TilusArgumentError(f"quantized_matmul: the plain wgmma config {config} "
+                kind = "stream-K" if is_stream_k(config) else "plain wgmma"
+                raise TilusArgumentError(f"quantized_matmul: the {kind} config {config} "
                                          f"takes f16 or bf16 x (int8 x: a warp-specialized "
                                          f"(warpgroups, block_m, stages, lag))")
+            if is_stream_k(config) and not (n and k):
+                raise TilusArgumentError(f"quantized_matmul: the stream-K config {config} "
+                                         f"needs N and K above 0 (N = {n}, K = {k})")
             if self.runtime.compute_capability != (9, 0):
                 raise TilusArgumentError(f"quantized_matmul: the wgmma config {config} "
                                          f"needs an sm_90 GPU")

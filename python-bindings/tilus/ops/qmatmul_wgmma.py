@@ -455,7 +455,9 @@ def stream_k_plan(m, n, k, cfg, sms):
     tiles = -(-m // cfg[1]) * (n // (64 * cfg[0]))
     kt = k // TILE_K
     units = tiles * kt
-    blocks = max(1, min(sms, units))
+    if not units:
+        raise ValueError(f"stream_k_plan: M = {m}, N = {n}, K = {k} has no work to share")
+    blocks = min(sms, units)
     share = min(blocks, max(1, (kt - 2) // (units // blocks) + 2))
     return blocks, share, tiles
 

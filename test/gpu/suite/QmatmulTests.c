@@ -162,6 +162,12 @@ static void runCase(Suite *s, TilusQmatmulTable *table, const Case *c, uint32_t 
     snprintf(why, sizeof why, "%s", err.message);
     ok = false;
   }
+  // At N = 256 the f16 entries without a bias from M = 65 to 256 are
+  // stream-K kernels (their grid of output tiles is far from a wave).
+  if (ok && c->act == kF16 && !c->bias && M > 64 && M <= 256 && !plan.streamKBlocks) {
+    snprintf(why, sizeof why, "expected a stream-K entry at M = %lld", (long long)M);
+    ok = false;
+  }
   TilusQmatmulBuffers b = {0};
   uint16_t *out = malloc(2 * (size_t)(M * N));
   if (ok) {
@@ -185,6 +191,16 @@ static void runCase(Suite *s, TilusQmatmulTable *table, const Case *c, uint32_t 
     ok = ok && download(s, out, b.out, 2 * (size_t)(M * N));
     if (!ok && !why[0])
       snprintf(why, sizeof why, "the output's guard bytes were written");
+    // A stream-K launch leaves its counters zero for the next one.
+    uint32_t *left = plan.streamKBlocks ? malloc(plan.countersBytes) : NULL;
+    if (ok && left && download(s, left, b.counters, plan.countersBytes))
+      for (uint64_t i = 0; ok && i < plan.countersBytes / 4; ++i)
+        if (left[i]) {
+          snprintf(why, sizeof why, "stream-K counter %llu left at %u",
+                   (unsigned long long)i, left[i]);
+          ok = false;
+        }
+    free(left);
   }
   double worst = 0;
   for (int64_t g = 0; ok && g < M * N; ++g)

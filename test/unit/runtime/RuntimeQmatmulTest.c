@@ -71,7 +71,9 @@ static const char kTable[] =
     "uint4 8 128 float16 0 0 1 16 256 1024 4 16 64 split.tilus\n"
     "\n"
     "uint4 8 128 int8 0 1 33 0 256 1024 1 64 128 int8.tilus\n"
-    "uint4 8 128 float16 0 0 65 128 256 1024 -132 128 128 sk.tilus\n";
+    "uint4 8 128 float16 0 0 65 128 256 1024 -132 128 128 sk.tilus\n"
+    "uint4 8 128 float16 0 0 129 256 256 1024 -2 256 256 sk.tilus\n"
+    "uint4 8 128 float16 0 0 33 64 256 128 -132 64 128 sk.tilus\n";
 
 static void writeFile(const char *dir, const char *name, const char *text) {
   char path[512];
@@ -177,7 +179,7 @@ static void testFindAndLaunch(const char *dir) {
   CHECK(t != NULL);
   if (!t)
     return;
-  CHECK(tilusQmatmulTableGetNumEntries(t) == 3);
+  CHECK(tilusQmatmulTableGetNumEntries(t) == 5);
 
   // Lookups: the f16 entry's split-K scratch for M = 5.
   TilusQmatmulShape f16 = shapeOf("float16", false, 5);
@@ -196,12 +198,24 @@ static void testFindAndLaunch(const char *dir) {
   CHECK(tilusQmatmulFind(t, &sk, &plan, &err) == TilusStatusSuccess);
   CHECK(plan.entry == 2 && plan.splitK == 1 && plan.streamKBlocks == 16);
   CHECK(plan.partialsBytes == 4u * 8 * 100 * 256 && plan.countersBytes == 4u * 2);
+  // Two blocks over one tile of 8 k tiles: the bound (6 / 4 + 2 = 3) is
+  // clamped to the blocks.
+  TilusQmatmulShape two = shapeOf("float16", false, 200);
+  CHECK(tilusQmatmulFind(t, &two, &plan, &err) == TilusStatusSuccess);
+  CHECK(plan.entry == 3 && plan.streamKBlocks == 2);
+  CHECK(plan.partialsBytes == 4u * 2 * 200 * 256 && plan.countersBytes == 4u * 1);
+  // One k tile per output tile: no tile is shared, one slot.
+  TilusQmatmulShape one = shapeOf("float16", false, 50);
+  one.k = 128;
+  CHECK(tilusQmatmulFind(t, &one, &plan, &err) == TilusStatusSuccess);
+  CHECK(plan.entry == 4 && plan.streamKBlocks == 2);
+  CHECK(plan.partialsBytes == 4u * 1 * 50 * 256 && plan.countersBytes == 4u * 2);
   TilusQmatmulShape miss = shapeOf("float16", false, 17);
   CHECK(tilusQmatmulFind(t, &miss, &plan, &err) == TilusStatusUnsupported);
   CHECK_ERROR(err, TilusStatusUnsupported,
               "quantized matmul: the table has no kernel for uint4 (offset 8, group 128, "
               "float16 activations, zeros none, bias 0) at M = 17, N = 256, K = 1024; for those "
-              "it has N x K: 256x1024 (python3 -m tilus.ops.export makes tables)");
+              "it has N x K: 256x1024, 256x128 (python3 -m tilus.ops.export makes tables)");
   miss = shapeOf("bfloat16", false, 1);
   CHECK(tilusQmatmulFind(t, &miss, &plan, &err) == TilusStatusUnsupported);
   CHECK_CONTAINS(err, "it has N x K: none");
@@ -270,7 +284,9 @@ static void testFindAndLaunch(const char *dir) {
   nb = b;
   nb.counters = 0;
   CHECK(tilusQmatmulLaunch(t, rt, &sk, &nb, NULL, &err) == TilusStatusInvalidArgument);
-  CHECK_CONTAINS(err, "buffer 'counters' is 0");
+  CHECK_ERROR(err, TilusStatusInvalidArgument,
+              "quantized matmul: buffer 'counters' is 0, but its kernel runs on a "
+              "stream-K grid (TilusQmatmulPlan.countersBytes)");
   // M = 0 launches nothing and needs no scratch.
   f16.m = 0;
   CHECK(tilusQmatmulFind(t, &f16, &plan, &err) == TilusStatusSuccess && plan.partialsBytes == 0);
