@@ -877,18 +877,15 @@ def test_wgmma_stream_k_repeats_exactly(runner):
     assert err <= 1e-3, err
 
 
-def test_wgmma_stream_k_more_blocks_than_units(runner):
-    """Launched directly with more blocks than units of work (the runner and
-    the C tables give at most one per unit), the blocks past them do
-    nothing: the product is still right."""
-    if runner.runtime.compute_capability != (9, 0):
-        pytest.skip("the wgmma variant needs an sm_90 GPU")
+def _launch_stream_k(runner, m, n, k, cfg, sms, extra, seed):
+    """u4 weights through the stream-K kernel of `cfg`, launched directly
+    on stream_k_plan's blocks for `sms` SMs plus `extra`: the product within
+    1e-3 of the f64 reference and the counters left zero. Returns the
+    plan's (blocks, partial slots, counters)."""
     torch = cuda_torch()
     from tilus.ops.qmatmul_wgmma import stream_k_plan
-    m, n, k, cfg = 70, 256, 512, (2, 96, 4, 1, "sk")
-    blocks, share, tiles = stream_k_plan(m, n, k, cfg, 1000)
-    assert blocks == tiles * k // 128 == 8
-    rng = np.random.default_rng(29)
+    plan = blocks, share, tiles = stream_k_plan(m, n, k, cfg, sms)
+    rng = np.random.default_rng(seed)
     codes = qmatmul.random_codes(rng, tilus.uint4, (k, n))
     qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, 8).reshape(-1)).cuda()
     s = torch.from_numpy(rng.random((k // 128, n)) * 0.02 + 0.005).half().cuda()
@@ -897,12 +894,24 @@ def test_wgmma_stream_k_more_blocks_than_units(runner):
     c = torch.full((m, n), float("nan"), dtype=torch.float16, device="cuda")
     partials = torch.empty(share * m * n, dtype=torch.float32, device="cuda")
     counters = torch.zeros(tiles, dtype=torch.int32, device="cuda")
-    kern(a, qw, s, c, partials, counters, m, n, k, blocks + 13)
+    kern(a, qw, s, c, partials, counters, m, n, k, blocks + extra)
     torch.cuda.synchronize()
     want = _reference(a.double().cpu().numpy(), codes, s.double().cpu().numpy(),
                       tilus.uint4, 8, 128)
     err = np.abs(c.double().cpu().numpy() - want).max() / np.abs(want).max()
     assert err <= 1e-3 and int(counters.abs().sum()) == 0, err
+    return plan
+
+
+def test_wgmma_stream_k_more_blocks_than_units(runner):
+    """Launched directly with more blocks than units of work (the runner and
+    the C tables give at most one per unit), the blocks past them do
+    nothing: the product is still right."""
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("the wgmma variant needs an sm_90 GPU")
+    blocks, _, tiles = _launch_stream_k(runner, 70, 256, 512, (2, 96, 4, 1, "sk"), 1000, 13,
+                                        29)
+    assert blocks == tiles * 512 // 128 == 8
 
 
 @pytest.mark.parametrize("blocks", [2, 3, 5])
@@ -913,26 +922,9 @@ def test_wgmma_stream_k_few_blocks(runner, blocks):
     product is still right and the counters are left zero."""
     if runner.runtime.compute_capability != (9, 0):
         pytest.skip("the wgmma variant needs an sm_90 GPU")
-    torch = cuda_torch()
-    from tilus.ops.qmatmul_wgmma import stream_k_plan
-    m, n, k, cfg = 150, 256, 4096, (2, 160, 4, 1, "sk")
-    used, share, tiles = stream_k_plan(m, n, k, cfg, blocks)
+    used, _, tiles = _launch_stream_k(runner, 150, 256, 4096, (2, 160, 4, 1, "sk"), blocks,
+                                      0, 31 + blocks)
     assert used == blocks and tiles == 2
-    rng = np.random.default_rng(31 + blocks)
-    codes = qmatmul.random_codes(rng, tilus.uint4, (k, n))
-    qw = torch.from_numpy(qmatmul.pack(codes, tilus.uint4, 8).reshape(-1)).cuda()
-    s = torch.from_numpy(rng.random((k // 128, n)) * 0.02 + 0.005).half().cuda()
-    a = torch.from_numpy(rng.normal(size=(m, k))).half().cuda()
-    kern = runner.kernel(tilus.uint4, 128, 8, cfg)
-    c = torch.full((m, n), float("nan"), dtype=torch.float16, device="cuda")
-    partials = torch.empty(share * m * n, dtype=torch.float32, device="cuda")
-    counters = torch.zeros(tiles, dtype=torch.int32, device="cuda")
-    kern(a, qw, s, c, partials, counters, m, n, k, blocks)
-    torch.cuda.synchronize()
-    want = _reference(a.double().cpu().numpy(), codes, s.double().cpu().numpy(),
-                      tilus.uint4, 8, 128)
-    err = np.abs(c.double().cpu().numpy() - want).max() / np.abs(want).max()
-    assert err <= 1e-3 and int(counters.abs().sum()) == 0, err
 
 
 def test_wgmma_ws_bf16(runner):
