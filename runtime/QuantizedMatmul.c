@@ -441,6 +441,13 @@ TilusStatus tilusQmatmulLaunch(TilusQmatmulTable *t, TilusRuntime *rt,
   // int8 and FP8 activations come with their row scales.
   bool scaled = !strcmp(s->activation, "int8") || !strcmp(s->activation, "float8_e4m3");
   bool split = plan.partialsBytes > 0; // split-K or stream-K
+  // Why the scratch is needed: [stream-K][counters].
+  static const char *const needs[2][2] = {
+      {"its kernel splits K (TilusQmatmulPlan.partialsBytes)",
+       "its kernel splits K (TilusQmatmulPlan.countersBytes)"},
+      {"its kernel runs on a stream-K grid (TilusQmatmulPlan.partialsBytes)",
+       "its kernel runs on a stream-K grid (TilusQmatmulPlan.countersBytes)"}};
+  const char *const *why = needs[plan.streamKBlocks != 0];
   if (!checkBuffer(b->x, true, "x", "every product reads x", err) ||
       !checkBuffer(b->qweight, true, "qweight", "every product reads the weights", err) ||
       !checkBuffer(b->scales, true, "scales", "every product reads the scales", err) ||
@@ -455,17 +462,9 @@ TilusStatus tilusQmatmulLaunch(TilusQmatmulTable *t, TilusRuntime *rt,
       !checkBuffer(b->bias, s->bias, "bias",
                    s->bias ? "the shape has a bias" : "the shape has no bias", err) ||
       !checkBuffer(b->partials, split, "partials",
-                   !split ? "its kernel does not split K"
-                   : plan.streamKBlocks
-                       ? "its kernel runs on a stream-K grid (TilusQmatmulPlan.partialsBytes)"
-                       : "its kernel splits K (TilusQmatmulPlan.partialsBytes)",
-                   err) ||
+                   split ? why[0] : "its kernel does not split K", err) ||
       !checkBuffer(b->counters, split, "counters",
-                   !split ? "its kernel does not split K"
-                   : plan.streamKBlocks
-                       ? "its kernel runs on a stream-K grid (TilusQmatmulPlan.countersBytes)"
-                       : "its kernel splits K (TilusQmatmulPlan.countersBytes)",
-                   err))
+                   split ? why[1] : "its kernel does not split K", err))
     return TilusStatusInvalidArgument;
   // QuantizedMatmul.parameters(): a, [a_scales], w, scales, [zeros], [bias],
   // c, [partials, counters], m, n, k, [blocks (stream-K)].

@@ -981,17 +981,18 @@ def stream_k_config(m, n, k, wtype, group_size=128, zeros=False, dp=None):
     one data_parallel_config found (or where there is none), else None: one block
     row of M's own height, 4 stages where they fit, else 3, else 2 without
     lag, else 128 rows.
-    The rule (STREAM_K_FILL, STREAM_K_UNITS) is fitted to the Llama-3-70B
-    shapes at M = 128, 192 and 256 (bench/README.md, "Stream-K"): taken at
-    N = 10240 (80 blocks of 128 columns: 0.61 of a wave; M = 192: 0.76-0.97
-    -> 0.93-1.24 of cuBLAS f16), N = 57344 below M = 256 (3.4 waves) and K =
-    28672 below M = 256 (M = 128: 1.08-1.30 -> 1.34-1.62); not at N = K =
-    8192, M = 192 (31 k tiles per block: 0.91-0.98 against 0.93-1.06 for
-    one-warpgroup blocks), nor at M = 256 where 128-row blocks of two
-    warpgroups fill their waves, unless a stream-K block of 256 rows gets
-    217 k tiles (N = 57344: 1.07-1.09 against 0.97-1.02 for u4, i4 and u3;
-    at K = 28672 its 108 lost, 0.98 against 1.01)."""
-    from .qmatmul_wgmma import wgmma_fits
+    The rule (STREAM_K_FILL, STREAM_K_UNITS, STREAM_K_TALL_UNITS) is fitted
+    to the Llama-3-70B shapes at M = 128, 192 and 256 (bench/README.md,
+    "Eighteenth run", results/stream-k-h100.txt; x cuBLAS f16): taken at
+    N = 10240 (80 blocks of 128 columns: 0.61 of a wave; M = 192: 0.75-1.04
+    -> 1.07-1.26), N = 57344 below M = 256 (3.4 waves) and K = 28672 below
+    M = 256 (M = 128: 1.10-1.32 -> 1.37-1.64); not at N = K = 8192, M = 192
+    (31 k tiles per block: 0.92-1.00 against 0.94-1.08 for one-warpgroup
+    blocks), nor at M = 256 where 128-row blocks of two warpgroups fill
+    their waves, unless a stream-K block of 256 rows gets 217 k tiles (N =
+    57344: 1.07-1.09 against 0.97-1.02 for u4, i4 and u3; at K = 28672 its
+    108 gave 0.98-1.02 against 1.01-1.02)."""
+    from .qmatmul_wgmma import stream_k_plan, wgmma_fits
     if not n or not k:
         return None                     # no work to share
     h = own_height(m)
@@ -1002,7 +1003,7 @@ def stream_k_config(m, n, k, wtype, group_size=128, zeros=False, dp=None):
         return sk
     blocks = -(-m // dp[1]) * (n // (64 * dp[0]))
     fill = blocks / (-(-blocks // SMS) * SMS)
-    units = -(-m // sk[1]) * (n // 128) * (k // TILE_K) / SMS
+    units = stream_k_plan(m, n, k, sk, SMS)[2] * (k // TILE_K) / SMS    # per block
     weak = dp[0] == 1 or dp[1] < 128
     taller = sk[1] > dp[1] and sk[0] >= dp[0]
     return sk if (fill < STREAM_K_FILL or weak and units >= STREAM_K_UNITS

@@ -27,7 +27,8 @@ from types import SimpleNamespace
 
 import tilus
 
-from .qmatmul import TILE_K, TILE_N, QuantizedMatmul, QuantizedMatmulBF16, check_group_size
+from .qmatmul import (TILE_K, TILE_N, QuantizedMatmul, QuantizedMatmulBF16, check_group_size,
+                      is_stream_k)
 
 
 class _Wgmma:
@@ -239,7 +240,7 @@ class _WgmmaWS(_Wgmma):
         return row * self.bm, col
 
     def _trace(self, a, w, scales, c, m, n, k, a_scales=None, zeros=None, bias=None):
-        S, W, bn, bm, tb = self.stages, self.warps, self.bn, self.bm, self.tile_bytes
+        W, bn, bm, tb = self.warps, self.bn, self.bm, self.tile_bytes
         self.attrs.name = "qmatmul"
         self.attrs.blocks = [tilus.cdiv(m, bm), n // bn]
         self.attrs.warps = W + 4
@@ -247,11 +248,7 @@ class _WgmmaWS(_Wgmma):
         KT = o.KT
         om, bj = self._tile_origin(self.index(m), self.index(n) // bn)
         on = bj * bn
-        full = self.allocate_shared(tilus.int64, [S], f"local({S})")
-        empty = self.allocate_shared(tilus.int64, [S], f"local({S})")
-        for s in range(S):
-            self.mbarrier_init(full, [s], 128)
-            self.mbarrier_init(empty, [s], 128 * self.consumers)
+        full, empty = self._stage_barriers()
         ow = bj * (W * 2 * tb)
 
         with self.thread_group(0, 128):                 # the producer
@@ -265,6 +262,17 @@ class _WgmmaWS(_Wgmma):
             gT = (self.view_global(a_scales, [1, self.index(m)]) if a_scales is not None
                   else None)
             self._consume(o, full, empty, om, on, gT)
+
+    def _stage_barriers(self):
+        """full[s] and empty[s] for each stage, initialized: full counts
+        the producer's 128 threads, empty every consumer thread."""
+        S = self.stages
+        full = self.allocate_shared(tilus.int64, [S], f"local({S})")
+        empty = self.allocate_shared(tilus.int64, [S], f"local({S})")
+        for s in range(S):
+            self.mbarrier_init(full, [s], 128)
+            self.mbarrier_init(empty, [s], 128 * self.consumers)
+        return full, empty
 
     def _produce(self, o, full, empty, i, kt, om, on, ow):
         """The producer's copies of k tile kt of the output tile at (om, on)
@@ -361,7 +369,7 @@ class _WgmmaStreamK(_WgmmaWS):
 
     def _trace(self, a, w, scales, c, m, n, k, zeros=None, bias=None, partials=None,
                counters=None, blocks=None):
-        S, W, bn, bm, tb = self.stages, self.warps, self.bn, self.bm, self.tile_bytes
+        W, bn, bm, tb = self.warps, self.bn, self.bm, self.tile_bytes
         self.attrs.name = "qmatmul"
         self.attrs.blocks = [blocks]
         self.attrs.warps = W + 4
@@ -384,11 +392,7 @@ class _WgmmaStreamK(_WgmmaWS):
                 self.min(end, t * KT + KT)
 
         tiles = (start // KT, tilus.cdiv(end, KT))
-        full = self.allocate_shared(tilus.int64, [S], f"local({S})")
-        empty = self.allocate_shared(tilus.int64, [S], f"local({S})")
-        for s in range(S):
-            self.mbarrier_init(full, [s], 128)
-            self.mbarrier_init(empty, [s], 128 * self.consumers)
+        full, empty = self._stage_barriers()
 
         with self.thread_group(0, 128):                 # the producer
             if self.registers:
@@ -494,7 +498,7 @@ def wgmma_program(wtype, group_size, offset, cfg, activation=None, zeros=False, 
     bf16 = activation == tilus.bfloat16
     kw = dict(group_size=group_size, offset=offset, warpgroups=cfg[0], block_m=cfg[1],
               stages=cfg[2], zeros=zeros, bias=bias)
-    if len(cfg) == 5:
+    if is_stream_k(cfg):
         cls = QuantizedMatmulWgmmaSKBF16 if bf16 else QuantizedMatmulWgmmaSK
         return cls(wtype, lag=cfg[3], **kw)
     if len(cfg) == 4:
@@ -528,7 +532,7 @@ def wgmma_fits(cfg, n, k, wtype, group_size=128, fp8=False, zeros=False):
     variant's (qmatmul_fp8, warp-specialized only): up to 256 rows, in
     parts of at most 128 rows of a multiple of 8 each, one-byte A."""
     from .qmatmul import MAX_BLOCK_SHARED
-    ws = len(cfg) >= 4
+    ws = len(cfg) == 4 or is_stream_k(cfg)          # warp-specialized, either grid
     g, bm, st = cfg[:3]
     limits = _MAX_BLOCK_M_WS if ws else _MAX_BLOCK_M
     if fp8:
