@@ -16,3 +16,15 @@ def weights(shapes, types, group):
                                    device="cuda")
             yield n, k, wf, s, tname, dt, off, packed
         del wf
+
+
+def cell(m, n, k, wtype, group):
+    """One product's random operands on the GPU: x [M, K] f16, an f16 weight
+    [K, N] for cuBLAS, scales [K / group, N] f16 and packed bytes of
+    `wtype`."""
+    import torch
+    x = torch.randn(m, k, dtype=torch.float16, device="cuda")
+    wf = torch.randn(k, n, dtype=torch.float16, device="cuda")
+    s = (torch.rand(k // group, n, device="cuda") * 0.02).half()
+    packed = torch.randint(0, 256, (k * n * wtype.bits // 8,), dtype=torch.uint8, device="cuda")
+    return x, wf, s, packed

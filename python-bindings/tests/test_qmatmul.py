@@ -837,6 +837,7 @@ SK_CASES = [
     (tilus.float6_e3m2, 128, None, True, (2, 192, 3, 1, "sk"), True),
     (tilus.uint8, 128, "codes", True, (2, 224, 2, 0, "sk"), False),
     (tilus.uint2, 256, "codes", False, (1, 128, 3, 2, "sk"), True),
+    (tilus.uint4, 64, "values", False, (1, 96, 4, 1, "sk"), False),
 ]
 
 
@@ -914,17 +915,73 @@ def test_wgmma_stream_k_more_blocks_than_units(runner):
     assert blocks == tiles * 512 // 128 == 8
 
 
+@pytest.mark.parametrize("warpgroups", [2, 1])
 @pytest.mark.parametrize("blocks", [2, 3, 5])
-def test_wgmma_stream_k_few_blocks(runner, blocks):
-    """Launched directly on 2, 3 or 5 blocks, each block runs 12-32 units
-    across one or both output tiles, so its stages' phases turn over many
-    times and (with 3 and 5) each tile is shared by two or three blocks; the
-    product is still right and the counters are left zero."""
+def test_wgmma_stream_k_few_blocks(runner, blocks, warpgroups):
+    """Launched directly on 2, 3 or 5 blocks, each block runs 12-64 units
+    across one or more output tiles, so its stages' phases turn over many
+    times and tiles are shared by two or three blocks; the product is still
+    right and the counters are left zero. One consumer warpgroup decodes
+    each next unit during a product (overlap), across tiles too."""
     if runner.runtime.compute_capability != (9, 0):
         pytest.skip("the wgmma variant needs an sm_90 GPU")
-    used, _, tiles = _launch_stream_k(runner, 150, 256, 4096, (2, 160, 4, 1, "sk"), blocks,
-                                      0, 31 + blocks)
-    assert used == blocks and tiles == 2
+    used, _, tiles = _launch_stream_k(runner, 150, 256, 4096,
+                                      (warpgroups, 160, 4, 1, "sk"), blocks, 0, 31 + blocks)
+    assert used == blocks and tiles == 256 // (64 * warpgroups)
+
+
+def test_wgmma_overlap_default():
+    """The consumer decodes the next k tile during a product by default
+    with one consumer warpgroup (two overlap each other instead), where
+    the producer's lag leaves it a stage to wait on (lag <= stages - 2)."""
+    ws = qmatmul_wgmma.QuantizedMatmulWgmmaWS
+    assert ws(tilus.uint4, offset=8, warpgroups=1, block_m=64, stages=4, lag=1).overlap
+    assert ws(tilus.uint4, offset=8, warpgroups=1, block_m=64, stages=2, lag=0).overlap
+    assert not ws(tilus.uint4, offset=8, warpgroups=2, block_m=64, stages=4, lag=1).overlap
+    assert not ws(tilus.uint4, offset=8, warpgroups=1, block_m=64, stages=3, lag=2).overlap
+    with pytest.raises(ValueError, match="lag is at most stages - 2"):
+        ws(tilus.uint4, offset=8, warpgroups=1, block_m=64, stages=3, lag=2, overlap=True)
+
+
+@pytest.mark.parametrize("cfg,m,n,k", [((1, 192, 4, 1), 150, 512, 4096),
+                                       ((1, 64, 4, 1), 70, 256, 128),
+                                       ((1, 128, 4, 1, "sk"), 150, 768, 2048)])
+def test_wgmma_overlap_same_bits(runner, cfg, m, n, k):
+    """Decoding the next k tile during the product (overlap) runs the same
+    products in the same order: the same bits as the loop that waits first,
+    on ragged M, a single k tile, and a stream-K grid whose blocks share
+    tiles; both within 1e-3 of the f64 reference."""
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("the wgmma variant needs an sm_90 GPU")
+    torch = cuda_torch()
+    from tilus.ops.qmatmul_wgmma import stream_k_plan
+    rng = np.random.default_rng(m + k)
+    codes = qmatmul.random_codes(rng, tilus.float6_e3m2, (k, n))
+    qw = torch.from_numpy(qmatmul.pack(codes, tilus.float6_e3m2, 0).reshape(-1)).cuda()
+    s = torch.from_numpy(rng.random((k // 128, n)) * 0.02 + 0.005).half().cuda()
+    a = torch.from_numpy(rng.normal(size=(m, k))).half().cuda()
+    cls = (qmatmul_wgmma.QuantizedMatmulWgmmaSK if len(cfg) == 5
+           else qmatmul_wgmma.QuantizedMatmulWgmmaWS)
+    outs = []
+    for overlap in (False, True):
+        kern = runner.load(("overlap test", cfg, overlap),
+                           lambda: cls(tilus.float6_e3m2, warpgroups=cfg[0], block_m=cfg[1],
+                                       stages=cfg[2], lag=cfg[3], overlap=overlap), "qmatmul")
+        c = torch.full((m, n), float("nan"), dtype=torch.float16, device="cuda")
+        if len(cfg) == 5:
+            blocks, share, tiles = stream_k_plan(m, n, k, cfg, 132)
+            partials = torch.empty(share * m * n, dtype=torch.float32, device="cuda")
+            counters = torch.zeros(tiles, dtype=torch.int32, device="cuda")
+            kern(a, qw, s, c, partials, counters, m, n, k, blocks)
+        else:
+            kern(a, qw, s, c, m, n, k)
+        outs.append(c)
+    torch.cuda.synchronize()
+    assert torch.equal(outs[0], outs[1])
+    want = _reference(a.double().cpu().numpy(), codes, s.double().cpu().numpy(),
+                      tilus.float6_e3m2, 0, 128)
+    err = np.abs(outs[1].double().cpu().numpy() - want).max() / np.abs(want).max()
+    assert err <= 1e-3, err
 
 
 def test_wgmma_ws_bf16(runner):

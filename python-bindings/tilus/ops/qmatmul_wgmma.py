@@ -209,21 +209,33 @@ class _WgmmaWS(_Wgmma):
     back (40) for the consumers' accumulators. Output tiles go in groups of
     group_m tile rows (_tile_origin).
 
-    Measured and not kept (bench/README.md, "Ninth run"): dequantizing the
-    next k tile while the product runs (two register operands, the first
-    kept live to its wait; it needs the accumulator's registers of 64
-    rows), and consumer warpgroups of their own taking turns to issue
-    (mbarriers between them): neither was faster."""
+    overlap (the default with one consumer warpgroup, where the lag leaves
+    a stage to wait on: lag <= stages - 2): each consumer decodes the next
+    k tile while the product of this one runs, its register operand kept
+    live to the wait that retires it. With one consumer warpgroup nothing
+    else overlaps the product: 0.88-0.94x the time at M = 128-192 (bench/
+    README.md, "Nineteenth run"). With two, which overlap each other
+    already, it was 0.98-1.09x (measured again there; first in the "Ninth
+    run"), so they keep the plain loop. Also measured and not kept:
+    consumer warpgroups of their own taking turns to issue (mbarriers
+    between them)."""
 
     a_by_tma = True
 
     def __init__(self, wtype, group_size=128, offset=0, warpgroups=2, block_m=256,
-                 stages=4, lag=1, set_registers=True, group_m=4, zeros=False, bias=False):
+                 stages=4, lag=1, set_registers=True, group_m=4, zeros=False, bias=False,
+                 overlap=None):
         super().__init__(wtype, group_size=group_size, offset=offset, warpgroups=warpgroups,
                          block_m=block_m, stages=stages, zeros=zeros, bias=bias)
         if not 0 <= lag < stages:
             raise ValueError("lag: from 0 to stages - 1 tiles")
         self.lag, self.group_m = lag, group_m
+        # Decode the next k tile while the product of this one runs (one
+        # warpgroup only: two overlap each other's decode and product).
+        self.overlap = warpgroups == 1 and lag <= stages - 2 if overlap is None else overlap
+        if self.overlap and lag > stages - 2:
+            raise ValueError("overlap: a consumer waits for tile t + 1 before it releases "
+                             "tile t, so the producer's lag is at most stages - 2")
         self.consumers = warpgroups
         self.registers = self.warpgroup_registers(warpgroups) if set_registers else None
 
@@ -306,14 +318,48 @@ class _WgmmaWS(_Wgmma):
             for i in self.range(self.max(count, L) - L, count):
                 self.mbarrier_arrive(full, [i % self.stages])
 
-    def _consume_unit(self, o, full, empty, i, acc):
-        """The consumers' product of the block's unit i (stage i % stages)
-        into acc, waited for, and the stage released."""
+    def _decode_unit(self, o, full, i):
+        """The block's unit i's weights (stage i % stages, once it is full),
+        dequantized: wgmma's register operand."""
         S, W, tb = self.stages, self.warps, self.tile_bytes
         cur = i % S
         self.mbarrier_wait(full, [cur], (i // S) % 2)
         raw = self.load_shared(o.sW, [cur, 0, 0], [1, W * 2 * tb], self.reg_raw)
-        wt = self._dequantize(o, raw, cur)
+        return self._dequantize(o, raw, cur)
+
+    def _consume_units(self, o, full, empty, lo, hi, base, acc):
+        """The consumers' products of units lo .. hi - 1 (the block's units
+        lo - base ..) into acc. With overlap, unit u + 1's weights are
+        decoded while u's product runs: its register operand is kept live
+        to the wait that retires it (docs/hopper.md), so the decode takes
+        other registers."""
+        if not self.overlap:
+            for u in self.range(lo, hi):
+                self._consume_unit(o, full, empty, u - base, acc)
+            return
+        S = self.stages
+        layout = str(tilus.Layout.parse(self.reg_w).transpose())
+        wt = self.allocate_register(self.atype, [self.bn, TILE_K], layout, init=0.0)
+        with self.if_then(lo < hi):
+            wt.assign(self._decode_unit(o, full, lo - base))
+        for u in self.range(lo, hi):
+            i = u - base
+            cur = i % S
+            self.wgmma_fence()
+            acc.assign(self.wgmma_mma(wt, o.sXT[cur, 0:TILE_K, 0:self.bm], acc))
+            self.wgmma_commit_group()
+            nxt = wt.handle()
+            with self.if_then(u + 1 < hi):
+                nxt.assign(self._decode_unit(o, full, i + 1))
+            self.wgmma_wait_group(0, wt)
+            self.mbarrier_arrive(empty, [cur])
+            wt.assign(nxt)
+
+    def _consume_unit(self, o, full, empty, i, acc):
+        """The consumers' product of the block's unit i (stage i % stages)
+        into acc, waited for, and the stage released."""
+        cur = i % self.stages
+        wt = self._decode_unit(o, full, i)
         self.wgmma_fence()
         acc.assign(self.wgmma_mma(wt, o.sXT[cur, 0:TILE_K, 0:self.bm], acc))
         self.wgmma_commit_group()
@@ -333,8 +379,7 @@ class _WgmmaWS(_Wgmma):
             self.set_max_registers(self.registers[1], "inc")
         acc = self.allocate_register(tilus.float32, [self.bn, self.bm], self.reg_d, init=0.0)
 
-        for kb in self.range(o.KT):
-            self._consume_unit(o, full, empty, kb, acc)
+        self._consume_units(o, full, empty, 0, o.KT, 0, acc)
         self._store_c(o, self.wgmma_wait_group(0, acc), om, on)
 
 
@@ -413,8 +458,7 @@ class _WgmmaStreamK(_WgmmaWS):
             for t in self.range(*tiles):
                 om, on, lo, hi = tile(t)
                 acc = self.allocate_register(tilus.float32, [bn, bm], self.reg_d, init=0.0)
-                for u in self.range(lo, hi):
-                    self._consume_unit(o, full, empty, u - start, acc)
+                self._consume_units(o, full, empty, lo, hi, start, acc)
                 done = self.wgmma_wait_group(0, acc)
                 first, last = owner(t * KT), owner(t * KT + KT - 1)
                 with self.if_then(first.eq(last)):          # the whole tile is ours
