@@ -215,7 +215,7 @@ class _WgmmaWS(_Wgmma):
     live to the wait that retires it. With one consumer warpgroup nothing
     else overlaps the product: 0.88-0.94x the time at M = 128-192 (bench/
     README.md, "Nineteenth run"). With two, which overlap each other
-    already, it was 0.98-1.09x (measured again there; first in the "Ninth
+    already, it was 0.99-1.08x (measured again there; first in the "Ninth
     run"), so they keep the plain loop. Also measured and not kept:
     consumer warpgroups of their own taking turns to issue (mbarriers
     between them)."""
