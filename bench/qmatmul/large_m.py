@@ -1,6 +1,6 @@
-"""The wgmma configurations around the runner's choice at M = 160-256, where
-the quantized matmul is slowest against cuBLAS f16 (bench/README.md,
-"Nineteenth run"): each cell's choice and the six fastest of about twenty
+"""The wgmma configurations around the runner's choice at M = 96-256 (at
+M = 160-256 the quantized matmul is slowest against cuBLAS f16; bench/
+README.md, "Nineteenth run"): each cell's choice and the six fastest of about twenty
 configurations (one to three warpgroups, 64 to 256 rows, data-parallel and
 stream-K grids), as speedups over cuBLAS f16 in one run on the GPU machine.
 Needs torch and libTilus.so there; the kernels are compiled first, in
@@ -32,7 +32,8 @@ CONFIGS = [(1, 64, 4, 1), (2, 64, 4, 1), (1, 96, 4, 1), (2, 96, 4, 1), (1, 128, 
            (2, 128, 4, 1, "sk"), (2, 192, 4, 1, "sk"), (2, 192, 3, 1, "sk"),
            (2, 256, 3, 1, "sk"), (1, 128, 4, 1, "sk"), (1, 192, 4, 1, "sk"), (3, 64, 4, 1)]
 # (type, M, N, K)
-CELLS = ([("f6e3m2", m, 8192, 8192) for m in (160, 192, 224, 256)]
+CELLS = ([(t, m, 8192, 8192) for t in ("u4", "u8", "f6e3m2") for m in (96, 128)]
+         + [("f6e3m2", m, 8192, 8192) for m in (160, 192, 224, 256)]
          + [(t, 256, 8192, 8192) for t in ("u4", "u3", "u8")]
          + [(t, m, 10240, 8192) for t, m in (("f6e3m2", 192), ("u8", 192), ("u4", 256),
                                              ("u8", 256), ("f6e3m2", 256))]

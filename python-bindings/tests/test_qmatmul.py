@@ -314,8 +314,9 @@ def test_data_parallel_config_fills_one_wave():
     """M = 33-256: the warp-specialized variant, its block height from
     block_rows (the least waves times rows), one warpgroup where even its
     grid fits one wave; two stages where three of 256 rows do not fit;
-    128-row blocks of one warpgroup for a dear decode where 64-row ones fit
-    one wave."""
+    one block row of one-warpgroup blocks of M's own height (up to 192)
+    where it fills nearly one wave; else 128-row blocks of one warpgroup for
+    a dear decode where 64-row ones fit one wave."""
     u4, f6 = tilus.uint4, tilus.float6_e3m2
     assert qmatmul.data_parallel_config(32, 8192, 8192, u4) is None
     for m in (33, 64):
@@ -323,12 +324,18 @@ def test_data_parallel_config_fills_one_wave():
         assert qmatmul.data_parallel_config(m, 10240, 8192, u4) == (2, 64, 4, 1)    # 80 blocks
         assert qmatmul.data_parallel_config(m, 57344, 8192, u4) == (2, 64, 4, 1)    # M's own
     for m in (65, 96, 128):
-        assert qmatmul.data_parallel_config(m, 8192, 8192, u4) == (2, 64, 4, 1)     # 128 blocks
-        # A dearer decode: 128 rows, one warpgroup, as many blocks.
-        assert qmatmul.data_parallel_config(m, 8192, 8192, f6) == (1, 128, 4, 1)
-        assert qmatmul.data_parallel_config(m, 8192, 28672, tilus.uint3) == (1, 128, 4, 1)
-        # M's own height, rounded up to 32: 80 blocks, not 160.
+        # M's own height, rounded up to 32.
         own = 96 if m <= 96 else 128
+        # One block row of one-warpgroup blocks fills 0.97 of a wave (128
+        # blocks), and each decodes during its own product.
+        for wtype, k in ((u4, 8192), (f6, 8192), (tilus.uint3, 28672)):
+            assert qmatmul.data_parallel_config(m, 8192, k, wtype) == (1, own, 4, 1)
+        # At N = 4096 that would be 64 blocks: 64-row blocks, 128 of them.
+        assert qmatmul.data_parallel_config(m, 4096, 4096, u4) == (1, 64, 4, 1)
+        # A dearer decode where 64-row blocks fit one wave: 128 rows, one
+        # warpgroup, as many blocks.
+        assert qmatmul.data_parallel_config(m, 4096, 4096, f6) == (1, 128, 4, 1)
+        # 80 blocks, not 160.
         assert qmatmul.data_parallel_config(m, 10240, 8192, u4) == (2, own, 4, 1)
         assert qmatmul.data_parallel_config(m, 57344, 8192, u4) == (2, own, 4, 1)
     for m in (129, 256):

@@ -921,7 +921,10 @@ def data_parallel_config(m, n, k, wtype, activation=None, group_size=128, zeros=
     variant's (warpgroups, block_m, stages); None where neither applies (M
     <= 32, int8 activations) or nothing tiles the shape.
 
-    Up to M = 64 the block has 64 rows. Above, block_rows picks its height
+    Up to M = 64 the block has 64 rows. From M = 65 to 192, where one block
+    row of one-warpgroup blocks of M's own height fills at least
+    STREAM_K_FILL of one wave (N = 8192: 128 blocks), those (each decodes
+    during its own product: overlap). Otherwise block_rows picks its height
     (64, or 128 beyond M = 128, or M's own rounded up to 32) by the waves of
     its grid; one warpgroup instead of two where even its grid fits one
     wave (N = 8192, M = 64: 128 blocks of 64 columns). Beyond M = 256, the
@@ -944,7 +947,15 @@ def data_parallel_config(m, n, k, wtype, activation=None, group_size=128, zeros=
         # against 0.97-1.19 of cuBLAS f16 for u3 and f6e3m2; 5-15 % slower
         # for u4 and u8).
         one_wg_128 = -(-m // 128) * (n // 64)           # one-warpgroup blocks of 128 rows
-        if m > 64 and rows == 64 and dear and one_wg_128 <= SMS:
+        own = own_height(m)
+        if m > 64 and own <= 192 and STREAM_K_FILL * SMS <= n // 64 <= SMS:
+            # One block row of one-warpgroup blocks of M's own height fills
+            # nearly one wave, and such a block decodes during its own
+            # product (overlap; bench/README.md, "Nineteenth run": N = 8192,
+            # M = 96 and 128, 1.24-1.31x the two-warpgroup 64-row blocks for
+            # u4 and u8, 1.30x the 128-row block for f6e3m2 at M = 96).
+            rows, one_first = own, True
+        elif m > 64 and rows == 64 and dear and one_wg_128 <= SMS:
             rows, one_first = 128, True
         else:
             one_first = 2 * wave_blocks(m, n, rows) < SMS
