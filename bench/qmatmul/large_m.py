@@ -8,8 +8,9 @@ parallel.
 
     PYTHONPATH=python-bindings TILUS_LIBRARY_DIR=... python3 bench/qmatmul/large_m.py OUT_DIR
 
-Median of the runs, each after an L2 flush, CUDA events. Writes
-OUT_DIR/large-m.txt.
+Timing only: the outputs are not checked (test_qmatmul.py and
+test_qmatmul_grid.py check these kernels). Median of the runs, each after an
+L2 flush, CUDA events. Writes OUT_DIR/large-m.txt.
 """
 import os
 import sys

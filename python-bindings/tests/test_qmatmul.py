@@ -338,6 +338,8 @@ def test_data_parallel_config_fills_one_wave():
         # 80 blocks, not 160.
         assert qmatmul.data_parallel_config(m, 10240, 8192, u4) == (2, own, 4, 1)
         assert qmatmul.data_parallel_config(m, 57344, 8192, u4) == (2, own, 4, 1)
+    # Above 192 rows the one-warpgroup rule stops (224: two warpgroups).
+    assert qmatmul.data_parallel_config(224, 8192, 8192, u4) == (2, 128, 4, 1)
     for m in (129, 256):
         own = 160 if m == 129 else 256
         # One warpgroup's 128 blocks of M's own rows, or two's of 128 rows.
@@ -845,6 +847,7 @@ SK_CASES = [
     (tilus.uint8, 128, "codes", True, (2, 224, 2, 0, "sk"), False),
     (tilus.uint2, 256, "codes", False, (1, 128, 3, 2, "sk"), True),
     (tilus.uint4, 64, "values", False, (1, 96, 4, 1, "sk"), False),
+    (tilus.float6_e3m2, 128, None, True, (1, 128, 3, 1, "sk"), True),
 ]
 
 
@@ -929,7 +932,8 @@ def test_wgmma_stream_k_few_blocks(runner, blocks, warpgroups):
     across one or more output tiles, so its stages' phases turn over many
     times and tiles are shared by two or three blocks; the product is still
     right and the counters are left zero. One consumer warpgroup decodes
-    each next unit during a product (overlap), across tiles too."""
+    each next unit of a tile during a product (overlap; each tile's first
+    decode runs alone)."""
     if runner.runtime.compute_capability != (9, 0):
         pytest.skip("the wgmma variant needs an sm_90 GPU")
     used, _, tiles = _launch_stream_k(runner, 150, 256, 4096,
@@ -952,12 +956,17 @@ def test_wgmma_overlap_default():
 
 @pytest.mark.parametrize("cfg,m,n,k", [((1, 192, 4, 1), 150, 512, 4096),
                                        ((1, 64, 4, 1), 70, 256, 128),
-                                       ((1, 128, 4, 1, "sk"), 150, 768, 2048)])
+                                       ((1, 128, 4, 1, "sk"), 150, 768, 2048),
+                                       ((1, 128, 3, 1), 100, 256, 2048),
+                                       ((1, 64, 2, 0), 64, 256, 1024),
+                                       ((1, 96, 2, 0, "sk"), 96, 512, 1024)])
 def test_wgmma_overlap_same_bits(runner, cfg, m, n, k):
     """Decoding the next k tile during the product (overlap) runs the same
     products in the same order: the same bits as the loop that waits first,
-    on ragged M, a single k tile, and a stream-K grid whose blocks share
-    tiles; both within 1e-3 of the f64 reference."""
+    on ragged M, a single k tile, a stream-K grid whose blocks share tiles,
+    and the producer's largest lag that overlap allows (stages - 2: the
+    consumer waits for tile t + 1 with only tile t unreleased); both within
+    1e-3 of the f64 reference."""
     if runner.runtime.compute_capability != (9, 0):
         pytest.skip("the wgmma variant needs an sm_90 GPU")
     torch = cuda_torch()
