@@ -1,6 +1,8 @@
 """The wgmma configurations around the runner's choice at M = 96-256 (at
-M = 160-256 the quantized matmul is slowest against cuBLAS f16; bench/
-README.md, "Nineteenth run"): each cell's choice and the six fastest of about twenty
+M = 160-256 the quantized matmul is slowest against cuBLAS f16), at the
+Llama-3-70B shapes and at N = 4096, 6144 and 7168, where a grid of
+one-warpgroup blocks fills part of one wave (bench/README.md, "Nineteenth
+run"): each cell's choice and the six fastest of about twenty
 configurations (one to three warpgroups, 64 to 256 rows, data-parallel and
 stream-K grids), as speedups over cuBLAS f16 in one run on the GPU machine.
 Needs torch and libTilus.so there; the kernels are compiled first, in
@@ -39,7 +41,10 @@ CELLS = ([(t, m, 8192, 8192) for t in ("u4", "u8", "f6e3m2") for m in (96, 128)]
          + [(t, m, 10240, 8192) for t, m in (("f6e3m2", 192), ("u8", 192), ("u4", 256),
                                              ("u8", 256), ("f6e3m2", 256))]
          + [(t, 256, 8192, 28672) for t in ("u4", "u3", "u8", "f6e3m2")]
-         + [(t, 256, 57344, 8192) for t in ("u8", "f6e3m2")])
+         + [(t, 256, 57344, 8192) for t in ("u8", "f6e3m2")]
+         + [(t, m, 6144, 4096) for t in ("u4", "f6e3m2") for m in (96, 128, 192)]
+         + [("u4", m, 4096, 4096) for m in (128, 160, 192)]
+         + [("u4", 192, 4096, 14336), ("u4", 128, 7168, 8192), ("u4", 192, 7168, 8192)])
 
 
 def candidates(n, k, wtype):

@@ -310,6 +310,25 @@ def test_choose_config_divides_the_shape():
     assert qmatmul.choose_config(300, 256, 1024, tilus.uint3, tilus.int8) == (4, 16, 4, 1, 1)
 
 
+def test_one_warpgroup_rows_fill_one_wave():
+    """One-warpgroup blocks from M = 65 to 192: the height (64 to M's own,
+    steps of 32) whose grid fills the most of one wave, the fewest rows on
+    a tie, where that is at least 0.7 of it; and stream-K does not take over
+    such a grid for its idle SMs alone."""
+    rows = qmatmul.one_warpgroup_rows
+    for m in (65, 96, 128, 160, 192):
+        own = qmatmul.own_height(m)
+        assert rows(m, 8192) == own                     # one row of 128 blocks
+        assert rows(m, 6144) == own                     # 96 blocks: 0.73 of a wave
+        assert rows(m, 10240) is None                   # 160 blocks even in one row
+        # N = 2048: 64 blocks in two rows of 64; 96 in three from M = 129.
+        assert rows(m, 2048) == (None if m <= 128 else 64)
+        assert rows(m, 4096) == (64 if m <= 128 else 96)    # two rows of 64 blocks
+        assert qmatmul.wgmma_config(m, 6144, 4096, tilus.uint4) == (1, own, 4, 1)
+        # With K = 28672 each stream-K block gets 81 k tiles or more: stream-K.
+        assert qmatmul.is_stream_k(qmatmul.wgmma_config(m, 6144, 28672, tilus.uint4))
+
+
 def test_data_parallel_config_fills_one_wave():
     """M = 33-256: the warp-specialized variant, its block height from
     block_rows (the least waves times rows), one warpgroup where even its
@@ -330,11 +349,12 @@ def test_data_parallel_config_fills_one_wave():
         # blocks), and each decodes during its own product.
         for wtype, k in ((u4, 8192), (f6, 8192), (tilus.uint3, 28672)):
             assert qmatmul.data_parallel_config(m, 8192, k, wtype) == (1, own, 4, 1)
-        # At N = 4096 that would be 64 blocks: 64-row blocks, 128 of them.
-        assert qmatmul.data_parallel_config(m, 4096, 4096, u4) == (1, 64, 4, 1)
-        # A dearer decode where 64-row blocks fit one wave: 128 rows, one
-        # warpgroup, as many blocks.
-        assert qmatmul.data_parallel_config(m, 4096, 4096, f6) == (1, 128, 4, 1)
+        # At N = 4096 one row would be 64 blocks: 64-row blocks, 128 of them.
+        for wtype in (u4, f6):
+            assert qmatmul.data_parallel_config(m, 4096, 4096, wtype) == (1, 64, 4, 1)
+        # N = 2048: no grid of them fills 0.7 of a wave; a dearer decode where
+        # 64-row blocks fit one wave takes 128 rows, one warpgroup.
+        assert qmatmul.data_parallel_config(m, 2048, 4096, f6) == (1, 128, 4, 1)
         # 80 blocks, not 160.
         assert qmatmul.data_parallel_config(m, 10240, 8192, u4) == (2, own, 4, 1)
         assert qmatmul.data_parallel_config(m, 57344, 8192, u4) == (2, own, 4, 1)

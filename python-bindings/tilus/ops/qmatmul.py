@@ -874,6 +874,28 @@ def own_height(m):
     return min(256, -(-m // HEIGHT_STEP) * HEIGHT_STEP)
 
 
+# One-warpgroup blocks decode during their own product (overlap): from M = 65
+# to 192 they are taken where a grid of them fills at least this much of one
+# wave (bench/README.md, "Nineteenth run": N = 6144, 96 blocks, 0.73 of a wave,
+# gained 1.06-1.24x cuBLAS f16 against 0.83-1.01 for the former choice).
+ONE_WG_FILL = 0.7
+
+
+def one_warpgroup_rows(m, n):
+    """For 64 < M <= 192: the height of one-warpgroup blocks (64 columns),
+    64 to M's own height in steps of HEIGHT_STEP, whose grid fills the most
+    of one wave without passing it (the fewest rows on a tie), where that is
+    at least ONE_WG_FILL of it; else None. N = 8192: one block row of M's
+    own height (128 blocks); N = 4096, M = 160-192: two rows of 96 (128
+    blocks); N = 10240: none (160 blocks of one row)."""
+    cols, best = n // 64, None
+    for h in range(64, own_height(m) + 1, HEIGHT_STEP):
+        blocks = -(-m // h) * cols
+        if blocks <= SMS and (best is None or blocks > best[0]):
+            best = (blocks, h)
+    return best[1] if best and best[0] >= ONE_WG_FILL * SMS else None
+
+
 def block_rows(m, n, dear):
     """The block height of the wgmma product at 64 < M <= 256: of 64 (up to
     M = 128, and beyond where its grid fits one wave), 128 (beyond M = 128)
@@ -921,10 +943,10 @@ def data_parallel_config(m, n, k, wtype, activation=None, group_size=128, zeros=
     variant's (warpgroups, block_m, stages); None where neither applies (M
     <= 32, int8 activations) or nothing tiles the shape.
 
-    Up to M = 64 the block has 64 rows. From M = 65 to 192, where one block
-    row of one-warpgroup blocks of M's own height fills at least
-    STREAM_K_FILL of one wave (N = 8192: 128 blocks), those (each decodes
-    during its own product: overlap). Otherwise block_rows picks its height
+    Up to M = 64 the block has 64 rows. From M = 65 to 192, where a grid of
+    one-warpgroup blocks fills at least ONE_WG_FILL of one wave, those, of
+    one_warpgroup_rows' height (each decodes during its own product:
+    overlap). Otherwise block_rows picks its height
     (64, or 128 beyond M = 128, or M's own rounded up to 32) by the waves of
     its grid; one warpgroup instead of two where even its grid fits one
     wave (N = 8192, M = 64: 128 blocks of 64 columns). Beyond M = 256, the
@@ -947,14 +969,14 @@ def data_parallel_config(m, n, k, wtype, activation=None, group_size=128, zeros=
         # against 0.97-1.19 of cuBLAS f16 for u3 and f6e3m2; 5-15 % slower
         # for u4 and u8).
         one_wg_128 = -(-m // 128) * (n // 64)           # one-warpgroup blocks of 128 rows
-        own = own_height(m)
-        if m > 64 and own <= 192 and STREAM_K_FILL * SMS <= n // 64 <= SMS:
-            # One block row of one-warpgroup blocks of M's own height fills
-            # nearly one wave, and such a block decodes during its own
-            # product (overlap; bench/README.md, "Nineteenth run": N = 8192,
-            # M = 96 and 128, 1.24-1.31x the two-warpgroup 64-row blocks for
-            # u4 and u8, 1.30x the 128-row block for f6e3m2 at M = 96).
-            rows, one_first = own, True
+        one_rows = one_warpgroup_rows(m, n) if 64 < m <= 192 else None
+        if one_rows:
+            # A grid of one-warpgroup blocks fills most of one wave, and each
+            # decodes during its own product (overlap; bench/README.md,
+            # "Nineteenth run": N = 8192, M = 96 and 128, 1.24-1.31x the
+            # two-warpgroup 64-row blocks for u4 and u8, 1.30x the 128-row
+            # block for f6e3m2 at M = 96).
+            rows, one_first = one_rows, True
         elif m > 64 and rows == 64 and dear and one_wg_128 <= SMS:
             rows, one_first = 128, True
         else:
@@ -1017,7 +1039,12 @@ def stream_k_config(m, n, k, wtype, group_size=128, zeros=False, dp=None):
     units = stream_k_plan(m, n, k, sk, SMS)[2] * (k // TILE_K) / SMS    # per block
     weak = dp[0] == 1 or dp[1] < 128
     taller = sk[1] > dp[1] and sk[0] >= dp[0]
-    return sk if (fill < STREAM_K_FILL or weak and units >= STREAM_K_UNITS
+    # One wave of one-warpgroup blocks (one_warpgroup_rows) overlaps each
+    # block's decode with its product; its idle SMs cost less than stream-K's
+    # partials (N = 6144 and 7168, M = 96-192: 1.06-1.31x cuBLAS f16 against
+    # stream-K's 0.90-1.14; bench/README.md, "Nineteenth run").
+    one_wave = 64 < m <= 192 and dp[0] == 1 and dp[1] == one_warpgroup_rows(m, n)
+    return sk if (fill < STREAM_K_FILL and not one_wave or weak and units >= STREAM_K_UNITS
                   or taller and units >= STREAM_K_TALL_UNITS) else None
 
 
