@@ -141,7 +141,6 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
         S, W, bn, tb, P = self.stages, self.warps, self.bn, self.tile_bytes, self.parts
         f32, pw = tilus.float32, self.bm // self.parts
         self.attrs.fp_contract = True           # acc + part * scale: one FFMA
-        reg_wt = str(tilus.Layout.parse(self.reg_w).transpose())
         reg_p = self._accumulator(pw)
         if self.registers:
             self.set_max_registers(self.registers[1], "inc")
@@ -158,7 +157,7 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
             if self.unit != 1.0:
                 scale = scale * self.unit
             zeros = self._load_zeros(o.sZ, [cur, 0, 0, 0]) if self.zeros else None
-            wt = self.permute(self._weights(raw, zeros), [1, 0], reg_wt)  # a relabelling
+            wt = self.permute(self._weights(raw, zeros), [1, 0], self.reg_wt)  # a relabelling
             for h in range(P):
                 self.wgmma_fence()
                 part = self.wgmma_mma(wt, o.sXT[cur, h, 0:TILE_K, 0:pw], zero)

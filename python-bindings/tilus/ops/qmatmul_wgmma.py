@@ -56,6 +56,17 @@ class _Wgmma:
         self.reg_row = f"spatial({W},1).local(2,1).reduce(spatial(8,4,1),dims=[1])"
         self.reg_row_t = f"spatial(1,{W}).local(1,2).reduce(spatial(1,8,4),dims=[2])"
 
+    @property
+    def reg_wt(self):
+        """The weights [bn, 128] as wgmma's register operand: reg_w
+        transposed (a relabelling of the same registers)."""
+        return str(tilus.Layout.parse(self.reg_w).transpose())
+
+    @property
+    def reg_ct(self):
+        """C's tile [bm, bn]: the accumulator's layout transposed."""
+        return str(tilus.Layout.parse(self.reg_d).transpose())
+
     def _accumulator(self, cols):
         """The layout of C^T [bn, cols] as wgmma's accumulator holds it: warp
         w's 16 rows of each warpgroup's 64, in 16 x 8 tiles across cols."""
@@ -115,7 +126,7 @@ class _Wgmma:
             wg = wg - self._load_zeros(o.sZ, [stage, 0, 0, 0])
         wg = wg * self.load_shared(o.sS, [stage, 0, 0, 0], [R, 1, bn], self.reg_g)
         wf = self.reshape(wg, [TILE_K, bn], self.reg_w)
-        return self.permute(wf, [1, 0], str(tilus.Layout.parse(self.reg_w).transpose()))
+        return self.permute(wf, [1, 0], self.reg_wt)
 
     def _bias_rows(self, o, on):
         """The bias of columns on.. of C as the rows [bn, 1] of the
@@ -129,7 +140,7 @@ class _Wgmma:
         the bias, in f32) in the activation type."""
         if self.bias:
             total = total + self._bias_rows(o, on)
-        ct = self.permute(total, [1, 0], str(tilus.Layout.parse(self.reg_d).transpose()))
+        ct = self.permute(total, [1, 0], self.reg_ct)
         self.store_global(ct.to(self.atype), o.gC, [om, on])
 
     def _a_stages(self):
@@ -338,16 +349,13 @@ class _WgmmaWS(_Wgmma):
                 self._consume_unit(o, full, empty, u - base, acc)
             return
         S = self.stages
-        layout = str(tilus.Layout.parse(self.reg_w).transpose())
-        wt = self.allocate_register(self.atype, [self.bn, TILE_K], layout, init=0.0)
+        wt = self.allocate_register(self.atype, [self.bn, TILE_K], self.reg_wt, init=0.0)
         with self.if_then(lo < hi):
             wt.assign(self._decode_unit(o, full, lo - base))
         for u in self.range(lo, hi):
             i = u - base
             cur = i % S
-            self.wgmma_fence()
-            acc.assign(self.wgmma_mma(wt, o.sXT[cur, 0:TILE_K, 0:self.bm], acc))
-            self.wgmma_commit_group()
+            self._start_product(o, wt, cur, acc)
             nxt = wt.handle()
             with self.if_then(u + 1 < hi):
                 nxt.assign(self._decode_unit(o, full, i + 1))
@@ -355,14 +363,18 @@ class _WgmmaWS(_Wgmma):
             self.mbarrier_arrive(empty, [cur])
             wt.assign(nxt)
 
+    def _start_product(self, o, wt, stage, acc):
+        """Issues acc += wt x A's tile in `stage` (wgmma, committed, not
+        waited for)."""
+        self.wgmma_fence()
+        acc.assign(self.wgmma_mma(wt, o.sXT[stage, 0:TILE_K, 0:self.bm], acc))
+        self.wgmma_commit_group()
+
     def _consume_unit(self, o, full, empty, i, acc):
         """The consumers' product of the block's unit i (stage i % stages)
         into acc, waited for, and the stage released."""
         cur = i % self.stages
-        wt = self._decode_unit(o, full, i)
-        self.wgmma_fence()
-        acc.assign(self.wgmma_mma(wt, o.sXT[cur, 0:TILE_K, 0:self.bm], acc))
-        self.wgmma_commit_group()
+        self._start_product(o, self._decode_unit(o, full, i), cur, acc)
         # Nothing between the product and its wait (the verifier's rule for a
         # register operand); the other warpgroups' products run meanwhile.
         self.wgmma_wait_group(0)
@@ -454,7 +466,6 @@ class _WgmmaStreamK(_WgmmaWS):
                 self.set_max_registers(self.registers[1], "inc")
             gP = self.view_global(partials, [P, M, TN * bn], dtype=tilus.float32)
             gN = self.view_global(counters, [TM * TN], dtype=tilus.int32)
-            reg_ct = str(tilus.Layout.parse(self.reg_d).transpose())     # C's [bm, bn]
             for t in self.range(*tiles):
                 om, on, lo, hi = tile(t)
                 acc = self.allocate_register(tilus.float32, [bn, bm], self.reg_d, init=0.0)
@@ -464,7 +475,7 @@ class _WgmmaStreamK(_WgmmaWS):
                 with self.if_then(first.eq(last)):          # the whole tile is ours
                     self._store_c(o, done, om, on)
                 with self.otherwise():
-                    self.store_global(self.permute(done, [1, 0], reg_ct), gP,
+                    self.store_global(self.permute(done, [1, 0], self.reg_ct), gP,
                                       [p - first, om, on])
                     arrived = self.atomic_rmw(gN, [t], 1, order="acq_rel")
                     with self.if_then(arrived.eq(last - first)):
