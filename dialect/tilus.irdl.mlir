@@ -661,6 +661,15 @@ irdl.dialect @tilus {
     irdl.operands(bars: %shared, offsets: variadic %index)
   }
 
+  // CopyAsyncMbarrierArrive(bars, offsets): every thread arrives once, made
+  // by the hardware when all the copy_async the thread issued before have
+  // landed (cp.async.mbarrier.arrive.noinc); the thread goes on at once.
+  irdl.operation @copy_async_mbarrier_arrive {
+    %shared = irdl.base @tilus::@shared
+    %index = irdl.is index
+    irdl.operands(bars: %shared, offsets: variadic %index)
+  }
+
   // MbarrierArriveExpectTx(bars, offsets, bytes): thread 0 arrives once and
   // raises the phase's expected transaction bytes by `bytes` (the bytes a
   // tensor-memory copy will deliver).

@@ -193,6 +193,8 @@ static const TilusOpSchema schemas[] = {
      NO_ATTRIBUTES},
     {"tilus.mbarrier_arrive", GROUPS(SINGLE("bars"), VARIADIC("offsets")),
      NO_GROUPS, NO_ATTRIBUTES},
+    {"tilus.copy_async_mbarrier_arrive",
+     GROUPS(SINGLE("bars"), VARIADIC("offsets")), NO_GROUPS, NO_ATTRIBUTES},
     {"tilus.mbarrier_arrive_remote",
      GROUPS(SINGLE("bars"), VARIADIC("offsets"), SINGLE("cta")), NO_GROUPS,
      NO_ATTRIBUTES},

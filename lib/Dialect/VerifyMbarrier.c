@@ -46,6 +46,7 @@ static void verifyConstantValue(TilusVerifier *v, MlirOperation op) {
 bool tilusVerifyMbarrierOp(TilusVerifier *v, MlirOperation op) {
   if (!tilusOpIs(op, "tilus.mbarrier_init") &&
       !tilusOpIs(op, "tilus.mbarrier_arrive") &&
+      !tilusOpIs(op, "tilus.copy_async_mbarrier_arrive") &&
       !tilusOpIs(op, "tilus.mbarrier_arrive_remote") &&
       !tilusOpIs(op, "tilus.mbarrier_arrive_expect_tx") &&
       !tilusOpIs(op, "tilus.mbarrier_wait"))

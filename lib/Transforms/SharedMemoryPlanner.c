@@ -192,6 +192,7 @@ static void scanUse(MlirOpOperand use, void *userData) {
   // on it (PTX would need mbarrier.inval first): it lives to the end.
   if (tilusOpIs(user, "tilus.mbarrier_init") ||
       tilusOpIs(user, "tilus.mbarrier_arrive") ||
+      tilusOpIs(user, "tilus.copy_async_mbarrier_arrive") ||
       tilusOpIs(user, "tilus.mbarrier_arrive_expect_tx") ||
       tilusOpIs(user, "tilus.mbarrier_wait"))
     b->end = scan->w->count - 1;

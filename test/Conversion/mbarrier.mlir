@@ -25,3 +25,13 @@
 // CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [%rd{{[0-9]+}}], %r{{[0-9]+}};
 // CHECK-NEXT: // end inline asm
 // CHECK-NEXT: $[[SKIP]]:
+
+// copy_async_handoff: the producer's copies, then its arrival made when they
+// land, with no cp.async wait of its own.
+// CHECK-LABEL: .entry copy_async_handoff(
+// CHECK: cp.async.cg.shared.global
+// CHECK: cp.async.cg.shared.global
+// CHECK-NOT: cp.async.wait
+// CHECK: cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%rd{{[0-9]+}}];
+// CHECK-NOT: cp.async.wait
+// CHECK: mbarrier.try_wait.parity.shared::cta.b64

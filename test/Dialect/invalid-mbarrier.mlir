@@ -11,6 +11,16 @@ func.func @element_type(%n: i32) attributes {tilus.kernel, tilus.block_size = 12
 
 // -----
 
+func.func @copy_async_element_type() attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %bars = "tilus.allocate_shared"() : () -> !tilus.shared<f32, array<i64: 2>, #tilus.layout<"local(2)">>
+  // expected-error@+1 {{'tilus.copy_async_mbarrier_arrive' op mbarriers are 64-bit integers in shared memory, not 'f32'}}
+  "tilus.copy_async_mbarrier_arrive"(%bars, %c0) : (!tilus.shared<f32, array<i64: 2>, #tilus.layout<"local(2)">>, index) -> ()
+  return
+}
+
+// -----
+
 func.func @offsets(%n: i32) attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
   %bars = "tilus.allocate_shared"() : () -> !tilus.shared<i64, array<i64: 2>, #tilus.layout<"local(2)">>
   // expected-error@+1 {{'tilus.mbarrier_wait' op expects 1 offsets for the barrier tensor (one per dimension), got 0}}

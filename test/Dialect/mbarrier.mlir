@@ -12,6 +12,8 @@ func.func @mbarriers(%n: i32) attributes {tilus.kernel, tilus.block_size = 128 :
   "tilus.mbarrier_init"(%bars, %c0, %c1, %n) : (!b, index, index, i32) -> ()
   // CHECK: "tilus.mbarrier_arrive"
   "tilus.mbarrier_arrive"(%bars, %c0, %c1) : (!b, index, index) -> ()
+  // CHECK: "tilus.copy_async_mbarrier_arrive"
+  "tilus.copy_async_mbarrier_arrive"(%bars, %c0, %c1) : (!b, index, index) -> ()
   // CHECK: "tilus.mbarrier_arrive_expect_tx"
   "tilus.mbarrier_arrive_expect_tx"(%bars, %c1, %c1, %n) : (!b, index, index, i32) -> ()
   // CHECK: "tilus.mbarrier_wait"

@@ -1015,6 +1015,12 @@ class Kernel:
         """Every thread of the block arrives once."""
         return self.op("tilus.mbarrier_arrive", bars, self._indices(offsets))
 
+    def copy_async_mbarrier_arrive(self, bars, offsets):
+        """Every thread arrives once, when all the copy_async it issued
+        before have landed (the hardware makes the arrival; the thread goes
+        on at once)."""
+        return self.op("tilus.copy_async_mbarrier_arrive", bars, self._indices(offsets))
+
     def mbarrier_arrive_remote(self, bars, offsets, cta):
         """Every thread arrives once on the barrier at the same place in
         block `cta` (its rank) of the cluster, releasing at cluster scope

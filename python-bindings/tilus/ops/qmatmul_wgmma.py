@@ -211,11 +211,18 @@ class _WgmmaWS(_Wgmma):
     and scales by cp.async from all its threads; `warpgroups` consumer
     warpgroups dequantize the weights into registers and run the products.
     They meet only at mbarriers: full[s] completes when A's bytes have
-    landed and every producer thread has arrived, which it does for tile t
-    once its cp.async group of t has completed (copy_async_wait_group, `lag`
-    tiles behind the one it issues, so that lag + 1 tiles of weights are in
-    flight); empty[s] when every consumer thread has retired its product of
-    the stage. No block-wide barrier: a warpgroup dequantizes while the
+    landed and every producer thread has arrived; empty[s] when every
+    consumer thread has retired its product of the stage. A producer
+    thread's arrival for tile t is made by the hardware once its copies of
+    t have landed (copy_async_mbarrier_arrive, async_arrive, the default),
+    so it never waits for its own copies and every stage can be in flight:
+    0.95-0.97x the time of the lagged arrival for FP8 x and u8 weights at
+    M = 4096, the same elsewhere (bench/README.md, "Twentieth run"). With
+    async_arrive=False it arrives for tile t once its cp.async group of t
+    has completed (copy_async_wait_group), `lag` tiles behind the one it
+    issues, so that lag + 1 tiles of weights are in flight and the
+    consumers hear of each tile lag tiles late; with async_arrive, `lag`
+    has no effect. No block-wide barrier: a warpgroup dequantizes while the
     others' products run. With set_registers the producer gives registers
     back (40) for the consumers' accumulators. Output tiles go in groups of
     group_m tile rows (_tile_origin).
@@ -235,7 +242,7 @@ class _WgmmaWS(_Wgmma):
 
     def __init__(self, wtype, group_size=128, offset=0, warpgroups=2, block_m=256,
                  stages=4, lag=1, set_registers=True, group_m=4, zeros=False, bias=False,
-                 overlap=None):
+                 overlap=None, async_arrive=True):
         super().__init__(wtype, group_size=group_size, offset=offset, warpgroups=warpgroups,
                          block_m=block_m, stages=stages, zeros=zeros, bias=bias)
         if not 0 <= lag < stages:
@@ -248,6 +255,7 @@ class _WgmmaWS(_Wgmma):
             raise ValueError("overlap: a consumer waits for tile t + 1 before it releases "
                              "tile t, so the producer's lag is at most stages - 2")
         self.consumers = warpgroups
+        self.async_arrive = async_arrive
         self.registers = self.warpgroup_registers(warpgroups) if set_registers else None
 
     def _tile_origin(self, M, tn):
@@ -300,7 +308,8 @@ class _WgmmaWS(_Wgmma):
     def _produce(self, o, full, empty, i, kt, om, on, ow):
         """The producer's copies of k tile kt of the output tile at (om, on)
         (its packed weights from byte ow of a row), the block's unit i, into
-        stage i % stages; its arrival on full for unit i - lag."""
+        stage i % stages; its arrival on full for unit i, made when the
+        copies land (async_arrive), or for unit i - lag."""
         S, L, W, tb = self.stages, self.lag, self.warps, self.tile_bytes
         stage = i % S
         with self.if_then(i >= S):
@@ -311,6 +320,9 @@ class _WgmmaWS(_Wgmma):
         self._load_a(o.sX, o.gA, full, stage, om, kt)
         self.copy_async(o.sW, o.gW, [stage, 0, 0], [kt, ow], [1, W * 2 * tb])
         self._copy_groups(o, stage, kt, on)
+        if self.async_arrive:
+            self.copy_async_mbarrier_arrive(full, [stage])
+            return
         self.copy_async_commit_group()
         if L == 0:
             self.copy_async_wait_group(0)
@@ -321,8 +333,14 @@ class _WgmmaWS(_Wgmma):
                 self.mbarrier_arrive(full, [(i - L) % S])
 
     def _produce_rest(self, full, count):
-        """The producer's arrivals for its last `lag` units of `count`."""
+        """The producer's arrivals for its last `lag` units of `count`; with
+        async_arrive, its wait for its last copies."""
         L = self.lag
+        if self.async_arrive:
+            # Every copy has landed before the producer leaves.
+            self.copy_async_commit_group()
+            self.copy_async_wait_group(0)
+            return
         if L:
             self.copy_async_wait_group(0)
             # Index arithmetic is unsigned: count - L would wrap for count < L.

@@ -87,3 +87,38 @@ func.func @mbarrier_handoff(%px: !tilus.ptr<f32>, %py: !tilus.ptr<f32>)
   }
   return
 }
+
+// copy_async_handoff: the same hand-off of a tile x [32, 32] with the copies
+// left in flight: threads 0..127 copy it into shared memory with cp.async
+// (two 16-byte copies each) and arrive through copy_async_mbarrier_arrive,
+// which the hardware completes once each thread's copies have landed; no
+// thread of theirs waits for a copy. Threads 128..255 wait for phase 0,
+// read the tile in a layout of their own and store x + 1 to y.
+!sq = !tilus.shared<f32, array<i64: 32, 32>, #tilus.layout<"local(32,32)">>
+!gq = !tilus.global<f32, array<i64: 32, 32>, #tilus.row_major>
+!cq = !tilus.register<f32, array<i64: 32, 32>, #tilus.layout<"local(8,1).spatial(4,32)">>
+func.func @copy_async_handoff(%px: !tilus.ptr<f32>, %py: !tilus.ptr<f32>)
+    attributes {tilus.kernel, tilus.block_size = 256 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %i0 = arith.constant 0 : i32
+  %i128 = arith.constant 128 : i32
+  %one = arith.constant 1.0 : f32
+  %gx = "tilus.view_global"(%px) : (!tilus.ptr<f32>) -> !gq
+  %gy = "tilus.view_global"(%py) : (!tilus.ptr<f32>) -> !gq
+  %bar = "tilus.allocate_shared"() : () -> !b1
+  %tile = "tilus.allocate_shared"() : () -> !sq
+  "tilus.mbarrier_init"(%bar, %c0, %i128) : (!b1, index, i32) -> ()
+  %producer = "tilus.in_thread_group"() {first = 0 : i64, count = 128 : i64} : () -> i1
+  scf.if %producer {
+    "tilus.copy_async"(%tile, %gx, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 2>, shape = array<i64: 32, 32>} : (!sq, !gq, index, index, index, index) -> ()
+    "tilus.copy_async_mbarrier_arrive"(%bar, %c0) : (!b1, index) -> ()
+  }
+  %consumer = "tilus.in_thread_group"() {first = 128 : i64, count = 128 : i64} : () -> i1
+  scf.if %consumer {
+    "tilus.mbarrier_wait"(%bar, %c0, %i0) : (!b1, index, i32) -> ()
+    %t = "tilus.load_shared"(%tile, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!sq, index, index) -> !cq
+    %y = "tilus.add"(%t, %one) : (!cq, f32) -> !cq
+    "tilus.store_global"(%y, %gy, %c0, %c0) : (!cq, !gq, index, index) -> ()
+  }
+  return
+}

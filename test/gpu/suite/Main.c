@@ -134,6 +134,7 @@ int main(int argc, char **argv) {
   testWgmma(&s);
   testMbarrier(&s);
   testMbarrierHandoff(&s);
+  testCopyAsyncHandoff(&s);
   testSetMaxRegisters(&s);
   testClusterRanks(&s);
   testTmaMulticast(&s);

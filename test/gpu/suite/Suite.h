@@ -155,6 +155,7 @@ void testBroadcastMoved(Suite *s, const char *target);
 void testWgmma(Suite *s);
 void testMbarrier(Suite *s);
 void testMbarrierHandoff(Suite *s);
+void testCopyAsyncHandoff(Suite *s);
 void testSetMaxRegisters(Suite *s);
 void testClusterRanks(Suite *s);
 void testTmaMulticast(Suite *s);

@@ -186,6 +186,21 @@ void testMbarrierHandoff(Suite *s) {
              NULL, 0);
 }
 
+// test/gpu/kernels/mbarrier.mlir's copy_async_handoff: the producer group's
+// arrivals are made when its cp.async copies land, with no wait of its own.
+void testCopyAsyncHandoff(Suite *s) {
+  enum { N = 32 * 32 };
+  float x[N], want[N];
+  uint32_t state = 79u;
+  for (int i = 0; i < N; ++i) {
+    x[i] = (float)((int)(nextRandom(&state) % 2001) - 1000);
+    want[i] = x[i] + 1;
+  }
+  Buffer b[] = {{x, NULL, sizeof x, "x"}, {NULL, want, sizeof want, "y"}};
+  runBuffers(s, "sm_90a", "mbarrier", "copy_async_handoff", "mbarrier.copy_async_handoff",
+             b, 2, NULL, 0);
+}
+
 // test/gpu/kernels/setmaxnreg.mlir: a group of 128 threads down to 40
 // registers, a group of 256 up to 232 holding a 128-element row each; both
 // outputs against the CPU (small integers: exact).

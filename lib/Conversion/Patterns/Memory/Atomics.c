@@ -29,7 +29,9 @@
 // initialize the barrier between two block barriers (no thread still waits
 // on it, every thread sees it set); MbarrierArrive is one arrive per thread; MbarrierArriveExpectTx
 // one arrive with expected bytes by thread 0; MbarrierWait spins every thread
-// on try_wait.parity (acquire at CTA scope, PTX's default).
+// on try_wait.parity (acquire at CTA scope, PTX's default);
+// CopyAsyncMbarrierArrive is one arrive per thread that the hardware makes
+// once the thread's earlier cp.async copies have landed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -356,6 +358,18 @@ static MlirLogicalResult lowerMbarrierArrive(TilusLowering *L, MlirOperation op,
   return lowerMbarrier(L, op, rewriter, &form);
 }
 
+// The thread's arrival, made by the hardware once every copy_async the
+// thread issued before has landed (.noinc: it is one of the arrivals the
+// barrier counts), so that a producer need not wait for its own copies.
+static MlirLogicalResult lowerCopyAsyncMbarrierArrive(TilusLowering *L,
+                                                      MlirOperation op,
+                                                      MlirRewriterBase rewriter) {
+  static const MbarrierForm form = {
+      "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [$0];", "l,~{memory}",
+      false, false, false};
+  return lowerMbarrier(L, op, rewriter, &form);
+}
+
 // The barrier of block `cta` of the cluster: mapa maps this block's shared
 // address to that block's. The arrival has the default semantics (release
 // at CTA scope), enough to order the thread's earlier shared-memory reads
@@ -409,6 +423,7 @@ static const TilusPattern kPatterns[] = {
     {"tilus.semaphore_signal", lowerSemaphoreSignal},
     {"tilus.mbarrier_init", lowerMbarrierInit},
     {"tilus.mbarrier_arrive", lowerMbarrierArrive},
+    {"tilus.copy_async_mbarrier_arrive", lowerCopyAsyncMbarrierArrive},
     {"tilus.mbarrier_arrive_remote", lowerMbarrierArriveRemote},
     {"tilus.mbarrier_arrive_expect_tx", lowerMbarrierArriveExpectTx},
     {"tilus.mbarrier_wait", lowerMbarrierWait},
