@@ -192,6 +192,7 @@ class Zoo(tilus.Kernel):
         mb = self.allocate_shared(tilus.int64, [2], "local(2)")
         self.mbarrier_init(mb, [0], 128)
         self.mbarrier_arrive(mb, [0])
+        self.copy_async_mbarrier_arrive(mb, [0])
         self.mbarrier_arrive_remote(mb, [0], 0)     # block 0 of the cluster
         self.mbarrier_arrive_expect_tx(mb, [1], 0)
         self.mbarrier_wait(mb, [0], 0)
