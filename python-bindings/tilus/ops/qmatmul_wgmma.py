@@ -222,7 +222,7 @@ class _WgmmaWS(_Wgmma):
     has completed (copy_async_wait_group), `lag` tiles behind the one it
     issues, so that lag + 1 tiles of weights are in flight and the
     consumers hear of each tile lag tiles late; with async_arrive, `lag`
-    has no effect. No block-wide barrier: a warpgroup dequantizes while the
+    only decides overlap's default and limit (below). No block-wide barrier: a warpgroup dequantizes while the
     others' products run. With set_registers the producer gives registers
     back (40) for the consumers' accumulators. Output tiles go in groups of
     group_m tile rows (_tile_origin).
