@@ -206,6 +206,9 @@ class MatmulWgmmaWS(MatmulWgmmaTma):
         # these tiles the consumers fit in the 168 a thread has anyway, and
         # on the H100 it measured 1-4 % slower (bench/README.md).
         self.registers = self.warpgroup_registers(warpgroups) if set_registers else None
+        # W's stage buffers and the accumulator in `parts` column parts of
+        # part_n each (MatmulWgmmaPersistent: several; here one).
+        self.parts, self.part_n = 1, block_n
 
     def producer_registers(self):
         if self.registers:
@@ -227,8 +230,12 @@ class MatmulWgmmaWS(MatmulWgmmaTma):
         return full, empty
 
     def load_w(self, t, stage, on, ok):
-        """W's tile of the stage: here the whole of it (see MatmulWgmmaCluster)."""
-        self.tma_load(t.sW, t.gW, t.full, [stage], [stage, 0, 0], [on, ok], [self.bn, self.bk])
+        """W's tile of the stage, each part into its buffer (t.sWs; see
+        MatmulWgmmaCluster)."""
+        pn = self.part_n
+        for j, sW in enumerate(t.sWs):
+            self.tma_load(sW, t.gW, t.full, [stage], [stage, 0, 0], [on + j * pn, ok],
+                          [pn, self.bk])
 
     def release(self, t, stage):
         """The consumers no longer read `stage`."""
@@ -252,15 +259,16 @@ class MatmulWgmmaWS(MatmulWgmmaTma):
         self.load_w(t, stage, on, ok)
         self.mbarrier_arrive_expect_tx(t.full, [stage], 0)
 
-    def consume(self, t, it, kb, acc):
+    def consume(self, t, it, kb, accs):
         """The consumers' k tile kb, the block's it-th: wait for its stage,
-        issue its products, and release the stage of the k tile before
-        (retired by wgmma_wait_group(1))."""
-        S, bm, bn, bk = self.stages, self.bm, self.bn, self.bk
+        issue its products (one per column part: accs, t.sBs), and release
+        the stage of the k tile before (retired by wgmma_wait_group(1))."""
+        S, bm, pn, bk = self.stages, self.bm, self.part_n, self.bk
         cur = it % S
         self.mbarrier_wait(t.full, [cur], (it // S) % 2)
         self.wgmma_fence()
-        acc.assign(self.wgmma_mma(t.sA[cur, 0:bm, 0:bk], t.sB[cur, 0:bk, 0:bn], acc))
+        for acc, sB in zip(accs, t.sBs):
+            acc.assign(self.wgmma_mma(t.sA[cur, 0:bm, 0:bk], sB[cur, 0:bk, 0:pn], acc))
         self.wgmma_commit_group()
         self.wgmma_wait_group(1)
         with self.if_then(kb >= 1):
@@ -275,7 +283,8 @@ class MatmulWgmmaWS(MatmulWgmmaTma):
         self.attrs.warps = 4 * (G + 1)
 
         t = types.SimpleNamespace()
-        KT, om, on, t.gA, t.gW, gC, t.sA, t.sW, t.sB = self.tma_operands(a, w, c, m, n, k)
+        KT, om, on, t.gA, t.gW, gC, t.sA, sW, sB = self.tma_operands(a, w, c, m, n, k)
+        t.sWs, t.sBs = [sW], [sB]
         t.full, t.empty = self.stage_barriers()
         with self.thread_group(0, 128):                 # the producer
             self.producer_registers()
@@ -285,7 +294,7 @@ class MatmulWgmmaWS(MatmulWgmmaTma):
             self.consumer_registers()
             acc = self.allocate_register(tilus.float32, [bm, bn], self.reg_c, init=0.0)
             for kb in self.range(KT):
-                self.consume(t, kb, kb, acc)
+                self.consume(t, kb, kb, [acc])
             done = self.wgmma_wait_group(0, acc)
             self.store_global(done.to(tilus.float16), gC, [om, on])
 
@@ -297,7 +306,68 @@ class MatmulWgmmaPersistent(MatmulWgmmaWS):
     consumers store the last tile. Stages and phases count the block's k
     tiles across its output tiles; the consumers release the last k tile of
     each output tile too (the producer goes on). Takes M, N, K (multiples of
-    the tile) and the number of blocks."""
+    the tile) and the number of blocks.
+
+    The epilogue (staged_epilogue, the default) goes through shared memory:
+    the consumers write C's tile there (stmatrix) and one thread writes it
+    out by TMA (tma_store). Stored from registers instead, each warp
+    instruction writes 16 bytes in each of 8 rows, and the tensor pipe idles
+    meanwhile: staged, the kernel ran 1.02-1.20x as fast on the H100
+    (bench/README.md). Four stages of a 128 x 256 x 64 tile take 192 KB of
+    the 227 KB a block may have, too few for C's 64 KB, so the consumers keep
+    the accumulator (and W's stage buffers) in `parts` column parts of at
+    most 128 and stage one part at a time (32 KB)."""
+
+    def __init__(self, block_m=128, block_n=256, block_k=64, warpgroups=2, stages=4,
+                 group_m=16, set_registers=False, staged_epilogue=True):
+        super().__init__(block_m, block_n, block_k, warpgroups, stages, group_m,
+                         set_registers)
+        self.staged = staged_epilogue
+        if staged_epilogue:
+            self.parts = -(-block_n // 128)
+            self.part_n = block_n // self.parts
+            if block_n % (16 * self.parts):
+                raise ValueError("staged_epilogue: block_n in parts of a multiple of 16 "
+                                 "columns, at most 128 each")
+        pn, G = self.part_n, warpgroups
+        self.shared_wp = tilus.mma_shared(pn, block_k, 16, swizzle=64 if block_k == 32 else 128,
+                                          stages=stages)
+        # C's part staged for TMA: 16-byte chunks swizzled, so that the
+        # stmatrix rows of one instruction fall in different banks.
+        swizzle = next(w for w in (128, 64, 32) if pn * 2 % w == 0)
+        self.shared_c = tilus.mma_shared(block_m, pn, 16, swizzle=swizzle)
+        self.reg_cp = (f"spatial({G},1).local({block_m // (64 * G)},{pn // 8})"
+                       f".spatial(4,1).local(2,1).spatial(8,4).local(1,2)")
+
+    def tma_buffers(self, a, w, c, M, N, K):
+        """The global A, W and C; the stages of A; W's stage buffers and
+        their transposes (one per part); C's staging buffer (or None)."""
+        bm, bk, S, f16 = self.bm, self.bk, self.stages, tilus.float16
+        gA, gW = self.view_global(a, [M, K]), self.view_global(w, [N, K])
+        sA = self.allocate_shared(f16, [S, bm, bk], self.shared_a)
+        sWs = [self.allocate_shared(f16, [S, self.part_n, bk], self.shared_wp)
+               for _ in range(self.parts)]
+        if self.staged:
+            # tma_store's tensor map is built from the kernel's own m and n.
+            gC, sC = self.view_global(c, [M, N]), self.allocate_shared(
+                f16, [bm, self.part_n], self.shared_c)
+        else:
+            # Written so, the lowering may store pairs of columns (it proves
+            # a row's length a multiple of the width).
+            gC, sC = self.view_global(c, [M, N // self.bn * self.bn]), None
+        return gA, gW, gC, sA, sWs, [self.transpose_shared(x) for x in sWs], sC
+
+    def store_c(self, t, parts, om, on):
+        """C's tile at (om, on) from the accumulator's parts (f32)."""
+        f16, pn = tilus.float16, self.part_n
+        for j, part in enumerate(parts):
+            if self.staged:
+                # tma_store fences the writes for the async proxy and waits
+                # until its copy is done, so sC may be written again.
+                self.store_shared(part.to(f16), t.sC, [0, 0])
+                self.tma_store(t.sC, t.gC, [0, 0], [om, on + j * pn], [self.bm, pn])
+            else:
+                self.store_global(part.to(f16), t.gC, [om, on])
 
     def __call__(self, a: tilus.pointer(tilus.float16), w: tilus.pointer(tilus.float16),
                  c: tilus.pointer(tilus.float16), m: tilus.int32, n: tilus.int32,
@@ -309,7 +379,6 @@ class MatmulWgmmaPersistent(MatmulWgmmaWS):
         self.attrs.warps = 4 * (G + 1)
         if C > 1:
             self.attrs.cluster = [C]
-        f16 = tilus.float16
 
         M, N, K = self.index(m), self.index(n), self.index(k)
         KT = K // bk
@@ -320,7 +389,7 @@ class MatmulWgmmaPersistent(MatmulWgmmaWS):
             workers, wid, rank = workers // C, wid // C, self.cluster_block_rank()
         units = tilus.cdiv(M, C * bm) * tilus.cdiv(N, bn)
         t = types.SimpleNamespace()
-        t.gA, t.gW, gC, t.sA, t.sW, t.sB = self.tma_buffers(a, w, c, M, N, K)
+        t.gA, t.gW, t.gC, t.sA, t.sWs, t.sBs, t.sC = self.tma_buffers(a, w, c, M, N, K)
         t.full, t.empty = self.stage_barriers()
         t.rank = rank
         if C > 1:
@@ -342,12 +411,13 @@ class MatmulWgmmaPersistent(MatmulWgmmaWS):
             self.consumer_registers()
             for unit in self.range(wid, units, workers):
                 om, on, base = work(unit)
-                acc = self.allocate_register(tilus.float32, [bm, bn], self.reg_c, init=0.0)
+                accs = [self.allocate_register(tilus.float32, [bm, self.part_n], self.reg_cp,
+                                               init=0.0) for _ in range(self.parts)]
                 for kb in self.range(KT):
-                    self.consume(t, base + kb, kb, acc)
-                done = self.wgmma_wait_group(0, acc)
+                    self.consume(t, base + kb, kb, accs)
+                done = [self.wgmma_wait_group(0, acc) for acc in accs]
                 self.release(t, (base + KT - 1) % S)
-                self.store_global(done.to(f16), gC, [om, on])
+                self.store_c(t, done, om, on)
         if C > 1:
             self.cluster_synchronize()      # no block leaves while written to
 
@@ -370,14 +440,23 @@ class MatmulWgmmaCluster(MatmulWgmmaPersistent):
         self.cluster_blocks = 2
 
     def load_w(self, t, stage, on, ok):
-        """This block's half of the W tile, into both blocks."""
-        half, bk = self.bn // 2, self.bk
+        """This block's half of the W tile, into both blocks: its part of
+        the two, or its half of the one part."""
+        if self.parts == 2:
+            rows = self.part_n
+            halves = [(t.sWs[r], 0, on + r * rows) for r in range(2)]
+        else:
+            rows = self.bn // 2
+            halves = [(t.sWs[0], r * rows, on + r * rows) for r in range(2)]
+
+        def load(r):
+            sW, row, col = halves[r]
+            self.tma_load(sW, t.gW, t.full, [stage], [stage, row, 0], [col, ok],
+                          [rows, self.bk], multicast=True)
         with self.if_then(t.rank.eq(0)):
-            self.tma_load(t.sW, t.gW, t.full, [stage], [stage, 0, 0], [on, ok], [half, bk],
-                          multicast=True)
+            load(0)
         with self.otherwise():
-            self.tma_load(t.sW, t.gW, t.full, [stage], [stage, half, 0], [on + half, ok],
-                          [half, bk], multicast=True)
+            load(1)
 
     def release(self, t, stage):
         """On both blocks' barriers: both producers write into this block."""

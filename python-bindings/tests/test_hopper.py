@@ -51,6 +51,24 @@ def test_wgmma_dsl_refuses_a_register_b():
 
 
 @requires_compiler
+def test_wgmma_persistent_epilogue_ptx():
+    """The staged epilogue: two m64n128k16 products per k step (the column
+    parts), stmatrix into the staging buffer, and the TMA store of each
+    part's boxes; without it, two-element stores to global memory."""
+    mod = load_example("matmul_wgmma_f16")
+    ptx = mod.MatmulWgmmaPersistent().compile(target="sm_90a", ptx_only=True)
+    assert ptx.count("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16") == 8
+    assert "stmatrix.sync.aligned" in ptx
+    assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group") == 4
+    assert "st.global" not in ptx
+    ptx = mod.MatmulWgmmaPersistent(staged_epilogue=False).compile(target="sm_90a",
+                                                                   ptx_only=True)
+    assert ptx.count("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16") == 4
+    assert "st.global.b32" in ptx and "global.shared::cta.tile.bulk_group" not in ptx
+    with pytest.raises(ValueError, match="parts of a multiple of 16"):
+        mod.MatmulWgmmaPersistent(128, 200)
+
+
 def test_wgmma_example_ptx_and_targets():
     mod = load_example("matmul_wgmma_f16")
     k = mod.MatmulWgmma()
@@ -159,12 +177,17 @@ def test_wgmma_ws_matmul_on_gpu(hopper, config, shape):
     ((128, 128, 64, 2, 4, 2), (640, 384, 320), 4),
     ((64, 128, 64, 1, 3, 8), (192, 256, 192), 132),
     ((128, 256, 64, 2, 4, 16, True), (256, 512, 1024), 2),
-], ids=["3-blocks-long-k", "uneven-groups", "more-blocks-than-tiles", "setmaxnreg"])
+    ((128, 192, 64, 2, 4, 4), (384, 576, 320), 5),
+    ((128, 256, 64, 2, 4, 16, False, False), (256, 768, 448), 2),
+], ids=["3-blocks-long-k", "uneven-groups", "more-blocks-than-tiles", "setmaxnreg",
+        "parts-of-96", "register-epilogue"])
 def test_wgmma_persistent_matmul_on_gpu(hopper, config, shape, blocks):
     """The persistent example against numpy, exactly: blocks taking several
     output tiles each (stages and phases running on across tiles), tile
-    groups that do not divide the tile rows, idle blocks, and registers
-    moved from the producer to the consumers (set_max_registers)."""
+    groups that do not divide the tile rows, idle blocks, registers moved
+    from the producer to the consumers (set_max_registers), the staged
+    epilogue's column parts of 96 (the 64-byte swizzle) and the epilogue
+    from registers (staged_epilogue=False)."""
     mod = load_example("matmul_wgmma_f16")
     art = mod.MatmulWgmmaPersistent(*config).compile(target="sm_90a")
     check_tma_matmul(hopper, art, "matmul_wgmma_persistent", shape, sum(shape) + 3, blocks)
