@@ -754,7 +754,10 @@ irdl.dialect @tilus {
   // thread's writes to it (the block fences the async proxy and
   // synchronizes); elements past the global tensor's edge are not written.
   // When it returns the copies have completed and the shared tile may be
-  // written again.
+  // written again. With the unit attribute `async_writes`, only the copies'
+  // reads of the shared tile have completed when it returns: their writes
+  // land later and are visible once the kernel has finished (for outputs
+  // no thread of the kernel reads back).
   irdl.operation @tma_store {
     %shared = irdl.base @tilus::@shared
     %global = irdl.base @tilus::@global

@@ -77,6 +77,10 @@ planted tma 'mbarrier.try_wait.parity\|TILUS_MBAR_WAIT' 'tma\.tma_tiles' \
   'TMA without the barrier wait'
 planted tma 'mbarrier.expect_tx' 'tma\.tma_tiles' \
   'TMA without its expected bytes'
+# A TMA store with async_writes returns once the copy has read its tile,
+# which the kernel then zeroes: without that wait, zeros reach the output.
+planted tma 'cp.async.bulk.wait_group.read 0;' 'tma\.tma_store_tiles' \
+  'TMA store without its read wait'
 # Multicast: half of each block's tile comes from its partner's copy; read
 # without waiting for the barrier, the tile is not all there. (Removing the
 # expected bytes instead could hang: a partner's bytes landing before the

@@ -108,6 +108,11 @@ bool tilusVerifyTmaOp(TilusVerifier *v, MlirOperation op) {
                          "multicast needs a kernel that runs in thread-block "
                          "clusters (a 'tilus.cluster' attribute)");
   }
+  MlirAttribute asyncWrites = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("async_writes"));
+  if (!mlirAttributeIsNull(asyncWrites) &&
+      (load || !mlirAttributeIsAUnit(asyncWrites)))
+    tilusVerifierError(v, op, "'async_writes' is a unit attribute of tma_store");
   if (!load) {
     checkPlan(v, op, &shared, &global);
   } else if (decodeOperand(v, op, TilusTmaBars, TilusMemoryShared, "barrier",

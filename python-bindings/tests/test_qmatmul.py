@@ -1020,6 +1020,78 @@ def test_wgmma_overlap_same_bits(runner, cfg, m, n, k):
     assert err <= 1e-3, err
 
 
+def test_wgmma_staged_epilogue_ptx():
+    """C through shared memory (stmatrix, then a TMA store that waits for
+    its reads only) by default from 192-row blocks, from registers below;
+    f16 x needs two consumer warpgroups for it (A's first stage buffer)."""
+    ws, fp8 = qmatmul_wgmma.QuantizedMatmulWgmmaWS, qmatmul_fp8.QuantizedMatmulWgmmaFP8
+    for kern, staged in [(ws(tilus.uint4, offset=8, block_m=256, stages=3), True),
+                         (ws(tilus.uint4, offset=8, block_m=128, stages=4), False),
+                         (fp8(tilus.int4, 128, 0, block_m=256, stages=3), True),
+                         (fp8(tilus.int4, 128, 0, block_m=128, stages=4), False)]:
+        assert kern.staged == staged
+        ptx = kern.compile(target="sm_90a", ptx_only=True)
+        assert ("cp.async.bulk.wait_group.read 0;" in ptx) == staged
+        assert ("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in ptx) == staged
+        assert ("st.global" in ptx) != staged
+    assert fp8(tilus.int4, 128, 0, block_m=256, stages=3).shared_bytes == fp8(
+        tilus.int4, 128, 0, block_m=256, stages=3, staged_epilogue=False).shared_bytes + 32768
+    with pytest.raises(ValueError, match="two consumer warpgroups"):
+        ws(tilus.uint4, offset=8, warpgroups=1, block_m=256, stages=3, staged_epilogue=True)
+
+
+@pytest.mark.parametrize("act,wtype,offset,cfg,m,bias", [
+    ("f16", tilus.uint4, 8, (2, 256, 3, 1), 300, True),
+    ("bf16", tilus.float6_e3m2, 0, (2, 192, 3, 1), 200, False),
+    ("fp8", tilus.int4, 0, (2, 256, 3, 1), 270, True),
+    ("fp8", tilus.uint4, 8, (1, 128, 4, 1), 130, False)])
+def test_wgmma_staged_epilogue_same_bits(runner, act, wtype, offset, cfg, m, bias):
+    """The epilogue through shared memory and a TMA store writes the same
+    bits as the one from registers, on ragged M (the TMA store clips the
+    rows past M), with a bias; within 1e-3 of the f64 reference (8e-3 for
+    bf16 outputs, whose significand has 8 bits)."""
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("the wgmma variant needs an sm_90 GPU")
+    torch = cuda_torch()
+    n, k = 384 if cfg[0] == 2 else 192, 1024
+    rng = np.random.default_rng(m + cfg[1])
+    codes = qmatmul.random_codes(rng, wtype, (k, n))
+    fp8 = act == "fp8"
+    packed = qmatmul.pack(codes, wtype, offset, activation=tilus.float8_e4m3 if fp8 else None)
+    qw = torch.from_numpy(packed.reshape(-1)).cuda()
+    dt = torch.bfloat16 if act == "bf16" else torch.float16
+    s = torch.from_numpy(rng.random((k // 128, n)) * 0.02 + 0.005).to(dt).cuda()
+    a = torch.from_numpy(rng.normal(size=(m, k))).to(dt).cuda()
+    b = torch.from_numpy(rng.normal(size=n)).to(dt).cuda() if bias else None
+    head = [a]
+    if fp8:
+        head = [a.float().to(torch.float8_e4m3fn),
+                torch.from_numpy(rng.random(m) + 0.5).float().cuda()]
+    outs = []
+    for staged in (False, True):
+        def make(staged=staged):
+            kw = dict(group_size=128, offset=offset, warpgroups=cfg[0], block_m=cfg[1],
+                      stages=cfg[2], lag=cfg[3], bias=bias, staged_epilogue=staged)
+            if fp8:
+                return qmatmul_fp8.QuantizedMatmulWgmmaFP8(wtype, **kw)
+            cls = (qmatmul_wgmma.QuantizedMatmulWgmmaWSBF16 if act == "bf16"
+                   else qmatmul_wgmma.QuantizedMatmulWgmmaWS)
+            return cls(wtype, **kw)
+        kern = runner.load(("staged test", act, str(wtype), cfg, bias, staged), make, "qmatmul")
+        c = torch.full((m, n), float("nan"), dtype=dt, device="cuda")
+        kern(*head, qw, s, *([b] if bias else []), c, m, n, k)
+        outs.append(c)
+    torch.cuda.synchronize()
+    assert not torch.isnan(outs[1]).any()
+    assert torch.equal(outs[0], outs[1])
+    x = head[0].double().cpu().numpy() * (head[1].double().cpu().numpy()[:, None] if fp8 else 1)
+    want = _reference(x, codes, s.double().cpu().numpy(), wtype, offset, 128)
+    if bias:
+        want = want + b.double().cpu().numpy()
+    err = np.abs(outs[1].double().cpu().numpy() - want).max() / np.abs(want).max()
+    assert err <= (8e-3 if act == "bf16" else 1e-3), err
+
+
 def test_wgmma_ws_bf16(runner):
     if runner.runtime.compute_capability != (9, 0):
         pytest.skip("the wgmma variant needs an sm_90 GPU")

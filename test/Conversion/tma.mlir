@@ -63,6 +63,11 @@
 // CHECK-NEXT: cp.async.bulk.wait_group 0;
 // CHECK: $[[SKIP2]]:
 // CHECK-NEXT: bar.sync 0;
+// The second store has async_writes: thread 0 waits for the reads only.
+// CHECK: cp.async.bulk.commit_group;
+// CHECK-NEXT: cp.async.bulk.wait_group.read 0;
+// CHECK: bar.sync 0;
+// CHECK: st.shared
 
 // SM80: error: 'tilus.tma_load' op cannot be lowered: tensor-memory copies need sm_90 or newer (cp.async.bulk.tensor); this lowering is for sm_80
 !g = !tilus.global<f16, array<i64: -1, 64>, #tilus.row_major>

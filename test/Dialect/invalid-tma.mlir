@@ -212,3 +212,35 @@ func.func @swizzled_rows_unaligned(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attrib
   "tilus.tma_load"(%s, %g, %bars, %c4, %c0, %c0, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 1, 2, 2, 1>, shape = array<i64: 32, 64>} : (!sw, !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>, !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>, index, index, index, index, index) -> ()
   return
 }
+
+// -----
+
+// async_writes: a unit attribute, and of tma_store only.
+!rm = !tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"local(16,64)">>
+!gm = !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
+func.func @async_writes_load(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %bars = "tilus.allocate_shared"() : () -> !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>
+  %s = "tilus.allocate_shared"() : () -> !rm
+  %m0 = arith.index_cast %m : i32 to index
+  %k0 = arith.index_cast %k : i32 to index
+  %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !gm
+  // expected-error@+1 {{'tilus.tma_load' op 'async_writes' is a unit attribute of tma_store}}
+  "tilus.tma_load"(%s, %g, %bars, %c0, %c0, %c0, %c0, %c0) {async_writes, operandSegmentSizes = array<i32: 1, 1, 1, 2, 2, 1>, shape = array<i64: 16, 64>} : (!rm, !gm, !tilus.shared<i64, array<i64: 1>, #tilus.layout<"local(1)">>, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+!rm = !tilus.shared<f16, array<i64: 16, 64>, #tilus.layout<"local(16,64)">>
+!gm = !tilus.global<f16, array<i64: -1, -1>, #tilus.row_major>
+func.func @async_writes_not_unit(%p: !tilus.ptr<f16>, %m: i32, %k: i32) attributes {tilus.kernel, tilus.block_size = 128 : i64, tilus.grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %s = "tilus.allocate_shared"() : () -> !rm
+  %m0 = arith.index_cast %m : i32 to index
+  %k0 = arith.index_cast %k : i32 to index
+  %g = "tilus.view_global"(%p, %m0, %k0) : (!tilus.ptr<f16>, index, index) -> !gm
+  // expected-error@+1 {{'tilus.tma_store' op 'async_writes' is a unit attribute of tma_store}}
+  "tilus.tma_store"(%s, %g, %c0, %c0, %c0, %c0) {async_writes = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 2, 2>, shape = array<i64: 16, 64>} : (!rm, !gm, index, index, index, index) -> ()
+  return
+}

@@ -19,5 +19,7 @@ func.func @tma(%p: !tilus.ptr<bf16>, %m: i32) attributes {tilus.kernel, tilus.bl
   "tilus.tma_load"(%s, %g, %bars, %c2, %c0, %c0, %c64, %c0, %c2) {operandSegmentSizes = array<i32: 1, 1, 1, 3, 2, 1>, shape = array<i64: 64, 128>} : (!s, !g, !b, index, index, index, index, index, index) -> ()
   // CHECK: "tilus.tma_store"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 3, 2>, shape = array<i64: 64, 128>}
   "tilus.tma_store"(%s, %g, %c2, %c0, %c0, %c64, %c0) {operandSegmentSizes = array<i32: 1, 1, 3, 2>, shape = array<i64: 64, 128>} : (!s, !g, index, index, index, index, index) -> ()
+  // CHECK: "tilus.tma_store"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {async_writes, operandSegmentSizes = array<i32: 1, 1, 3, 2>, shape = array<i64: 64, 128>}
+  "tilus.tma_store"(%s, %g, %c2, %c0, %c0, %c64, %c0) {async_writes, operandSegmentSizes = array<i32: 1, 1, 3, 2>, shape = array<i64: 64, 128>} : (!s, !g, index, index, index, index, index) -> ()
   return
 }

@@ -1061,18 +1061,23 @@ class Kernel:
                        self._indices(src_offsets), self._indices(bar_offsets),
                        attrs=attrs)
 
-    def tma_store(self, src, dst, src_offsets, dst_offsets, shape):
+    def tma_store(self, src, dst, src_offsets, dst_offsets, shape, *, async_writes=False):
         """Tensor-memory copy (sm_90+) of the tile `shape` in the trailing
         dimensions of shared `src` at `src_offsets` to global `dst` at
         `dst_offsets`, after every thread's writes to the tile (the block
         fences and synchronizes); elements past dst's edges are not written.
         When it returns the tile may be written again. `dst` must be a view
         of kernel arguments; `src` row-major or a swizzled mma_shared layout
-        (docs/hopper.md)."""
+        (docs/hopper.md). async_writes=True: it returns once the tile has
+        been read; the writes land later, visible after the kernel (for
+        outputs the kernel does not read back)."""
         if not isinstance(src, SharedTensor) or not isinstance(dst, GlobalTensor):
             raise DSLError("tma_store copies from a shared tensor (src) to a global one (dst)")
+        attrs = {"shape": list(shape)}
+        if async_writes:
+            attrs["async_writes"] = Attr("unit")
         return self.op("tilus.tma_store", src, dst, self._indices(src_offsets),
-                       self._indices(dst_offsets), attrs={"shape": list(shape)})
+                       self._indices(dst_offsets), attrs=attrs)
 
     # --- Control flow ------------------------------------------------------
 

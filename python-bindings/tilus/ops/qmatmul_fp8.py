@@ -54,12 +54,12 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
 
     def __init__(self, wtype, group_size=128, offset=0, warpgroups=2, block_m=128,
                  stages=4, lag=1, set_registers=True, group_m=4, parts=None, zeros=False,
-                 bias=False):
+                 bias=False, staged_epilogue=None):
         self._check_weights(wtype, offset, group_size, zeros)
         super().__init__(wtype, group_size=group_size, offset=offset, warpgroups=warpgroups,
                          block_m=block_m, stages=stages, lag=lag,
                          set_registers=set_registers, group_m=group_m, zeros=zeros,
-                         bias=bias)
+                         bias=bias, staged_epilogue=staged_epilogue)
         # block_m in parts of at most 128 columns, one product and one
         # total each: a part's product (pw / 2 registers) beside every
         # part's total fits the consumers' registers up to block_m = 256.
@@ -83,6 +83,16 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
             raise ValueError(f"FP8 activations take zero points as uint8 codes "
                              f"(zeros=tilus.uint8) of unsigned weights, not {zeros} zeros of "
                              f"{wtype}")
+
+    @property
+    def shared_bytes(self):
+        """The stages', and a part of C staged for tma_store."""
+        pw = self.bm // -(-self.bm // 128)
+        return super().shared_bytes + (pw * self.bn * 2 if self.staged else 0)
+
+    def _staging_fits(self):
+        """C's parts have a buffer of their own (A's elements are bytes)."""
+        return True
 
     def _a_stages(self):
         """A's stage buffers in parts, [stages, parts, pw, 128], each part a
@@ -145,6 +155,10 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
         if self.registers:
             self.set_max_registers(self.registers[1], "inc")
         accs = [self.allocate_register(f32, [bn, pw], reg_p, init=0.0) for _ in range(P)]
+        if self.staged:
+            # A part of C in the output type for tma_store (A's stages hold
+            # one-byte elements: not reused as in _store_c_staged).
+            o.sC = self.allocate_shared(self.atype, [pw, bn], tilus.mma_shared(pw, bn, 16))
         integer = self.product_dtype == tilus.int32
         zero = self.allocate_register(self.product_dtype, [bn, pw], reg_p,
                                       init=0 if integer else 0.0)
@@ -176,8 +190,13 @@ class QuantizedMatmulWgmmaFP8(_WgmmaWS, QuantizedMatmulI8):
                 acc = acc * self.load_global(gT, [0, om + h * pw], [1, pw], self._reg_col(pw))
             if bias is not None:
                 acc = acc + bias
-            ct = self.permute(acc, [1, 0], reg_pt)
-            self.store_global(ct.to(self.atype), o.gC, [om + h * pw, on])
+            ct = self.permute(acc, [1, 0], reg_pt).to(self.atype)
+            if self.staged:         # one part at a time (_store_c_staged)
+                self.store_shared(ct, o.sC, [0, 0])
+                self.tma_store(o.sC, o.gCt, [0, 0], [om + h * pw, on], [pw, bn],
+                               async_writes=True)
+            else:
+                self.store_global(ct, o.gC, [om + h * pw, on])
 
     def _reg_col(self, pw):
         """A column's scales [1, pw] as _accumulator(pw) holds them (its row

@@ -204,6 +204,13 @@ class _Wgmma:
         self._store_c(o, self.wgmma_wait_group(0, acc), om, on)
 
 
+# The warp-specialized data-parallel blocks from this height on (those of
+# prefill) stage C through shared memory: at M = 2048-8192 the products ran
+# 0.82-0.97x the time of the register stores; at M = 256 with 128-row blocks
+# (one wave) they ran 1.03-1.06x (bench/README.md, "Twenty-first run").
+STAGED_FROM = 192
+
+
 class _WgmmaWS(_Wgmma):
     """The wgmma variant warp-specialized (prefill): a producer warpgroup
     brings each k tile into a stage, A's rows by TMA (128-byte swizzle, the
@@ -242,9 +249,16 @@ class _WgmmaWS(_Wgmma):
 
     def __init__(self, wtype, group_size=128, offset=0, warpgroups=2, block_m=256,
                  stages=4, lag=1, set_registers=True, group_m=4, zeros=False, bias=False,
-                 overlap=None, async_arrive=True):
+                 overlap=None, async_arrive=True, staged_epilogue=None):
         super().__init__(wtype, group_size=group_size, offset=offset, warpgroups=warpgroups,
                          block_m=block_m, stages=stages, zeros=zeros, bias=bias)
+        # C through shared memory (_store_c_staged): by default for the
+        # blocks of prefill (STAGED_FROM rows).
+        if staged_epilogue and not self._staging_fits():
+            raise ValueError("staged_epilogue: f16 and bf16 x stage C in A's first stage "
+                             "buffer, which takes two consumer warpgroups (128 columns)")
+        self.staged = (block_m >= STAGED_FROM and self._staging_fits()
+                       if staged_epilogue is None else staged_epilogue)
         if not 0 <= lag < stages:
             raise ValueError("lag: from 0 to stages - 1 tiles")
         self.lag, self.group_m = lag, group_m
@@ -276,6 +290,8 @@ class _WgmmaWS(_Wgmma):
         self.attrs.blocks = [tilus.cdiv(m, bm), n // bn]
         self.attrs.warps = W + 4
         o = self._operands(a, w, scales, c, m, n, k, zeros, bias)
+        if self.staged:
+            o.gCt = self._tma_c(c, m, n)
         KT = o.KT
         om, bj = self._tile_origin(self.index(m), self.index(n) // bn)
         on = bj * bn
@@ -410,7 +426,38 @@ class _WgmmaWS(_Wgmma):
         acc = self.allocate_register(tilus.float32, [self.bn, self.bm], self.reg_d, init=0.0)
 
         self._consume_units(o, full, empty, 0, o.KT, 0, acc)
-        self._store_c(o, self.wgmma_wait_group(0, acc), om, on)
+        total = self.wgmma_wait_group(0, acc)
+        if self.staged:
+            self._store_c_staged(o, total, om, on)
+        else:
+            self._store_c(o, total, om, on)
+
+    def _staging_fits(self):
+        """Whether C's tile [bm, bn] fits A's first stage buffer [bm, 128]
+        (same shape: two consumer warpgroups)."""
+        return self.bn == TILE_K
+
+    def _tma_c(self, c, m, n):
+        """C [M, N] as tma_store writes it: a view whose sizes are the
+        kernel's own m and n (the tensor map is built from them)."""
+        return self.view_global(c, [self.index(m), self.index(n)])
+
+    def _store_c_staged(self, o, total, om, on):
+        """C's tile [bm, bn] (plus the bias) written through shared memory:
+        into A's first stage buffer, whose tile has the same shape, 16-bit
+        elements and layout (stmatrix, transposing), then by one tma_store
+        that returns once it has read the tile (async_writes). From
+        registers each warp instruction writes two bytes into each of 32
+        rows (the accumulator is C transposed). Every k tile has been read
+        by then (the producer loads no more), but the other warpgroup's last
+        product may still read the stage: the consumers synchronize first."""
+        if self.bias:
+            total = total + self._bias_rows(o, on)
+        ct = self.permute(total, [1, 0], self.reg_ct).to(self.atype)
+        self.synchronize()
+        self.store_shared(ct, o.sX, [0, 0, 0])
+        self.tma_store(o.sX, o.gCt, [0, 0, 0], [om, on], [self.bm, self.bn],
+                       async_writes=True)
 
 
 class _WgmmaStreamK(_WgmmaWS):
@@ -618,4 +665,6 @@ def wgmma_fits(cfg, n, k, wtype, group_size=128, fp8=False, zeros=False):
     shared = st * (bm * TILE_K * (1 if fp8 else 2)
                    + 4 * g * 2 * TILE_K * TILE_N * wtype.bits // 8
                    + rows * 64 * g * (2 + zero_bytes) + (16 if ws else 0))
+    if fp8 and bm >= STAGED_FROM:   # a part of C staged (qmatmul_fp8's epilogue)
+        shared += bm // -(-bm // 128) * 64 * g * 2
     return n % (64 * g) == 0 and k % TILE_K == 0 and shared <= MAX_BLOCK_SHARED

@@ -72,7 +72,9 @@ func.func @tma_tiles(%pa: !tilus.ptr<f16>, %p1: !tilus.ptr<f16>, %p2: !tilus.ptr
 // them into a [64, 128] shared tile in the 128-byte swizzled layout and
 // writes it to y [m, k] with tilus.tma_store (two boxes; rows from m on are
 // not written); then rows 64b+3.., columns 104..135 through a row-major
-// [16, 32] tile to z [m, k] (columns from k on are not written).
+// [16, 32] tile to z [m, k] (columns from k on are not written), with
+// async_writes: the store returns once it has read the tile, which is then
+// overwritten with zeros (z must get a's values: the copy read them first).
 !rt = !tilus.register<f16, array<i64: 64, 128>, #tilus.layout<"spatial(32,4).local(2,32)">>
 !st = !tilus.shared<f16, array<i64: 64, 128>, #tilus.layout<"local(1,2).swizzle(local(64,8),dim=1,log_step=0).local(1,8)">>
 func.func @tma_store_tiles(%pa: !tilus.ptr<f16>, %py: !tilus.ptr<f16>, %pz: !tilus.ptr<f16>, %m: i32, %k: i32)
@@ -97,6 +99,8 @@ func.func @tma_store_tiles(%pa: !tilus.ptr<f16>, %py: !tilus.ptr<f16>, %pz: !til
   "tilus.tma_store"(%st, %gy, %c0, %c0, %row, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 2>, shape = array<i64: 64, 128>} : (!st, !a, index, index, index, index) -> ()
   %t3 = "tilus.load_global"(%ga, %row3, %c104) {operandSegmentSizes = array<i32: 1, 2, 0, 0>} : (!a, index, index) -> !r3
   "tilus.store_shared"(%t3, %s3, %c0, %c0) : (!r3, !s3, index, index) -> ()
-  "tilus.tma_store"(%s3, %gz, %c0, %c0, %row3, %c104) {operandSegmentSizes = array<i32: 1, 1, 2, 2>, shape = array<i64: 16, 32>} : (!s3, !a, index, index, index, index) -> ()
+  "tilus.tma_store"(%s3, %gz, %c0, %c0, %row3, %c104) {async_writes, operandSegmentSizes = array<i32: 1, 1, 2, 2>, shape = array<i64: 16, 32>} : (!s3, !a, index, index, index, index) -> ()
+  %zero = "tilus.allocate_register"() : () -> !r3
+  "tilus.store_shared"(%zero, %s3, %c0, %c0) : (!r3, !s3, index, index) -> ()
   return
 }

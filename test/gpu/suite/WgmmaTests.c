@@ -151,7 +151,8 @@ void testTma(Suite *s) {
 
 // test/gpu/kernels/tma.mlir's tma_store_tiles: y gets all of a [150, 128]
 // through 128-byte swizzled tiles, z the [16, 32] tiles at rows 64b + 3,
-// columns 104 on (clipped at the edges); the rest of z keeps its values.
+// columns 104 on (clipped at the edges; written with async_writes, the
+// shared tile zeroed right after); the rest of z keeps its values.
 void testTmaStore(Suite *s) {
   enum { M = 150, K = 128, Blocks = (M + 63) / 64 };
   static uint16_t a[M * K], z[M * K], wantZ[M * K];

@@ -204,8 +204,10 @@ static MlirLogicalResult lowerTmaLoad(TilusLowering *L, MlirOperation op,
 
 // tilus.tma_store: every thread's writes to the tile are made visible to the
 // async proxy (fence.proxy.async, then a block barrier); thread 0 issues the
-// boxes as one bulk group and waits for it to complete; a second block
-// barrier tells every thread that the tile may be written again.
+// boxes as one bulk group and waits for it to complete (with async_writes,
+// for its reads of the tile only: the writes land after the kernel's
+// threads go on); a second block barrier tells every thread that the tile
+// may be written again.
 static MlirLogicalResult lowerTmaStore(TilusLowering *L, MlirOperation op,
                                        MlirRewriterBase rewriter) {
   TilusEmitter e = tilusEmitterCreate(L, rewriter, op);
@@ -220,9 +222,13 @@ static MlirLogicalResult lowerTmaStore(TilusLowering *L, MlirOperation op,
             "cp.async.bulk.tensor.%lldd.global.shared::cta.tile.bulk_group "
             "[$1, {",
             (MlirValue){NULL}, (MlirValue){NULL});
+  bool asyncWrites = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("async_writes")));
   tilusEmitInlineAsm(&e,
-                     "cp.async.bulk.commit_group;\n"
-                     "cp.async.bulk.wait_group 0;",
+                     asyncWrites ? "cp.async.bulk.commit_group;\n"
+                                   "cp.async.bulk.wait_group.read 0;"
+                                 : "cp.async.bulk.commit_group;\n"
+                                   "cp.async.bulk.wait_group 0;",
                      "~{memory}", 0, NULL, (MlirType){NULL});
   tilusEmitEndLeader(&e, ifOp);
   tilusEmitBarrier(&e);
