@@ -368,7 +368,8 @@ def test_data_parallel_config_fills_one_wave():
         assert qmatmul.data_parallel_config(m, 10240, 8192, u4) == (2, own, 3, 1)
         assert qmatmul.data_parallel_config(m, 10240, 8192, f6) == (2, own, 3 if m == 129 else 2,
                                                              1 if m == 129 else 0)
-    assert qmatmul.data_parallel_config(300, 8192, 8192, f6) == (2, 192, 3, 1)
+    # Beyond 256 rows: two block rows of 160 (prefill_heights).
+    assert qmatmul.data_parallel_config(300, 8192, 8192, f6) == (2, 160, 4, 1)
     # N not a multiple of 128: one warpgroup (64 columns a block).
     assert qmatmul.data_parallel_config(100, 8256, 8192, u4)[0] == 1
 
@@ -1020,6 +1021,44 @@ def test_wgmma_overlap_same_bits(runner, cfg, m, n, k):
     assert err <= 1e-3, err
 
 
+def test_wgmma_heights_beyond_256():
+    """From M = 257 to HEIGHTS_UP_TO the block height is the one
+    prefill_heights' model ranks fastest (not a second block row of 256
+    mostly past M); beyond, the tallest whose stages fit."""
+    cfg = qmatmul.wgmma_config
+    assert cfg(320, 8192, 8192, tilus.uint4) == (2, 160, 4, 1)
+    assert cfg(320, 10240, 8192, tilus.uint4) == (2, 128, 4, 1)
+    assert cfg(384, 57344, 8192, tilus.uint4) == (2, 192, 3, 1)
+    assert cfg(448, 10240, 8192, tilus.float6_e3m2) == (2, 160, 4, 1)
+    assert cfg(448, 8192, 8192, tilus.uint8) == (2, 224, 3, 1)
+    assert cfg(1056, 8192, 8192, tilus.uint4) == (2, 256, 3, 1)
+    assert cfg(4096, 57344, 8192, tilus.uint4) == (2, 256, 3, 1)
+    assert cfg(4096, 57344, 8192, tilus.float6_e3m2) == (2, 192, 3, 1)
+    assert qmatmul.prefill_heights(320, 8192, False)[0] == 160
+
+
+@pytest.mark.parametrize("wtype,offset,m,rows", [(tilus.uint4, 8, 320, 160),
+                                                 (tilus.uint8, 128, 448, 224)])
+def test_wgmma_heights_beyond_256_on_gpu(runner, wtype, offset, m, rows):
+    """The runner's own choice at M = 320 (two block rows of 160) and 448
+    (of 224, its C staged) against the f64 reference."""
+    if runner.runtime.compute_capability != (9, 0):
+        pytest.skip("the wgmma variant needs an sm_90 GPU")
+    torch = cuda_torch()
+    n, k = 8192, 1024
+    assert runner.choice(m, n, k, wtype, 128, offset)[1] == rows
+    rng = np.random.default_rng(m)
+    codes = qmatmul.random_codes(rng, wtype, (k, n))
+    qw = torch.from_numpy(qmatmul.pack(codes, wtype, offset).reshape(-1)).cuda()
+    s = torch.from_numpy(rng.random((k // 128, n)) * 0.02 + 0.005).half().cuda()
+    a = torch.from_numpy(rng.normal(size=(m, k))).half().cuda()
+    got = runner(a, qw, s, wtype=wtype, group_size=128, offset=offset)
+    want = _reference(a.double().cpu().numpy(), codes, s.double().cpu().numpy(), wtype,
+                      offset, 128)
+    err = np.abs(got.double().cpu().numpy() - want).max() / np.abs(want).max()
+    assert err <= 1e-3, err
+
+
 def test_wgmma_staged_epilogue_ptx():
     """C through shared memory (stmatrix, then a TMA store that waits for
     its reads only) by default from 192-row blocks, from registers below;
@@ -1044,7 +1083,8 @@ def test_wgmma_staged_epilogue_ptx():
     ("f16", tilus.uint4, 8, (2, 256, 3, 1), 300, True),
     ("bf16", tilus.float6_e3m2, 0, (2, 192, 3, 1), 200, False),
     ("fp8", tilus.int4, 0, (2, 256, 3, 1), 270, True),
-    ("fp8", tilus.uint4, 8, (1, 128, 4, 1), 130, False)])
+    ("fp8", tilus.uint4, 8, (1, 128, 4, 1), 130, False),
+    ("f16", tilus.uint8, 128, (2, 224, 3, 1), 450, True)])
 def test_wgmma_staged_epilogue_same_bits(runner, act, wtype, offset, cfg, m, bias):
     """The epilogue through shared memory and a TMA store writes the same
     bits as the one from registers, on ragged M (the TMA store clips the

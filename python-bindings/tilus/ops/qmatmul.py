@@ -919,10 +919,35 @@ def block_rows(m, n, dear):
     cost, cost_one = (80, 196) if dear else (32, 104)
 
     def time(rows):
-        blocks = wave_blocks(m, n, rows)
-        t = -(-blocks // SMS) * (rows + cost)
-        return min(t, (rows + cost_one) / 2) if 2 * blocks < SMS else t
+        t = grid_time(m, n, rows, cost)
+        return min(t, (rows + cost_one) / 2) if 2 * wave_blocks(m, n, rows) < SMS else t
     return min(sorted(heights), key=time)
+
+
+def grid_time(m, n, rows, cost):
+    """block_rows' model of a grid of two-warpgroup blocks of `rows` rows:
+    its waves of the SMS times the rows per block plus the decode's cost in
+    rows."""
+    return -(-wave_blocks(m, n, rows) // SMS) * (rows + cost)
+
+
+# Beyond this M the wgmma blocks are the tallest whose three stages fit
+# (prefill_heights' model was not measured there). A multiple of
+# HEIGHT_STEP: export's M ranges end on one.
+HEIGHTS_UP_TO = 1024
+
+
+def prefill_heights(m, n, dear):
+    """From M = 257 to HEIGHTS_UP_TO: the heights of two-warpgroup blocks, 128 to 256 in
+    steps of HEIGHT_STEP, fastest first by grid_time (the taller on a tie).
+    At M = 320, N = 8192, K = 8192 two block rows of 160 took 0.96x cuBLAS
+    f16 for u4 where rows of 256 (the former choice: the second row mostly
+    past M) took 0.56; at M = 448, N = 10240, three rows of 160 (240
+    blocks, two waves) 0.91 against 0.65. In 35 cells of M = 320-768 at
+    three Llama shapes it was 1.0-2.8x as fast as the former choice in 33,
+    0.97 and 0.99 in two (bench/README.md, "Twenty-first run")."""
+    cost = 80 if dear else 32
+    return sorted(range(128, 257, HEIGHT_STEP), key=lambda r: (grid_time(m, n, r, cost), -r))
 
 
 def wgmma_config(m, n, k, wtype, activation=None, group_size=128, zeros=False):
@@ -949,9 +974,10 @@ def data_parallel_config(m, n, k, wtype, activation=None, group_size=128, zeros=
     overlap). Otherwise block_rows picks its height
     (64, or 128 beyond M = 128, or M's own rounded up to 32) by the waves of
     its grid; one warpgroup instead of two where even its grid fits one
-    wave (N = 8192, M = 64: 128 blocks of 64 columns). Beyond M = 256, the
-    most rows whose three stages fit (256 for weights of up to 5 bits, 192
-    beyond). From the probes of bench/README.md ("Ninth run", "Tenth run",
+    wave (N = 8192, M = 64: 128 blocks of 64 columns). From M = 257 to
+    HEIGHTS_UP_TO, the height prefill_heights ranks fastest whose three
+    stages fit; beyond, the most rows whose three stages fit (256 for weights
+    of up to 5 bits, 192 beyond). From the probes of bench/README.md ("Ninth run", "Tenth run",
     "Fourteenth run"): at M = 65-128 this beat the plain variant's table by
     up to 1.5x (N = 10240, M = 96: 1.57 against 1.03 of cuBLAS f16 for u4).
     zeros: the kernel takes zero points (their tiles share the stages: True
@@ -959,10 +985,10 @@ def data_parallel_config(m, n, k, wtype, activation=None, group_size=128, zeros=
     if m <= 32 or _activation(activation) not in (None, tilus.float16, tilus.bfloat16):
         return None
 
+    # Weights whose decode takes more than a shift and a mask (3-, 5-, 6- and
+    # 7-bit codes, floats) amortize it over more rows.
+    dear = isinstance(wtype, tilus.FloatDType) or wtype.bits not in (1, 2, 4, 8)
     if m <= 256:
-        # Weights whose decode takes more than a shift and a mask (3-, 5-, 6-
-        # and 7-bit codes, floats) amortize it over more rows.
-        dear = isinstance(wtype, tilus.FloatDType) or wtype.bits not in (1, 2, 4, 8)
         rows = 64 if m <= 64 else block_rows(m, n, dear)
         # Where the grid of 64-row blocks fits one wave, 128-row blocks of
         # one warpgroup make as many blocks (N = 8192, M = 96-128: 1.06-1.30
@@ -991,6 +1017,11 @@ def data_parallel_config(m, n, k, wtype, activation=None, group_size=128, zeros=
         one = [(1, rows, 4, 1)] + ([(1, rows, 3, 1), (1, rows, 2, 0)] if rows > 128 else [])
         table = one + two if one_first else two + one
         table += ([(4, 128, 3), (2, 64, 4), (1, 64, 4)] if m > 64 else [(2, 64, 4), (1, 64, 4)])
+    elif m <= HEIGHTS_UP_TO:
+        # Four stages up to 160 rows where they fit (M = 320, 160 rows, u4:
+        # 0.96-1.01x cuBLAS f16 against 0.92-0.97 with three), else three.
+        table = [(2, r, s, 1) for r in prefill_heights(m, n, dear)
+                 for s in ((4, 3) if r <= 160 else (3,))] + [(1, 128, 3, 1)]
     else:
         table = [(2, 256, 3, 1), (2, 192, 3, 1), (2, 128, 4, 1), (1, 128, 3, 1)]
     from .qmatmul_wgmma import wgmma_fits
