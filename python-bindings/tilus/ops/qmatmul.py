@@ -938,8 +938,9 @@ HEIGHTS_UP_TO = 1024
 
 
 def prefill_heights(m, n, dear):
-    """From M = 257 to HEIGHTS_UP_TO: the heights of two-warpgroup blocks, 128 to 256 in
-    steps of HEIGHT_STEP, fastest first by grid_time (the taller on a tie).
+    """From M = 257 to HEIGHTS_UP_TO: the heights of two-warpgroup blocks,
+    128 to 256 in steps of HEIGHT_STEP, fastest first by grid_time (the
+    taller on a tie).
     At M = 320, N = 8192, K = 8192 two block rows of 160 took 0.96x cuBLAS
     f16 for u4 where rows of 256 (the former choice: the second row mostly
     past M) took 0.56; at M = 448, N = 10240, three rows of 160 (240
@@ -977,8 +978,8 @@ def data_parallel_config(m, n, k, wtype, activation=None, group_size=128, zeros=
     wave (N = 8192, M = 64: 128 blocks of 64 columns). From M = 257 to
     HEIGHTS_UP_TO, the height prefill_heights ranks fastest whose three
     stages fit; beyond, the most rows whose three stages fit (256 for weights
-    of up to 5 bits, 192 beyond). From the probes of bench/README.md ("Ninth run", "Tenth run",
-    "Fourteenth run"): at M = 65-128 this beat the plain variant's table by
+    of up to 5 bits, 192 beyond). From the probes of bench/README.md ("Ninth
+    run", "Tenth run", "Fourteenth run"): at M = 65-128 this beat the plain variant's table by
     up to 1.5x (N = 10240, M = 96: 1.57 against 1.03 of cuBLAS f16 for u4).
     zeros: the kernel takes zero points (their tiles share the stages: True
     for values of x's dtype, tilus.uint8 for codes)."""
