@@ -40,17 +40,21 @@ class MatmulWgmma(tilus.Kernel):
             raise ValueError("the loop keeps two tiles in use: stages >= 3")
         self.bm, self.bn, self.bk, self.stages = block_m, block_n, block_k, stages
         self.warps = 4 * warpgroups
-        S, G = stages, warpgroups
+        S = stages
         # K rows of 128 bytes (64 elements) swizzled by 128; a k tile of 32
         # is one row of 64 bytes.
-        swizzle = 64 if block_k == 32 else 128
-        self.shared_a = tilus.mma_shared(block_m, block_k, 16, swizzle=swizzle, stages=S)
-        self.shared_w = tilus.mma_shared(block_n, block_k, 16, swizzle=swizzle, stages=S)
-        # wgmma's accumulator: warpgroup g holds rows g block_m / G .., in
-        # 64-row slabs; warp w of it rows 16 w .. of each slab, in 16 x 8
-        # mma.sync tiles across block_n.
-        self.reg_c = (f"spatial({G},1).local({block_m // (64 * G)},{block_n // 8})"
-                      f".spatial(4,1).local(2,1).spatial(8,4).local(1,2)")
+        self.k_swizzle = 64 if block_k == 32 else 128
+        self.shared_a = tilus.mma_shared(block_m, block_k, 16, swizzle=self.k_swizzle, stages=S)
+        self.shared_w = tilus.mma_shared(block_n, block_k, 16, swizzle=self.k_swizzle, stages=S)
+        self.reg_c = self.accumulator(block_n)
+
+    def accumulator(self, cols):
+        """wgmma's accumulator [block_m, cols]: warpgroup g holds rows g
+        block_m / G .., in 64-row slabs; warp w of it rows 16 w .. of each
+        slab, in 16 x 8 mma.sync tiles across cols."""
+        G = self.warps // 4
+        return (f"spatial({G},1).local({self.bm // (64 * G)},{cols // 8})"
+                f".spatial(4,1).local(2,1).spatial(8,4).local(1,2)")
 
     def __call__(self, a: tilus.pointer(tilus.float16), w: tilus.pointer(tilus.float16),
                  c: tilus.pointer(tilus.float16), mt: tilus.int32, nt: tilus.int32,
@@ -329,15 +333,13 @@ class MatmulWgmmaPersistent(MatmulWgmmaWS):
             if block_n % (16 * self.parts):
                 raise ValueError("staged_epilogue: block_n in parts of a multiple of 16 "
                                  "columns, at most 128 each")
-        pn, G = self.part_n, warpgroups
-        self.shared_wp = tilus.mma_shared(pn, block_k, 16, swizzle=64 if block_k == 32 else 128,
-                                          stages=stages)
+        pn = self.part_n
+        self.shared_wp = tilus.mma_shared(pn, block_k, 16, swizzle=self.k_swizzle, stages=stages)
         # C's part staged for TMA: 16-byte chunks swizzled, so that the
         # stmatrix rows of one instruction fall in different banks.
         swizzle = next(w for w in (128, 64, 32) if pn * 2 % w == 0)
         self.shared_c = tilus.mma_shared(block_m, pn, 16, swizzle=swizzle)
-        self.reg_cp = (f"spatial({G},1).local({block_m // (64 * G)},{pn // 8})"
-                       f".spatial(4,1).local(2,1).spatial(8,4).local(1,2)")
+        self.reg_cp = self.accumulator(pn)
 
     def tma_buffers(self, a, w, c, M, N, K):
         """The global A, W and C; the stages of A; W's stage buffers and

@@ -1032,9 +1032,10 @@ def data_parallel_config(m, n, k, wtype, activation=None, group_size=128, zeros=
 # Stream-K pays for its fix-up (every block shares a tile or two with its
 # neighbours: partials written and summed, most of them at the end): it is
 # taken over a data-parallel grid whose last wave is not nearly full (unless
-# it is one wave of one_warpgroup_rows' blocks), or whose blocks are weaker (one warpgroup, or fewer than 128 rows) where each
-# stream-K block has at least STREAM_K_UNITS k tiles to amortize that over,
-# or merely shorter where it has STREAM_K_TALL_UNITS.
+# it is one wave of one_warpgroup_rows' blocks), or whose blocks are weaker
+# (one warpgroup, or fewer than 128 rows) where each stream-K block has at
+# least STREAM_K_UNITS k tiles to amortize that over, or merely shorter where
+# it has STREAM_K_TALL_UNITS.
 STREAM_K_FILL = 0.9
 STREAM_K_UNITS = 64
 STREAM_K_TALL_UNITS = 128

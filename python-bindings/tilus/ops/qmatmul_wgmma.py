@@ -138,10 +138,14 @@ class _Wgmma:
     def _store_c(self, o, total, om, on):
         """C's tile [bm, bn] at (om, on): the accumulator C^T [bn, bm] (plus
         the bias, in f32) in the activation type."""
+        self.store_global(self._c_tile(o, total, on), o.gC, [om, on])
+
+    def _c_tile(self, o, total, on):
+        """C's tile [bm, bn] in the activation type from the accumulator
+        C^T [bn, bm] (f32) plus the bias of columns on.."""
         if self.bias:
             total = total + self._bias_rows(o, on)
-        ct = self.permute(total, [1, 0], self.reg_ct)
-        self.store_global(ct.to(self.atype), o.gC, [om, on])
+        return self.permute(total, [1, 0], self.reg_ct).to(self.atype)
 
     def _a_stages(self):
         """A's stage buffers [stages, block_m, 128] in the layout wgmma reads."""
@@ -229,10 +233,11 @@ class _WgmmaWS(_Wgmma):
     has completed (copy_async_wait_group), `lag` tiles behind the one it
     issues, so that lag + 1 tiles of weights are in flight and the
     consumers hear of each tile lag tiles late; with async_arrive, `lag`
-    only decides overlap's default and limit (below). No block-wide barrier: a warpgroup dequantizes while the
-    others' products run. With set_registers the producer gives registers
-    back (40) for the consumers' accumulators. Output tiles go in groups of
-    group_m tile rows (_tile_origin).
+    only decides overlap's default and limit (below). No block-wide
+    barrier: a warpgroup dequantizes while the others' products run. With
+    set_registers the producer gives registers back (40) for the consumers'
+    accumulators. Output tiles go in groups of group_m tile rows
+    (_tile_origin).
 
     overlap (the default with one consumer warpgroup, where the lag leaves
     a stage to wait on: lag <= stages - 2): each consumer decodes the next
@@ -451,9 +456,7 @@ class _WgmmaWS(_Wgmma):
         rows (the accumulator is C transposed). Every k tile has been read
         by then (the producer loads no more), but the other warpgroup's last
         product may still read the stage: the consumers synchronize first."""
-        if self.bias:
-            total = total + self._bias_rows(o, on)
-        ct = self.permute(total, [1, 0], self.reg_ct).to(self.atype)
+        ct = self._c_tile(o, total, on)
         self.synchronize()
         self.store_shared(ct, o.sX, [0, 0, 0])
         self.tma_store(o.sX, o.gCt, [0, 0, 0], [om, on], [self.bm, self.bn],
